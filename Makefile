@@ -1,0 +1,104 @@
+# sluice — build, test, demo, bench, install.
+#
+# Every program is the objects of its directory linked against lib/, so a
+# new file in fetcher/ needs no Makefile change.  Variants build into their
+# own tree: `make SAN=1` puts objects in build/asan and binaries in
+# build/asan/bin, leaving the normal build alone.
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+SAN       ?=
+ifeq ($(SAN),)
+  OUT     := build/release
+  BIN     := bin
+  OPT     := -O2
+else
+  OUT     := build/asan
+  BIN     := build/asan/bin
+  OPT     := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
+
+CC        ?= cc
+PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CFLAGS    ?= -g
+CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
+             -DSLUICE_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
+LDFLAGS   += $(filter -fsanitize=%,$(OPT))
+
+# Libraries each program links, so fetch carries no gumbo and parse no libuv.
+LIBS_fetch    := $(shell pkg-config --libs libcurl libuv msgpack sqlite3 2>/dev/null) -lm
+LIBS_parse    := $(shell pkg-config --libs gumbo libcurl msgpack 2>/dev/null) -lm
+LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
+LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libcurl msgpack 2>/dev/null) -lm
+LIBS_unit     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+PROGS     := fetch parse validate sink
+DIR_fetch := fetcher
+DIR_parse := parser
+DIR_validate := validator
+DIR_sink  := sinker
+
+LIB_SRC   := $(wildcard lib/*.c)
+LIB_OBJ   := $(LIB_SRC:%.c=$(OUT)/%.o)
+LIB_A     := $(OUT)/libsluice.a
+UNIT_SRC  := $(wildcard tests/unit/*.c)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(OUT)/tests/%)
+
+all: $(PROGS:%=$(BIN)/%) $(UNIT_BIN)
+
+$(OUT)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB_A): $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+define prog_rule
+$(1)_OBJ := $$(patsubst %.c,$(OUT)/%.o,$$(wildcard $$(DIR_$(1))/*.c))
+$(BIN)/$(1): $$($(1)_OBJ) $(LIB_A)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LIBS_$(1))
+endef
+$(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
+
+$(OUT)/tests/%: $(OUT)/tests/unit/%.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_unit)
+
+-include $(shell find build -name '*.d' 2>/dev/null)
+
+# Debian packages for the build, the tests, the demo and the benchmarks.
+DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
+        libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev \
+        python3 sqlite3 curl jq valgrind nginx-light wrk hyperfine \
+        postgresql-doc-15
+deps:
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)
+
+test: all
+	@BIN=$(abspath $(BIN)) UNIT=$(abspath $(OUT)/tests) tests/run.sh
+
+test-asan:
+	$(MAKE) SAN=1 all
+	@BIN=$(abspath build/asan/bin) UNIT=$(abspath build/asan/tests) \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
+	  tests/run.sh
+
+demo: all
+	@scripts/demo.sh
+
+bench: all
+	@scripts/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(PROGS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1
+
+clean:
+	rm -rf build bin demo.db
+
+.PHONY: all deps test test-asan demo bench install clean

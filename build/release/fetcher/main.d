@@ -1,0 +1,1 @@
+build/release/fetcher/main.o: fetcher/main.c

@@ -1,0 +1,2 @@
+build/release/lib/msg.o: lib/msg.c lib/msg.h
+lib/msg.h:

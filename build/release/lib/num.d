@@ -1,0 +1,2 @@
+build/release/lib/num.o: lib/num.c lib/num.h
+lib/num.h:

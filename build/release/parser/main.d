@@ -1,0 +1,1 @@
+build/release/parser/main.o: parser/main.c

@@ -1,0 +1,1 @@
+build/release/sinker/main.o: sinker/main.c

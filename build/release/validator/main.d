@@ -1,0 +1,1 @@
+build/release/validator/main.o: validator/main.c

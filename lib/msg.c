@@ -1,0 +1,90 @@
+#include "msg.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *msg_prog = "sluice";
+int msg_quiet;
+
+void
+msg_init(const char *prog)
+{
+	msg_prog = prog;
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void
+vmsg(const char *fmt, va_list ap)
+{
+	/* One buffer and one write, so lines from parallel stages and
+	 * workers do not interleave mid-line. */
+	char line[1024];
+	int n = snprintf(line, sizeof line, "%s: ", msg_prog);
+	vsnprintf(line + n, sizeof line - n - 1, fmt, ap);
+	strcat(line, "\n");
+	fputs(line, stderr);
+}
+
+void
+msg_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void
+msg_note(const char *fmt, ...)
+{
+	va_list ap;
+	if (msg_quiet)
+		return;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void
+msg_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void
+msg_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", msg_prog);
+	exit(EX_USAGE);
+}
+
+void
+msg_version(const char *const *libs)
+{
+	printf("%s %s\n", msg_prog, SLUICE_VERSION);
+	for (; libs && *libs; libs++)
+		printf("  %s\n", *libs);
+	if (fflush(stdout) != 0)
+		msg_stdout_failed(errno);
+	exit(0);
+}
+
+void
+msg_stdout_failed(int err)
+{
+	if (err == EPIPE)
+		exit(0);
+	msg_die(EX_IOERR, "cannot write standard output: %s", strerror(err));
+}

@@ -1,0 +1,41 @@
+/* msg — the shared shape of every program's messages and exit codes.
+ *
+ * Messages follow `prog: what failed: why`, lowercase, no final period.
+ * Exit codes are sysexits(3): 0 done, 64 usage, 65 malformed input,
+ * 70 internal, 74 I/O error.
+ */
+#ifndef SLUICE_MSG_H
+#define SLUICE_MSG_H
+
+#include <sysexits.h>
+
+extern const char *msg_prog;   /* program name, set by msg_init */
+extern int msg_quiet;          /* -q: suppress notices, never errors */
+
+/* Sets the program name used as the prefix of every message and ignores
+ * SIGPIPE, so a closed stdout surfaces as EPIPE that the caller can turn
+ * into a quiet exit. */
+void msg_init(const char *prog);
+
+/* Prints `prog: ...` on stderr. */
+void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Like msg_warn, but silent under -q: progress and summaries. */
+void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints `prog: ...` and exits with code. */
+_Noreturn void msg_die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A usage error: prints `prog: ...` and a one-line hint, exits 64. */
+_Noreturn void msg_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints `name version` and the versions of the libraries the program
+ * links (a NULL-terminated list of strings), then exits 0. */
+_Noreturn void msg_version(const char *const *libs);
+
+/* For stdout failures: EPIPE (downstream quit) exits 0 quietly, anything
+ * else dies with 74. */
+_Noreturn void msg_stdout_failed(int err);
+
+#endif

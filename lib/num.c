@@ -1,0 +1,50 @@
+#include "num.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+int
+num_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v) || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+num_long(const char *s, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+num_size(const char *s, size_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s || errno || *s == '-')
+		return -1;
+	unsigned shift = 0;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	}
+	if (*end || v > (SIZE_MAX >> shift))
+		return -1;
+	*out = (size_t)v << shift;
+	return 0;
+}

@@ -1,0 +1,164 @@
+/* rec — the record stream: concatenated msgpack maps with string keys.
+ *
+ * Three parts, each usable alone:
+ *   rec_in     reads records (or, for fetch, text lines) from an fd;
+ *   rec_build  builds an output record that keeps every input key it does
+ *              not replace or drop (the pass-through rule of DESIGN.md);
+ *   rec_out    writes built records to an fd as msgpack or JSON lines.
+ *
+ * Limits are the caller's: rec_in refuses a record larger than max_record
+ * bytes or nested deeper than REC_MAX_DEPTH before msgpack-c allocates
+ * anything for it, so a hostile length prefix cannot cause a giant
+ * allocation.
+ */
+#ifndef SLUICE_REC_H
+#define SLUICE_REC_H
+
+#include <msgpack.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define REC_MAX_RECORD_DEFAULT ((size_t)64 << 20)
+#define REC_MAX_DEPTH 24
+#define REC_MAX_LINE 65536
+
+enum { REC_OK = 1, REC_EOF = 0, REC_ERR = -1, REC_NEED = -2 };
+
+typedef struct rec_in {
+	int fd;
+	size_t max_record;
+	msgpack_unpacker u;
+	msgpack_unpacked res;
+	uint64_t offset;   /* stream offset of the first unconsumed byte */
+	int eof;
+	char err[160];     /* why REC_ERR was returned, names the offset */
+} rec_in;
+
+/* Prepares r to read from fd.  Returns 0, or -1 when out of memory. */
+int rec_in_init(rec_in *r, int fd, size_t max_record);
+void rec_in_free(rec_in *r);
+
+/* Reads once from the fd into the buffer.  Returns bytes read, 0 at end
+ * of input (sets r->eof), -1 with errno set (EAGAIN on a non-blocking fd
+ * with nothing to read). */
+ssize_t rec_in_fill(rec_in *r);
+
+/* Takes the next record from what is buffered, without reading.  REC_OK
+ * sets *o to a map valid until the next call; REC_NEED asks for a fill;
+ * REC_EOF is a clean end; REC_ERR means the stream is malformed and
+ * r->err says where and why. */
+int rec_in_parse(rec_in *r, msgpack_object *o);
+
+/* rec_in_parse with blocking fills: the loop every filter stage uses.
+ * A read error is REC_ERR with the reason in r->err. */
+int rec_in_next(rec_in *r, msgpack_object *o);
+
+/* Takes the next line (without its newline or CR) from what is buffered,
+ * valid until the next call.  Same returns as rec_in_parse; a line longer
+ * than REC_MAX_LINE is REC_ERR. */
+int rec_in_line(rec_in *r, const char **line, size_t *len);
+
+/* The first buffered byte, or -1 when nothing is buffered: lets a reader
+ * tell a msgpack map (0x80-0x8f, 0xde, 0xdf) from a text line. */
+int rec_in_peek(const rec_in *r);
+
+/* Whether byte c can start a msgpack map. */
+int rec_is_map_start(int c);
+
+/* ---- field accessors: all return NULL/0 when absent or of another type */
+
+/* The value of key in map, or NULL. */
+const msgpack_object *rec_get(const msgpack_object *map, const char *key);
+
+/* The value at a dotted path such as "fields.price", or NULL. */
+const msgpack_object *rec_path(const msgpack_object *map, const char *path);
+
+/* Sets *s and *n to the string (or bin) value of key; returns 1, or 0. */
+int rec_str(const msgpack_object *map, const char *key, const char **s, size_t *n);
+
+/* A NUL-terminated malloc'd copy of the string value of key, or NULL. */
+char *rec_strdup(const msgpack_object *map, const char *key);
+
+/* Sets *v to the integer (or float, truncated) value of key; 1 or 0. */
+int rec_int(const msgpack_object *map, const char *key, int64_t *v);
+
+/* Sets *v to the numeric value of key; 1 or 0. */
+int rec_double(const msgpack_object *map, const char *key, double *v);
+
+/* Whether o is a string equal to s. */
+int rec_eq(const msgpack_object *o, const char *s);
+
+/* Whether o is "empty": absent, nil, false, "", [] or {}. */
+int rec_empty(const msgpack_object *o);
+
+/* ---- building a record ---------------------------------------------- */
+
+#define REC_MAX_KEYS 64
+
+typedef struct rec_build {
+	msgpack_sbuffer kv;   /* packed key/value pairs, no map header */
+	msgpack_packer pk;    /* packs into kv; use after rec_key */
+	uint32_t n;
+	const char *keys[REC_MAX_KEYS];  /* keys put: must outlive the build */
+} rec_build;
+
+void rec_build_init(rec_build *b);
+void rec_build_free(rec_build *b);
+
+/* Starts a new record, forgetting the previous one. */
+void rec_build_reset(rec_build *b);
+
+/* Packs key and returns the packer for its value, which the caller packs
+ * next (a map or array for nested values). */
+msgpack_packer *rec_key(rec_build *b, const char *key);
+
+void rec_put_str(rec_build *b, const char *key, const char *s);
+void rec_put_strn(rec_build *b, const char *key, const char *s, size_t n);
+void rec_put_bin(rec_build *b, const char *key, const void *p, size_t n);
+void rec_put_int(rec_build *b, const char *key, int64_t v);
+void rec_put_double(rec_build *b, const char *key, double v);
+void rec_put_bool(rec_build *b, const char *key, int v);
+void rec_put_obj(rec_build *b, const char *key, const msgpack_object *o);
+
+/* Whether key was put in this build. */
+int rec_has_key(const rec_build *b, const char *key);
+
+/* Appends the finished map to out: the keys put, then every key of in
+ * (which may be NULL) that was not put and is not in drop (a
+ * NULL-terminated list, or NULL). */
+void rec_build_finish(rec_build *b, const msgpack_object *in,
+		      const char *const *drop, msgpack_sbuffer *out);
+
+/* ---- writing ---------------------------------------------------------- */
+
+typedef struct rec_out {
+	int fd;
+	int json;          /* write JSON lines instead of msgpack */
+	msgpack_sbuffer buf;
+	msgpack_sbuffer rec;  /* scratch for rec_out_build */
+} rec_out;
+
+/* Prepares o for fd.  json < 0 means "JSON when fd is a terminal". */
+void rec_out_init(rec_out *o, int fd, int json);
+void rec_out_free(rec_out *o);
+
+/* Appends one packed map (msgpack bytes), converting to a JSON line if
+ * o->json, and writes when the buffer passes 64 KiB.  Returns 0, or -1
+ * with errno set when the write failed. */
+int rec_out_put(rec_out *o, const char *map, size_t len);
+
+/* rec_build_finish straight into o. */
+int rec_out_build(rec_out *o, rec_build *b, const msgpack_object *in,
+		  const char *const *drop);
+
+/* Writes everything buffered (blocking).  0, or -1 with errno. */
+int rec_out_flush(rec_out *o);
+
+/* ---- JSON --------------------------------------------------------------- */
+
+/* Appends o as JSON to out.  Strings with invalid UTF-8 get U+FFFD for
+ * each bad byte; bin values become base64 strings; NaN, infinities and
+ * ext values become null; non-string map keys are stringified. */
+void rec_json(const msgpack_object *o, msgpack_sbuffer *out);
+
+#endif

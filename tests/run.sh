@@ -1,0 +1,41 @@
+#!/bin/sh
+# Runs every unit test binary in $UNIT and every tests/t-*.sh script, and
+# ends with one line `N passed, N failed`.  Each test prints TAP-style
+# lines: `ok - name` or `not ok - name`; a script or binary that exits
+# non-zero without reporting a failure counts as one failure.
+#
+#   BIN=/abs/bin UNIT=/abs/unit-bins tests/run.sh [tests/t-foo.sh ...]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${BIN:=$here/../bin}" "${UNIT:=$here/../build/release/tests}"
+export BIN UNIT TESTS="$here"
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+
+run_one() {
+	out=$(mktemp)
+	"$@" >"$out" 2>&1
+	rc=$?
+	grep -E '^(not )?ok ' "$out" >>"$results"
+	if grep -q '^not ok ' "$out" || [ $rc -ne 0 ]; then
+		echo "--- $*"
+		cat "$out"
+		if [ $rc -ne 0 ] && ! grep -q '^not ok ' "$out"; then
+			echo "not ok - $* exited $rc" | tee -a "$results"
+		fi
+	else
+		grep -E '^ok ' "$out"
+	fi
+	rm -f "$out"
+}
+
+if [ $# -gt 0 ]; then
+	for t in "$@"; do run_one "$t"; done
+else
+	for t in "$UNIT"/test_*; do [ -x "$t" ] && run_one "$t"; done
+	for t in "$here"/t-*.sh; do run_one sh "$t"; done
+fi
+pass=$(grep -c '^ok ' "$results")
+fail=$(grep -c '^not ok ' "$results")
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
