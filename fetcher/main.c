@@ -1,1 +1,263 @@
-int main(void){return 0;}
+/* fetch — fetch URLs politely and concurrently, one record per URL.
+ *
+ *   fetch [OPTION...] [FILE...]
+ *
+ * Reads URL lines or msgpack records with a `url` key from the FILEs or
+ * stdin and writes one record per input to stdout.  See docs/fetch.md.
+ */
+#include "fetch.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "num.h"
+
+#define SLUICE_URL "https://sluice.invalid/bot"
+
+fetch F;
+static int exit_signal;
+
+static const char usage_text[] =
+"usage: fetch [OPTION...] [FILE...]\n"
+"Fetch each URL (text lines, or msgpack records with a `url` key) and\n"
+"write one record per input to stdout (JSON lines on a terminal).\n"
+"\n"
+"Concurrency and pacing:\n"
+"  -c, --concurrency N     requests in flight over all hosts (64)\n"
+"  -p, --per-host N        requests in flight per host (4)\n"
+"  -d, --delay S           min seconds between request starts per host (0)\n"
+"      --rate R            starts per second per host, token bucket (off)\n"
+"      --burst B           token bucket depth for --rate (1)\n"
+"      --policy FILE       per-host overrides (docs/fetch.md)\n"
+"Limits:\n"
+"  -t, --timeout S         seconds per attempt (30)\n"
+"      --connect-timeout S (10)\n"
+"      --low-speed-limit B abort below B bytes/s ... (100)\n"
+"      --low-speed-time S  ... for S seconds (10)\n"
+"      --max-redirs N      (10)\n"
+"      --max-body BYTES    decoded body limit, K/M/G suffixes (16M)\n"
+"      --user-agent S      (sluice/" SLUICE_VERSION " (+" SLUICE_URL "))\n"
+"Retries and politeness:\n"
+"      --retries N         retries after the first attempt (3)\n"
+"      --retry-on LIST     HTTP statuses to retry (429,502,503,504)\n"
+"      --backoff S         base of exponential backoff with jitter (1)\n"
+"      --max-retry-after S longer Retry-After ends the URL (300)\n"
+"      --max-elapsed S     give a URL up after S seconds (600)\n"
+"      --no-adapt          do not slow a host down on 429/503\n"
+"      --host-failures N   transient failures in a row that pause a host (10)\n"
+"      --host-pause S      first pause of a failing host (60)\n"
+"      --no-robots         ignore robots.txt (only for sites you may crawl)\n"
+"Streams:\n"
+"      --pending N         URLs held in memory ahead of starts (1024)\n"
+"      --buffer BYTES      output bytes buffered before pausing (4M)\n"
+"      --max-record BYTES  largest input record (64M)\n"
+"      --json              write JSON lines\n"
+"  -q, --quiet             no notices on stderr\n"
+"      --help, --version\n";
+
+enum {
+	O_RATE = 256, O_BURST, O_CONNECT_TIMEOUT, O_LOW_LIMIT, O_LOW_TIME,
+	O_MAX_REDIRS, O_MAX_BODY, O_UA, O_NO_ROBOTS, O_POLICY, O_RETRIES,
+	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
+	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
+	O_JSON, O_HELP, O_VERSION
+};
+
+static const struct option longopts[] = {
+	{ "concurrency", required_argument, 0, 'c' },
+	{ "per-host", required_argument, 0, 'p' },
+	{ "delay", required_argument, 0, 'd' },
+	{ "rate", required_argument, 0, O_RATE },
+	{ "burst", required_argument, 0, O_BURST },
+	{ "policy", required_argument, 0, O_POLICY },
+	{ "timeout", required_argument, 0, 't' },
+	{ "connect-timeout", required_argument, 0, O_CONNECT_TIMEOUT },
+	{ "low-speed-limit", required_argument, 0, O_LOW_LIMIT },
+	{ "low-speed-time", required_argument, 0, O_LOW_TIME },
+	{ "max-redirs", required_argument, 0, O_MAX_REDIRS },
+	{ "max-body", required_argument, 0, O_MAX_BODY },
+	{ "user-agent", required_argument, 0, O_UA },
+	{ "retries", required_argument, 0, O_RETRIES },
+	{ "retry-on", required_argument, 0, O_RETRY_ON },
+	{ "backoff", required_argument, 0, O_BACKOFF },
+	{ "max-retry-after", required_argument, 0, O_MAX_RETRY_AFTER },
+	{ "max-elapsed", required_argument, 0, O_MAX_ELAPSED },
+	{ "no-adapt", no_argument, 0, O_NO_ADAPT },
+	{ "host-failures", required_argument, 0, O_HOST_FAILURES },
+	{ "host-pause", required_argument, 0, O_HOST_PAUSE },
+	{ "no-robots", no_argument, 0, O_NO_ROBOTS },
+	{ "pending", required_argument, 0, O_PENDING },
+	{ "buffer", required_argument, 0, O_BUFFER },
+	{ "max-record", required_argument, 0, O_MAX_RECORD },
+	{ "json", no_argument, 0, O_JSON },
+	{ "quiet", no_argument, 0, 'q' },
+	{ "help", no_argument, 0, O_HELP },
+	{ "version", no_argument, 0, O_VERSION },
+	{ 0, 0, 0, 0 }
+};
+
+static void
+bad(const char *opt, const char *val)
+{
+	msg_usage("invalid value '%s' for %s", val, opt);
+}
+
+static void
+parse_retry_on(const char *s)
+{
+	char *copy = strdup(s), *save = NULL;
+	F.o.n_retry_on = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		long st;
+		if (num_long(t, 599, &st) != 0 || st < 100 || F.o.n_retry_on == FETCH_MAX_RETRY_ON)
+			bad("--retry-on", s);
+		F.o.retry_on[F.o.n_retry_on++] = (int)st;
+	}
+	free(copy);
+}
+
+static void
+parse_options(int argc, char **argv)
+{
+	static char ua[128];
+	snprintf(ua, sizeof ua, "sluice/%s (+%s)", SLUICE_VERSION, SLUICE_URL);
+	fetch_opts *o = &F.o;
+	*o = (fetch_opts){
+		.concurrency = 64, .per_host = 4, .burst = 1, .timeout = 30,
+		.connect_timeout = 10, .low_speed_limit = 100, .low_speed_time = 10,
+		.max_redirs = 10, .max_body = (size_t)16 << 20, .user_agent = ua,
+		.robots = 1, .retries = 3, .max_elapsed = 600, .max_retry_after = 300,
+		.backoff = 1, .adapt = 1, .host_failures = 10, .host_pause = 60,
+		.pending = 1024, .out_buffer = (size_t)4 << 20,
+		.max_record = REC_MAX_RECORD_DEFAULT,
+	};
+	parse_retry_on("429,502,503,504");
+	const char *policy = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "c:p:d:t:q", longopts, NULL)) != -1) {
+		const char *a = optarg;
+		switch (c) {
+		case 'c': if (num_long(a, 100000, &o->concurrency) || o->concurrency < 1) bad("-c", a); break;
+		case 'p': if (num_long(a, 10000, &o->per_host) || o->per_host < 1) bad("-p", a); break;
+		case 'd': if (num_seconds(a, &o->delay)) bad("-d", a); break;
+		case O_RATE: if (num_seconds(a, &o->rate)) bad("--rate", a); break;
+		case O_BURST: if (num_seconds(a, &o->burst) || o->burst < 1) bad("--burst", a); break;
+		case O_POLICY: policy = a; break;
+		case 't': if (num_seconds(a, &o->timeout) || o->timeout <= 0) bad("-t", a); break;
+		case O_CONNECT_TIMEOUT: if (num_seconds(a, &o->connect_timeout) || o->connect_timeout <= 0) bad("--connect-timeout", a); break;
+		case O_LOW_LIMIT: if (num_long(a, 1L << 30, &o->low_speed_limit)) bad("--low-speed-limit", a); break;
+		case O_LOW_TIME: if (num_long(a, 86400, &o->low_speed_time)) bad("--low-speed-time", a); break;
+		case O_MAX_REDIRS: if (num_long(a, 1000, &o->max_redirs)) bad("--max-redirs", a); break;
+		case O_MAX_BODY: if (num_size(a, &o->max_body)) bad("--max-body", a); break;
+		case O_UA: o->user_agent = a; break;
+		case O_RETRIES: if (num_long(a, 1000, &o->retries)) bad("--retries", a); break;
+		case O_RETRY_ON: parse_retry_on(a); break;
+		case O_BACKOFF: if (num_seconds(a, &o->backoff)) bad("--backoff", a); break;
+		case O_MAX_RETRY_AFTER: if (num_seconds(a, &o->max_retry_after)) bad("--max-retry-after", a); break;
+		case O_MAX_ELAPSED: if (num_seconds(a, &o->max_elapsed)) bad("--max-elapsed", a); break;
+		case O_NO_ADAPT: o->adapt = 0; break;
+		case O_HOST_FAILURES: if (num_long(a, 1000000, &o->host_failures) || o->host_failures < 1) bad("--host-failures", a); break;
+		case O_HOST_PAUSE: if (num_seconds(a, &o->host_pause)) bad("--host-pause", a); break;
+		case O_NO_ROBOTS: o->robots = 0; break;
+		case O_PENDING: if (num_long(a, 10000000, &o->pending) || o->pending < 1) bad("--pending", a); break;
+		case O_BUFFER: if (num_size(a, &o->out_buffer) || o->out_buffer < 1024) bad("--buffer", a); break;
+		case O_MAX_RECORD: if (num_size(a, &o->max_record) || o->max_record < 64) bad("--max-record", a); break;
+		case O_JSON: o->json = 1; break;
+		case 'q': msg_quiet = 1; break;
+		case O_HELP: fputs(usage_text, stdout); exit(0);
+		case O_VERSION: {
+			char msgpack[32];
+			snprintf(msgpack, sizeof msgpack, "msgpack-c/%s", msgpack_version());
+			char uv[32];
+			snprintf(uv, sizeof uv, "libuv/%s", uv_version_string());
+			const char *libs[] = { curl_version(), uv, msgpack, NULL };
+			msg_version(libs);
+		}
+		default: msg_usage("unknown option");
+		}
+	}
+	if (policy)
+		F.policy = policy_load(policy);
+}
+
+/* Stops the loop once every job has its record and stdout is drained. */
+void
+fetch_maybe_exit(void)
+{
+	if ((F.input_done || F.stopping) && F.alive == 0 && F.inflight == 0 && output_idle())
+		uv_stop(F.loop);
+}
+
+/* First signal: start nothing, end waiting jobs as interrupted, let
+ * transfers in flight finish within their timeout.  Second: end those
+ * too. */
+static void
+on_signal(uv_signal_t *s, int signum)
+{
+	(void)s;
+	exit_signal = signum;
+	if (F.interrupts++ == 0) {
+		F.stopping = 1;
+		msg_note("stopping: %ld in flight", F.inflight);
+		sched_interrupt_waiting();
+	} else {
+		xfer_abort_all();
+	}
+	sched_pump();
+	fetch_maybe_exit();
+}
+
+static void
+close_handle(uv_handle_t *h, void *arg)
+{
+	(void)arg;
+	if (!uv_is_closing(h))
+		uv_close(h, NULL);
+}
+
+int
+main(int argc, char **argv)
+{
+	msg_init("fetch");
+	parse_options(argc, argv);
+	srand((unsigned)time(NULL) ^ (unsigned)getpid());
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || loop_init() != 0)
+		msg_die(EX_SOFTWARE, "cannot initialize libcurl");
+	curl_multi_setopt(F.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
+			  policy_max_per_host(F.policy, F.o.per_host));
+	rec_build_init(&F.build);
+	uv_timer_init(F.loop, &F.sched_timer);
+	uv_signal_init(F.loop, &F.sig_int);
+	uv_signal_init(F.loop, &F.sig_term);
+	uv_signal_start(&F.sig_int, on_signal, SIGINT);
+	uv_signal_start(&F.sig_term, on_signal, SIGTERM);
+	output_init(1, F.o.json, F.o.out_buffer);
+	input_init(argv + optind, argc - optind);
+
+	sched_pump();
+	fetch_maybe_exit();
+	uv_run(F.loop, UV_RUN_DEFAULT);
+
+	/* Shutdown order: curl first, then every uv handle, then the loop. */
+	output_close();
+	input_close();
+	loop_close();
+	uv_walk(F.loop, close_handle, NULL);
+	uv_run(F.loop, UV_RUN_DEFAULT);
+	uv_loop_close(F.loop);
+	curl_global_cleanup();
+	sched_free();
+	policy_free(F.policy);
+	rec_build_free(&F.build);
+	if (F.bad_input)
+		return EX_DATAERR;
+	if (input_failed_open)
+		return EX_NOINPUT;
+	return exit_signal ? 128 + exit_signal : 0;
+}

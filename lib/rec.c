@@ -495,6 +495,7 @@ rec_out_init(rec_out *o, int fd, int json)
 {
 	o->fd = fd;
 	o->json = json < 0 ? isatty(fd) : json;
+	o->flush_at = REC_OUT_FLUSH_AT;
 	msgpack_sbuffer_init(&o->buf);
 	msgpack_sbuffer_init(&o->rec);
 }
@@ -538,7 +539,7 @@ rec_out_put(rec_out *o, const char *map, size_t len)
 	} else {
 		msgpack_sbuffer_write(&o->buf, map, len);
 	}
-	return o->buf.size >= REC_OUT_FLUSH_AT ? rec_out_flush(o) : 0;
+	return o->buf.size >= o->flush_at ? rec_out_flush(o) : 0;
 }
 
 int

@@ -134,16 +134,19 @@ void rec_build_finish(rec_build *b, const msgpack_object *in,
 typedef struct rec_out {
 	int fd;
 	int json;          /* write JSON lines instead of msgpack */
+	size_t flush_at;   /* rec_out_put writes once buf reaches this */
 	msgpack_sbuffer buf;
 	msgpack_sbuffer rec;  /* scratch for rec_out_build */
 } rec_out;
 
-/* Prepares o for fd.  json < 0 means "JSON when fd is a terminal". */
+/* Prepares o for fd.  json < 0 means "JSON when fd is a terminal".
+ * flush_at starts at 64 KiB; a caller that drains buf itself (fetch,
+ * on a non-blocking pipe) sets it to SIZE_MAX. */
 void rec_out_init(rec_out *o, int fd, int json);
 void rec_out_free(rec_out *o);
 
 /* Appends one packed map (msgpack bytes), converting to a JSON line if
- * o->json, and writes when the buffer passes 64 KiB.  Returns 0, or -1
+ * o->json, and writes when the buffer reaches o->flush_at.  Returns 0, or -1
  * with errno set when the write failed. */
 int rec_out_put(rec_out *o, const char *map, size_t len);
 

@@ -1,0 +1,205 @@
+/* fetch — shared types of the fetcher's modules.
+ *
+ *   main.c    options, setup, exit status
+ *   loop.c    libuv + libcurl multi-socket glue (loop_)
+ *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
+ *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
+ *   retry.c   what is retried and after how long (retry_)
+ *   robots.c  robots.txt fetch, parse and match (robots_)
+ *   policy.c  --policy per-host overrides (policy_)
+ *   input.c   URL lines or records, read only as capacity frees (input_)
+ *   output.c  records out through a bounded non-blocking buffer (output_)
+ *
+ * One job is one input URL from its first read to its one output record.
+ * Ownership: a job is in exactly one place at a time: a host's queue, a
+ * host's retry list, in flight (owns an easy handle), or freed after its
+ * record was emitted.
+ */
+#ifndef SLUICE_FETCH_H
+#define SLUICE_FETCH_H
+
+#include <curl/curl.h>
+#include <stddef.h>
+#include <uv.h>
+
+#include "rec.h"
+
+#define FETCH_MAX_RETRY_ON 32
+
+typedef struct fetch_opts {
+	long concurrency;        /* -c: requests in flight, all hosts */
+	long per_host;           /* -p: requests in flight per host */
+	double delay;            /* -d: min seconds between starts per host */
+	double rate;             /* --rate: starts/s per host, 0 = unlimited */
+	double burst;            /* --burst: token bucket depth */
+	double timeout;          /* -t: per attempt */
+	double connect_timeout;
+	long low_speed_limit;    /* bytes/s below which ... */
+	long low_speed_time;     /* ... for this many seconds aborts */
+	long max_redirs;
+	size_t max_body;
+	const char *user_agent;
+	int robots;
+	long retries;
+	int retry_on[FETCH_MAX_RETRY_ON];
+	int n_retry_on;
+	double max_elapsed;
+	double max_retry_after;
+	double backoff;
+	int adapt;
+	long host_failures;
+	double host_pause;
+	long pending;            /* jobs held in memory, read ahead of starts */
+	size_t out_buffer;       /* output bytes buffered before we pause */
+	size_t max_record;
+	int json;
+} fetch_opts;
+
+struct host;
+
+typedef struct job {
+	struct job *next;
+	struct host *host;
+	char *url;               /* canonical URL (raw input for bad ones) */
+	char *in;                /* input record (msgpack) to pass through */
+	size_t in_len;
+	CURL *easy;              /* set while in flight */
+	struct job *fprev;       /* the in-flight list, for aborts */
+	int attempts;
+	int is_robots;           /* internal robots.txt request, no record */
+	int paused;              /* write callback returned PAUSE */
+	int too_large;
+	double first_start;      /* monotonic, of attempt 1 */
+	double start;            /* monotonic, of this attempt */
+	double not_before;       /* monotonic, earliest next attempt */
+	long status;             /* last HTTP status, 0 when none */
+	const char *error;       /* vocabulary word, NULL when none */
+	char *error_detail;
+	char *body;
+	size_t body_len, body_cap;
+	char *hdrs;              /* "name\0value\0" pairs of the last response */
+	size_t hdrs_len, hdrs_cap;
+	char errbuf[CURL_ERROR_SIZE];
+} job;
+
+typedef struct host {
+	struct host *hnext;      /* hash chain */
+	struct host *wnext, *wprev;  /* ring of hosts with jobs waiting */
+	int waiting;             /* in that ring */
+	char *key;               /* scheme://host:port */
+	char *name;              /* host name, for policy and records */
+	job *queue, *queue_tail; /* never attempted, FIFO */
+	job *retry;              /* waiting to retry, sorted by not_before */
+	int active;              /* requests in flight, robots included */
+	/* pacing */
+	double delay;            /* configured start interval */
+	double rate, burst, tokens, tokens_at;
+	long per_host;
+	double next_start;       /* monotonic: no start before this */
+	/* adaptation (429/503) and circuit breaker */
+	double adapt_delay;      /* extra interval learnt from the host */
+	double backoff_at;       /* when the last backoff event was taken */
+	int successes;           /* in a row, for decaying adapt_delay */
+	int failures;            /* transient failures in a row */
+	int trips;               /* circuit breaker trips in a row */
+	double paused_until;
+	/* robots.txt */
+	int robots_state;        /* ROBOTS_* */
+	int robots_fails;        /* unanswered robots.txt fetches */
+	struct robots *robots;
+	double crawl_delay;
+	int use_robots;
+} host;
+
+enum { ROBOTS_NONE, ROBOTS_LOADING, ROBOTS_READY };
+
+typedef struct fetch {
+	fetch_opts o;
+	uv_loop_t *loop;
+	CURLM *multi;
+	uv_timer_t curl_timer;   /* curl's own timeouts */
+	uv_timer_t sched_timer;  /* the next host that may start */
+	uv_signal_t sig_int, sig_term;
+	/* jobs */
+	long alive;              /* jobs read and not yet emitted */
+	long inflight;           /* easy handles in the multi */
+	job *flying;             /* those jobs, linked by next/fprev */
+	/* hosts */
+	host **table;
+	size_t table_size, n_hosts;
+	host *ring;              /* hosts with waiting jobs */
+	size_t n_ring;
+	/* state */
+	int stopping;            /* a signal arrived: start nothing new */
+	int interrupts;
+	int bad_input;           /* malformed input: exit 65 at the end */
+	int input_done;
+	struct policy *policy;
+	rec_build build;
+	unsigned long long n_out;
+} fetch;
+
+extern fetch F;
+
+/* loop.c */
+int loop_init(void);
+void loop_add(job *j);            /* hands an easy handle to the multi */
+void loop_remove(job *j);         /* takes it back (abort) */
+void loop_close(void);
+
+/* sched.c */
+host *sched_host(const char *key, const char *name);
+void sched_enqueue(job *j);       /* a new job to its host's queue */
+void sched_retry(job *j);         /* a job to its host's retry list */
+void sched_pump(void);            /* start whatever may start now */
+void sched_started(host *h, double now);
+void sched_finished(host *h);
+void sched_interrupt_waiting(void);
+void sched_free(void);
+
+/* xfer.c */
+int xfer_start(job *j);
+void xfer_done(job *j, CURLcode rc);
+void xfer_unpause_all(void);
+void xfer_abort_all(void);
+void job_free(job *j);
+void job_emit(job *j);
+
+/* retry.c */
+int retry_status_listed(int status);
+int retry_decide(job *j, CURLcode rc, double retry_after, double *wait);
+void retry_host_feedback(job *j, CURLcode rc, double retry_after);
+
+/* input.c */
+extern int input_failed_open;
+int input_init(char **files, int n);
+void input_want(void);            /* read more if capacity allows */
+void input_close(void);
+
+/* output.c */
+void output_init(int fd, int json, size_t limit);
+void output_record(void);         /* F.build finished into the buffer */
+rec_out *output_rec(void);
+int output_full(void);
+void output_drain(void);
+int output_idle(void);
+void output_close(void);
+
+/* policy.c */
+struct policy *policy_load(const char *path);
+void policy_apply(const struct policy *p, host *h);
+long policy_max_per_host(const struct policy *p, long dflt);
+void policy_free(struct policy *p);
+
+/* robots.c */
+struct robots *robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay);
+int robots_allowed(const struct robots *r, const char *path);
+const char *robots_reason(const struct robots *r);
+void robots_free(struct robots *r);
+void robots_begin(host *h);       /* queues the robots.txt job */
+void robots_done(job *j, CURLcode rc);
+
+/* main.c */
+void fetch_maybe_exit(void);
+
+#endif

@@ -1,0 +1,236 @@
+/* input — URL lines or msgpack records, read only as capacity frees.
+ *
+ * Jobs in memory never exceed --pending: input_want stops reading at the
+ * bound and the scheduler calls it again whenever a job ends, so a
+ * million URLs on stdin cost what a thousand do.  A pipe or terminal is
+ * watched by the loop and read when readable; a regular file is read
+ * directly.  The format is decided per file by its first byte: a msgpack
+ * map, else text lines (blank lines and # comments skipped).
+ */
+#include "fetch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "url.h"
+
+enum { FMT_UNKNOWN, FMT_LINES, FMT_RECORDS };
+
+static char **files;
+static int nfiles, fi = -1;
+static rec_in in;
+static int in_open, fmt, pollable;
+static uv_poll_t *poll_r;
+static int polling;
+static msgpack_sbuffer raw;
+int input_failed_open;
+
+static void
+on_poll_closed(uv_handle_t *h)
+{
+	free(h);
+}
+
+static void
+close_current(void)
+{
+	if (!in_open)
+		return;
+	if (poll_r) {
+		uv_close((uv_handle_t *)poll_r, on_poll_closed);
+		poll_r = NULL;
+	}
+	polling = 0;
+	if (in.fd > 0)
+		close(in.fd);
+	rec_in_free(&in);
+	in_open = 0;
+}
+
+static void on_readable(uv_poll_t *p, int status, int events);
+
+/* Opens the next input (stdin when no files were named); sets
+ * F.input_done after the last. */
+static void
+next_file(void)
+{
+	close_current();
+	for (;;) {
+		fi++;
+		if (fi >= (nfiles ? nfiles : 1)) {
+			F.input_done = 1;
+			return;
+		}
+		const char *name = nfiles ? files[fi] : "-";
+		int fd = strcmp(name, "-") == 0 ? 0 : open(name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			msg_warn("cannot open '%s': %s", name, strerror(errno));
+			input_failed_open = 1;
+			continue;
+		}
+		rec_in_init(&in, fd, F.o.max_record);
+		in_open = 1;
+		fmt = FMT_UNKNOWN;
+		struct stat st;
+		pollable = fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+		if (pollable) {
+			poll_r = malloc(sizeof *poll_r);
+			if (!poll_r || uv_poll_init(F.loop, poll_r, fd) != 0) {
+				free(poll_r);
+				poll_r = NULL;
+				pollable = 0;   /* e.g. /dev/null: read it directly */
+			}
+		}
+		return;
+	}
+}
+
+/* Makes a job of one URL (s, n bytes) with its input record (raw, may
+ * be empty) and hands it to the scheduler, or emits its error record at
+ * once when the URL cannot be fetched. */
+static void
+new_job(const char *s, size_t n, const char *rec, size_t rec_len)
+{
+	job *j = calloc(1, sizeof *j);
+	if (!j)
+		abort();
+	F.alive++;
+	if (rec_len) {
+		j->in = malloc(rec_len);
+		memcpy(j->in, rec, rec_len);
+		j->in_len = rec_len;
+	}
+	url_parts u;
+	const char *why;
+	if (url_canon(s, n, &u, &why) != 0) {
+		j->url = strndup(s, n);
+		j->error = "bad_url";
+		j->error_detail = strdup(why);
+		job_emit(j);
+		return;
+	}
+	j->url = u.canon;
+	u.canon = NULL;
+	if (!url_fetchable(u.scheme)) {
+		j->error = "scheme";
+		j->error_detail = strdup("only http and https are fetched");
+		url_parts_free(&u);
+		job_emit(j);
+		return;
+	}
+	char key[1100];
+	snprintf(key, sizeof key, "%s://%s:%d", u.scheme, u.host, u.port);
+	j->host = sched_host(key, u.host);
+	url_parts_free(&u);
+	sched_enqueue(j);
+}
+
+/* Takes one input item from what is buffered: REC_OK, REC_NEED, REC_EOF
+ * or REC_ERR. */
+static int
+take_one(void)
+{
+	if (fmt == FMT_UNKNOWN) {
+		int c = rec_in_peek(&in);
+		if (c < 0)
+			return in.eof ? REC_EOF : REC_NEED;
+		fmt = rec_is_map_start(c) ? FMT_RECORDS : FMT_LINES;
+	}
+	if (fmt == FMT_LINES) {
+		const char *line;
+		size_t len;
+		int rc = rec_in_line(&in, &line, &len);
+		if (rc != REC_OK)
+			return rc;
+		size_t i = 0;
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (i < len && line[i] != '#')
+			new_job(line + i, len - i, NULL, 0);
+		return REC_OK;
+	}
+	msgpack_object o;
+	int rc = rec_in_parse(&in, &o);
+	if (rc != REC_OK)
+		return rc;
+	raw.size = 0;
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, &raw, msgpack_sbuffer_write);
+	msgpack_pack_object(&pk, o);
+	const char *url;
+	size_t n;
+	const msgpack_object *u = rec_get(&o, "url");
+	if (u && u->type == MSGPACK_OBJECT_STR && rec_str(&o, "url", &url, &n))
+		new_job(url, n, raw.data, raw.size);
+	else
+		new_job("", 0, raw.data, raw.size);   /* ends as bad_url */
+	return REC_OK;
+}
+
+static void
+on_readable(uv_poll_t *p, int status, int events)
+{
+	(void)p, (void)events;
+	if (status < 0 || rec_in_fill(&in) < 0) {
+		if (status >= 0 && errno == EAGAIN)
+			return;
+		msg_warn("cannot read input: %s", status < 0 ? uv_strerror(status) : strerror(errno));
+		next_file();
+	}
+	sched_pump();
+	fetch_maybe_exit();
+}
+
+void
+input_want(void)
+{
+	while (!F.input_done && !F.stopping && F.alive < F.o.pending) {
+		int rc = take_one();
+		if (rc == REC_OK)
+			continue;
+		if (rc == REC_EOF) {
+			next_file();
+		} else if (rc == REC_ERR) {
+			msg_warn("%s", in.err);
+			F.bad_input = 1;
+			close_current();
+			F.input_done = 1;
+		} else if (pollable) {
+			if (!polling) {
+				uv_poll_start(poll_r, UV_READABLE, on_readable);
+				polling = 1;
+			}
+			return;
+		} else if (rec_in_fill(&in) < 0) {
+			msg_warn("cannot read input: %s", strerror(errno));
+			next_file();
+		}
+	}
+	if (polling) {
+		uv_poll_stop(poll_r);
+		polling = 0;
+	}
+}
+
+int
+input_init(char **f, int n)
+{
+	files = f;
+	nfiles = n;
+	msgpack_sbuffer_init(&raw);
+	next_file();
+	return 0;
+}
+
+void
+input_close(void)
+{
+	close_current();
+	F.input_done = 1;
+	msgpack_sbuffer_destroy(&raw);
+}

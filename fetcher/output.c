@@ -1,0 +1,133 @@
+/* output — records to stdout through a bounded buffer.
+ *
+ * On a pipe or socket stdout is made non-blocking and drained from the
+ * loop, so a slow consumer never blocks network events.  Once --buffer
+ * bytes wait unwritten, output_full() turns true: the scheduler starts
+ * nothing and transfers pause in their write callback until the
+ * consumer has taken half of it.  Files and terminals are written
+ * directly.
+ */
+#include "fetch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "msg.h"
+
+static rec_out out;
+static size_t sent;          /* bytes of out.buf already written */
+static size_t limit;
+static int nonblocking;      /* we set O_NONBLOCK and poll */
+static int saved_flags = -1;
+static uv_poll_t poll_w;
+static int polling;
+
+void
+output_init(int fd, int json, size_t lim)
+{
+	rec_out_init(&out, fd, json ? 1 : -1);
+	out.flush_at = SIZE_MAX;   /* we drain it ourselves */
+	limit = lim;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		saved_flags = fcntl(fd, F_GETFL);
+		if (saved_flags >= 0 && fcntl(fd, F_SETFL, saved_flags | O_NONBLOCK) == 0 &&
+		    uv_poll_init(F.loop, &poll_w, fd) == 0)
+			nonblocking = 1;
+	}
+}
+
+rec_out *
+output_rec(void)
+{
+	return &out;
+}
+
+int
+output_full(void)
+{
+	return out.buf.size - sent >= limit;
+}
+
+int
+output_idle(void)
+{
+	return out.buf.size == sent;
+}
+
+static void
+on_writable(uv_poll_t *p, int status, int events)
+{
+	(void)p, (void)status, (void)events;
+	output_drain();
+	sched_pump();
+	fetch_maybe_exit();
+}
+
+/* Writes what the pipe takes now; watches for room when it takes less. */
+void
+output_drain(void)
+{
+	int was_full = output_full();
+	while (sent < out.buf.size) {
+		ssize_t n = write(out.fd, out.buf.data + sent, out.buf.size - sent);
+		if (n > 0) {
+			sent += (size_t)n;
+		} else if (n < 0 && errno == EINTR) {
+			continue;
+		} else if (n < 0 && errno == EAGAIN) {
+			if (!polling && nonblocking) {
+				uv_poll_start(&poll_w, UV_WRITABLE, on_writable);
+				polling = 1;
+			}
+			break;
+		} else {
+			msg_stdout_failed(errno);
+		}
+	}
+	if (sent == out.buf.size) {
+		sent = out.buf.size = 0;
+		if (polling) {
+			uv_poll_stop(&poll_w);
+			polling = 0;
+		}
+	} else if (sent >= out.buf.size / 2) {
+		memmove(out.buf.data, out.buf.data + sent, out.buf.size - sent);
+		out.buf.size -= sent;
+		sent = 0;
+	}
+	if (was_full && out.buf.size - sent < limit / 2)
+		xfer_unpause_all();
+}
+
+void
+output_record(void)
+{
+	F.n_out++;
+	output_drain();
+}
+
+/* Flushes the rest blocking, restores stdout's flags, frees. */
+void
+output_close(void)
+{
+	if (nonblocking) {
+		if (polling)
+			uv_poll_stop(&poll_w);
+		uv_close((uv_handle_t *)&poll_w, NULL);
+		fcntl(out.fd, F_SETFL, saved_flags);
+		nonblocking = 0;
+	}
+	if (sent < out.buf.size) {
+		memmove(out.buf.data, out.buf.data + sent, out.buf.size - sent);
+		out.buf.size -= sent;
+		sent = 0;
+		if (rec_out_flush(&out) != 0)
+			msg_stdout_failed(errno);
+	}
+	rec_out_free(&out);
+}

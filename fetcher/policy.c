@@ -1,0 +1,134 @@
+/* policy — --policy FILE: per-host overrides of the pacing flags.
+ *
+ *   # host            settings
+ *   example.org       delay=1.5 per_host=2
+ *   *.example.net     rate=0.5 burst=2 robots=on
+ *
+ * A line names a host exactly, or "*.domain" for the domain and all its
+ * subdomains; the first matching line wins.  Keys: delay, rate, burst,
+ * per_host, robots (on|off).
+ */
+#include "fetch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "msg.h"
+#include "num.h"
+
+enum { SET_DELAY = 1, SET_RATE = 2, SET_BURST = 4, SET_PER_HOST = 8, SET_ROBOTS = 16 };
+
+typedef struct pentry {
+	char *host;
+	unsigned set;
+	double delay, rate, burst;
+	long per_host;
+	int robots;
+} pentry;
+
+struct policy {
+	pentry *v;
+	size_t n;
+};
+
+static int
+setting(pentry *e, const char *k, const char *v)
+{
+	if (strcmp(k, "delay") == 0)
+		return e->set |= SET_DELAY, num_seconds(v, &e->delay);
+	if (strcmp(k, "rate") == 0)
+		return e->set |= SET_RATE, num_seconds(v, &e->rate);
+	if (strcmp(k, "burst") == 0)
+		return e->set |= SET_BURST, num_seconds(v, &e->burst);
+	if (strcmp(k, "per_host") == 0)
+		return e->set |= SET_PER_HOST,
+		       num_long(v, 10000, &e->per_host) || e->per_host < 1 ? -1 : 0;
+	if (strcmp(k, "robots") == 0) {
+		e->set |= SET_ROBOTS;
+		e->robots = strcmp(v, "on") == 0;
+		return e->robots || strcmp(v, "off") == 0 ? 0 : -1;
+	}
+	return -1;
+}
+
+/* Reads path; a bad line is a usage error naming file and line. */
+struct policy *
+policy_load(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		msg_die(EX_NOINPUT, "cannot open '%s': %s", path, strerror(errno));
+	struct policy *p = calloc(1, sizeof *p);
+	char line[1024];
+	for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+		char *hash = strchr(line, '#'), *save = NULL;
+		if (hash)
+			*hash = '\0';
+		char *tok = strtok_r(line, " \t\r\n", &save);
+		if (!tok)
+			continue;
+		p->v = realloc(p->v, (p->n + 1) * sizeof *p->v);
+		pentry *e = &p->v[p->n++];
+		memset(e, 0, sizeof *e);
+		e->host = strdup(tok);
+		while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
+			char *eq = strchr(tok, '=');
+			if (eq)
+				*eq = '\0';
+			if (!eq || setting(e, tok, eq + 1) != 0)
+				msg_usage("%s:%d: bad setting '%s'", path, lineno, tok);
+		}
+	}
+	fclose(f);
+	return p;
+}
+
+static int
+matches(const char *pat, const char *host)
+{
+	if (strncmp(pat, "*.", 2) != 0)
+		return strcasecmp(pat, host) == 0;
+	const char *dom = pat + 2;
+	size_t hl = strlen(host), dl = strlen(dom);
+	return strcasecmp(host, dom) == 0 ||
+	       (hl > dl && host[hl - dl - 1] == '.' && strcasecmp(host + hl - dl, dom) == 0);
+}
+
+void
+policy_apply(const struct policy *p, host *h)
+{
+	for (size_t i = 0; p && i < p->n; i++) {
+		const pentry *e = &p->v[i];
+		if (!matches(e->host, h->name))
+			continue;
+		if (e->set & SET_DELAY) h->delay = e->delay;
+		if (e->set & SET_RATE) h->rate = e->rate;
+		if (e->set & SET_BURST) h->burst = e->burst;
+		if (e->set & SET_PER_HOST) h->per_host = e->per_host;
+		if (e->set & SET_ROBOTS) h->use_robots = e->robots;
+		return;
+	}
+}
+
+long
+policy_max_per_host(const struct policy *p, long dflt)
+{
+	long m = dflt;
+	for (size_t i = 0; p && i < p->n; i++)
+		if ((p->v[i].set & SET_PER_HOST) && p->v[i].per_host > m)
+			m = p->v[i].per_host;
+	return m;
+}
+
+void
+policy_free(struct policy *p)
+{
+	for (size_t i = 0; p && i < p->n; i++)
+		free(p->v[i].host);
+	if (p)
+		free(p->v);
+	free(p);
+}

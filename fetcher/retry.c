@@ -1,0 +1,128 @@
+/* retry — what is worth another attempt, how long to wait for it, and
+ * what a host's answers teach its scheduler.
+ *
+ * Retried: statuses in --retry-on (default 429,502,503,504) and transient
+ * network failures (timeout, reset, connect).  DNS failures are not
+ * retried: a name that does not resolve now rarely does a second later,
+ * and the resolver has its own retries.  Never retried: other statuses,
+ * bad URLs, scheme and robots refusals, too_large, redirects.
+ */
+#include "fetch.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm.h"
+
+#define BACKOFF_CAP 60.0        /* seconds, for one URL's wait */
+#define ADAPT_CAP 60.0          /* seconds, for a host's learnt interval */
+#define ADAPT_FLOOR 0.25        /* first learnt interval when none was set */
+#define ADAPT_DECAY_AFTER 10    /* successes in a row before halving */
+
+int
+retry_status_listed(int status)
+{
+	for (int i = 0; i < F.o.n_retry_on; i++)
+		if (F.o.retry_on[i] == status)
+			return 1;
+	return 0;
+}
+
+static int
+transient(CURLcode rc)
+{
+	return rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_COULDNT_CONNECT ||
+	       rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+	       rc == CURLE_GOT_NOTHING || rc == CURLE_PARTIAL_FILE ||
+	       rc == CURLE_HTTP2 || rc == CURLE_HTTP2_STREAM;
+}
+
+/* Uniform in [0, 1): jitter only, no need for a strong generator. */
+static double
+unit_random(void)
+{
+	return (double)rand() / ((double)RAND_MAX + 1.0);
+}
+
+/* Decides whether j, whose attempt ended with rc (and j->status), gets
+ * another attempt.  Returns 1 with *wait in seconds, or 0 with j->error
+ * set to the final reason (NULL for a final HTTP answer). */
+int
+retry_decide(job *j, CURLcode rc, double retry_after, double *wait)
+{
+	int status_retry = rc == CURLE_OK && retry_status_listed((int)j->status);
+	if (!status_retry && !transient(rc))
+		return 0;
+	if (status_retry)
+		j->error = "retries_exhausted";
+	if (retry_after > F.o.max_retry_after) {
+		j->error = "retry_after";
+		char why[96];
+		snprintf(why, sizeof why, "server asked to wait %.0f s, more than --max-retry-after",
+			 retry_after);
+		free(j->error_detail);
+		j->error_detail = strdup(why);
+		return 0;
+	}
+	if (j->attempts > F.o.retries)
+		return 0;
+	if (retry_after >= 0) {
+		*wait = retry_after;
+	} else {
+		/* Full jitter (exponential cap, uniform below it): retries of
+		 * many URLs spread out instead of firing in step. */
+		double cap = fmin(BACKOFF_CAP, F.o.backoff * pow(2, j->attempts - 1));
+		*wait = cap * unit_random();
+	}
+	double host_free = j->host->paused_until - tm_mono();
+	double start = fmax(*wait, host_free);
+	if (tm_mono() + start - j->first_start > F.o.max_elapsed)
+		return 0;
+	return 1;
+}
+
+/* Updates j's host from the attempt's outcome: 429/503 widen its start
+ * interval (one event per burst of answers to requests already in
+ * flight), Retry-After becomes a floor for the whole host, a run of
+ * successes decays the interval, and a run of transient failures trips
+ * the circuit breaker. */
+void
+retry_host_feedback(job *j, CURLcode rc, double retry_after)
+{
+	host *h = j->host;
+	double now = tm_mono();
+	int throttled = rc == CURLE_OK && (j->status == 429 || j->status == 503);
+	if (F.o.adapt && throttled) {
+		h->successes = 0;
+		/* Only answers to requests started after the last backoff
+		 * count: a burst already in flight is one event. */
+		if (j->start >= h->backoff_at) {
+			double base = fmax(h->delay, h->crawl_delay);
+			double d = h->adapt_delay > 0 ? h->adapt_delay * 2 : fmax(base * 2, ADAPT_FLOOR);
+			h->adapt_delay = fmin(d, ADAPT_CAP);
+			h->backoff_at = now;
+		}
+		if (retry_after > 0 && retry_after <= F.o.max_retry_after &&
+		    now + retry_after > h->next_start)
+			h->next_start = now + retry_after;
+	} else if (F.o.adapt && rc == CURLE_OK && h->adapt_delay > 0 &&
+		   ++h->successes >= ADAPT_DECAY_AFTER) {
+		h->successes = 0;
+		h->adapt_delay /= 2;
+		if (h->adapt_delay <= fmax(h->delay, ADAPT_FLOOR / 2))
+			h->adapt_delay = 0;
+	}
+	if (transient(rc) || (rc == CURLE_OK && j->status >= 500 &&
+			      retry_status_listed((int)j->status))) {
+		if (++h->failures >= F.o.host_failures) {
+			double pause = fmin(F.o.host_pause * pow(2, h->trips), 3600);
+			h->paused_until = now + pause * (1 + 0.2 * unit_random());
+			h->trips++;
+			h->failures = 0;
+		}
+	} else if (rc == CURLE_OK) {
+		h->failures = 0;
+		h->trips = 0;
+	}
+}

@@ -1,0 +1,332 @@
+/* sched — who may start now.
+ *
+ * Concurrency is not rate: a global count bounds requests in flight, and
+ * each host bounds its own in-flight count and how often requests start
+ * (a minimum interval and/or a token bucket).  A host that must wait
+ * holds no global slot: the pump skips it and starts other hosts, and one
+ * timer wakes the pump when the earliest waiting host may go.
+ */
+#include "fetch.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm.h"
+
+static size_t
+hash(const char *s)
+{
+	size_t h = 5381;
+	while (*s)
+		h = h * 33 ^ (unsigned char)*s++;
+	return h;
+}
+
+static void
+grow(void)
+{
+	size_t n = F.table_size ? F.table_size * 2 : 256;
+	host **t = calloc(n, sizeof *t);
+	if (!t)
+		abort();
+	for (size_t i = 0; i < F.table_size; i++)
+		for (host *h = F.table[i], *next; h; h = next) {
+			next = h->hnext;
+			size_t b = hash(h->key) & (n - 1);
+			h->hnext = t[b];
+			t[b] = h;
+		}
+	free(F.table);
+	F.table = t;
+	F.table_size = n;
+}
+
+/* Returns the host for key, creating it with the configured pacing, the
+ * --policy overrides and, unless --no-robots, a pending robots.txt
+ * fetch. */
+host *
+sched_host(const char *key, const char *name)
+{
+	if (F.n_hosts >= F.table_size / 2)
+		grow();
+	size_t b = hash(key) & (F.table_size - 1);
+	for (host *h = F.table[b]; h; h = h->hnext)
+		if (strcmp(h->key, key) == 0)
+			return h;
+	host *h = calloc(1, sizeof *h);
+	if (!h || !(h->key = strdup(key)) || !(h->name = strdup(name)))
+		abort();
+	h->delay = F.o.delay;
+	h->rate = F.o.rate;
+	h->burst = F.o.burst;
+	h->per_host = F.o.per_host;
+	h->use_robots = F.o.robots;
+	policy_apply(F.policy, h);
+	h->tokens = h->burst;
+	h->tokens_at = tm_mono();
+	h->hnext = F.table[b];
+	F.table[b] = h;
+	F.n_hosts++;
+	return h;
+}
+
+static void
+ring_add(host *h)
+{
+	if (h->waiting)
+		return;
+	h->waiting = 1;
+	F.n_ring++;
+	if (!F.ring) {
+		h->wnext = h->wprev = h;
+		F.ring = h;
+	} else {
+		h->wnext = F.ring;
+		h->wprev = F.ring->wprev;
+		F.ring->wprev->wnext = h;
+		F.ring->wprev = h;
+	}
+}
+
+static void
+ring_del(host *h)
+{
+	if (!h->waiting)
+		return;
+	h->waiting = 0;
+	F.n_ring--;
+	if (h->wnext == h)
+		F.ring = NULL;
+	else {
+		h->wprev->wnext = h->wnext;
+		h->wnext->wprev = h->wprev;
+		if (F.ring == h)
+			F.ring = h->wnext;
+	}
+}
+
+void
+sched_enqueue(job *j)
+{
+	host *h = j->host;
+	j->next = NULL;
+	if (h->queue_tail)
+		h->queue_tail->next = j;
+	else
+		h->queue = j;
+	h->queue_tail = j;
+	ring_add(h);
+}
+
+void
+sched_retry(job *j)
+{
+	host *h = j->host;
+	job **p = &h->retry;
+	while (*p && (*p)->not_before <= j->not_before)
+		p = &(*p)->next;
+	j->next = *p;
+	*p = j;
+	ring_add(h);
+}
+
+/* The host's current start interval: the configured delay, raised by
+ * robots.txt Crawl-delay and by what the host taught us (429/503). */
+static double
+interval(const host *h)
+{
+	double d = h->delay;
+	if (h->crawl_delay > d)
+		d = h->crawl_delay;
+	if (h->adapt_delay > d)
+		d = h->adapt_delay;
+	return d;
+}
+
+/* Earliest time h may start another request, ignoring its in-flight
+ * count; refills the token bucket as a side effect. */
+static double
+ready_at(host *h, double now)
+{
+	double t = h->next_start;
+	if (h->paused_until > t)
+		t = h->paused_until;
+	if (h->rate > 0) {
+		h->tokens = fmin(h->burst, h->tokens + (now - h->tokens_at) * h->rate);
+		h->tokens_at = now;
+		if (h->tokens < 1) {
+			double refill = now + (1 - h->tokens) / h->rate;
+			if (refill > t)
+				t = refill;
+		}
+	}
+	return t;
+}
+
+void
+sched_started(host *h, double now)
+{
+	h->active++;
+	h->next_start = now + interval(h);
+	if (h->rate > 0)
+		h->tokens -= 1;
+}
+
+void
+sched_finished(host *h)
+{
+	h->active--;
+	ring_add(h);   /* a slot freed: it may have work to start */
+}
+
+/* Takes the job h should start next: a due retry first (it has waited
+ * longest), else the queue head.  Sets *when to the earliest time a job
+ * becomes due when none is due now. */
+static job *
+take(host *h, double now, double *when)
+{
+	if (h->retry && h->retry->not_before <= now) {
+		job *j = h->retry;
+		h->retry = j->next;
+		return j;
+	}
+	if (h->queue) {
+		job *j = h->queue;
+		h->queue = j->next;
+		if (!h->queue)
+			h->queue_tail = NULL;
+		return j;
+	}
+	if (h->retry && h->retry->not_before < *when)
+		*when = h->retry->not_before;
+	return NULL;
+}
+
+static void
+on_sched_timer(uv_timer_t *t)
+{
+	(void)t;
+	sched_pump();
+	fetch_maybe_exit();
+}
+
+/* The path and query of canonical URL u, which always has a "/" after
+ * its authority. */
+static const char *
+url_path(const char *u)
+{
+	const char *p = strstr(u, "://");
+	p = p ? strchr(p + 3, '/') : NULL;
+	return p ? p : "/";
+}
+
+/* Starts jobs on h until it, or the global budget, must wait.  Returns
+ * the time h next wants the pump, INFINITY when only a finishing request
+ * (or nothing) can unblock it. */
+static double
+pump_host(host *h, double now)
+{
+	double when = INFINITY;
+	while (F.inflight < F.o.concurrency && !output_full() && !F.stopping) {
+		if (h->robots_state == ROBOTS_LOADING || h->active >= h->per_host)
+			return when;   /* a finishing request re-pumps */
+		double t = ready_at(h, now);
+		if (t > now)
+			return t;
+		if (h->use_robots && h->robots_state == ROBOTS_NONE) {
+			robots_begin(h);
+			continue;
+		}
+		job *j = take(h, now, &when);
+		if (!j)
+			return when;
+		if (!robots_allowed(h->robots, url_path(j->url))) {
+			j->error = "robots";
+			j->error_detail = strdup(robots_reason(h->robots));
+			job_emit(j);
+			continue;
+		}
+		sched_started(h, now);
+		if (xfer_start(j) != 0) {
+			sched_finished(h);
+			job_emit(j);
+		}
+	}
+	return when;
+}
+
+void
+sched_pump(void)
+{
+	static int busy;
+	if (busy)   /* job_emit and xfer_start may call back into us */
+		return;
+	busy = 1;
+	input_want();
+	double now = tm_mono(), wake = INFINITY;
+	/* One lap of the ring, starting where the last lap stopped so no
+	 * host is always served first.  Hosts left with nothing waiting
+	 * drop out of the ring. */
+	host *h = F.ring;
+	for (size_t i = 0, laps = F.n_ring; h && i < laps; i++) {
+		host *next = h->wnext;
+		double t = pump_host(h, now);
+		if (t < wake)
+			wake = t;
+		if (!h->queue && !h->retry)
+			ring_del(h);
+		h = F.ring ? next : NULL;
+		if (F.inflight >= F.o.concurrency || output_full())
+			break;
+	}
+	if (h && h->waiting)
+		F.ring = h;
+	if (isfinite(wake) && !F.stopping) {
+		double ms = ceil((wake - now) * 1000);
+		uv_timer_start(&F.sched_timer, on_sched_timer, ms > 0 ? (uint64_t)ms : 0, 0);
+	} else {
+		uv_timer_stop(&F.sched_timer);
+	}
+	busy = 0;
+}
+
+/* After a signal: every job not yet started ends now as interrupted, so
+ * each input still gets its one record. */
+void
+sched_interrupt_waiting(void)
+{
+	while (F.ring) {
+		host *h = F.ring;
+		for (job *j; (j = h->retry) || (j = h->queue);) {
+			if (j == h->retry)
+				h->retry = j->next;
+			else if (!(h->queue = j->next))
+				h->queue_tail = NULL;
+			char why[80];
+			snprintf(why, sizeof why, "stopped by signal before attempt %d%s%s",
+				 j->attempts + 1, j->error ? " after " : "", j->error ? j->error : "");
+			j->error = "interrupted";
+			free(j->error_detail);
+			j->error_detail = strdup(why);
+			job_emit(j);
+		}
+		ring_del(h);
+	}
+}
+
+void
+sched_free(void)
+{
+	for (size_t i = 0; i < F.table_size; i++)
+		for (host *h = F.table[i], *next; h; h = next) {
+			next = h->hnext;
+			robots_free(h->robots);
+			free(h->key);
+			free(h->name);
+			free(h);
+		}
+	free(F.table);
+	F.table = NULL;
+}

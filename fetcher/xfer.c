@@ -1,0 +1,390 @@
+/* xfer — one attempt of one job: the easy handle's options and
+ * callbacks, the mapping of curl's result onto the record's `error`
+ * vocabulary, and the job's one output record. */
+#include "fetch.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+#include "tm.h"
+
+/* Keys fetch writes: an input record's stale values of these never pass
+ * through, even when this attempt leaves one of them out (`error` on a
+ * success). */
+static const char *const fetch_keys[] = {
+	"url", "final_url", "host", "status", "error", "error_detail", "ctype",
+	"headers", "body", "bytes", "fetched_at", "time_ms", "attempts", NULL
+};
+
+/* Paused transfers, so output_drain can resume them.  Bounded by -c. */
+static job **paused;
+static size_t n_paused, cap_paused;
+
+static int
+grow_buf(char **p, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 16384;
+	while (n < need)
+		n *= 2;
+	char *q = realloc(*p, n);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* CURLOPT_WRITEFUNCTION: appends decoded body bytes.  Stops the transfer
+ * past --max-body (the decoded size, so a compression bomb stops too) and
+ * pauses it while stdout is backed up, so bodies stop growing when the
+ * consumer stalls. */
+static size_t
+on_body(char *data, size_t size, size_t n, void *userp)
+{
+	job *j = userp;
+	size_t len = size * n;
+	if (j->body_len + len > F.o.max_body) {
+		j->too_large = 1;
+		return 0;
+	}
+	if (output_full() && !j->paused) {
+		if (n_paused == cap_paused) {
+			size_t c = cap_paused ? cap_paused * 2 : 64;
+			job **p = realloc(paused, c * sizeof *p);
+			if (!p)
+				return 0;
+			paused = p, cap_paused = c;
+		}
+		j->paused = 1;
+		paused[n_paused++] = j;
+		return CURL_WRITEFUNC_PAUSE;
+	}
+	if (grow_buf(&j->body, &j->body_cap, j->body_len + len) != 0)
+		return 0;
+	memcpy(j->body + j->body_len, data, len);
+	j->body_len += len;
+	return len;
+}
+
+void
+xfer_unpause_all(void)
+{
+	/* Unpausing may deliver data that pauses the job again, appending
+	 * to the list we walk: take the list first. */
+	size_t n = n_paused;
+	job **list = malloc(n * sizeof *list);
+	if (!list)
+		return;
+	memcpy(list, paused, n * sizeof *list);
+	n_paused = 0;
+	for (size_t i = 0; i < n; i++) {
+		list[i]->paused = 0;
+		curl_easy_pause(list[i]->easy, CURLPAUSE_CONT);
+	}
+	free(list);
+}
+
+static void
+unlist_paused(job *j)
+{
+	for (size_t i = 0; i < n_paused; i++)
+		if (paused[i] == j) {
+			paused[i] = paused[--n_paused];
+			break;
+		}
+	j->paused = 0;
+}
+
+/* CURLOPT_HEADERFUNCTION: keeps the headers of the last response only;
+ * each status line (a redirect hop, a 100 Continue) starts afresh. */
+static size_t
+on_header(char *data, size_t size, size_t n, void *userp)
+{
+	job *j = userp;
+	size_t len = size * n;
+	if (len >= 5 && memcmp(data, "HTTP/", 5) == 0) {
+		j->hdrs_len = 0;
+		return len;
+	}
+	char *colon = memchr(data, ':', len);
+	if (!colon || colon == data)
+		return len;
+	size_t nlen = (size_t)(colon - data);
+	const char *v = colon + 1, *end = data + len;
+	while (v < end && (*v == ' ' || *v == '\t'))
+		v++;
+	while (end > v && isspace((unsigned char)end[-1]))
+		end--;
+	size_t vlen = (size_t)(end - v);
+	/* Headers beyond 256 KiB are not kept: a hostile server cannot grow
+	 * us through them (curl itself caps each header at 100 KiB). */
+	if (j->hdrs_len + nlen + vlen + 2 > 262144 ||
+	    grow_buf(&j->hdrs, &j->hdrs_cap, j->hdrs_len + nlen + vlen + 2) != 0)
+		return len;
+	for (size_t i = 0; i < nlen; i++)
+		j->hdrs[j->hdrs_len++] = (char)tolower((unsigned char)data[i]);
+	j->hdrs[j->hdrs_len++] = '\0';
+	memcpy(j->hdrs + j->hdrs_len, v, vlen);
+	j->hdrs_len += vlen;
+	j->hdrs[j->hdrs_len++] = '\0';
+	return len;
+}
+
+/* Starts one attempt of j: a fresh easy handle into the multi.  Returns
+ * 0, or -1 with j->error set when no handle could be made. */
+int
+xfer_start(job *j)
+{
+	CURL *e = curl_easy_init();
+	if (!e) {
+		j->error = "other";
+		return -1;
+	}
+	double now = tm_mono();
+	if (j->attempts++ == 0)
+		j->first_start = now;
+	j->start = now;
+	j->body_len = j->hdrs_len = 0;
+	j->status = 0;
+	j->too_large = 0;
+	j->errbuf[0] = '\0';
+	j->easy = e;
+	curl_easy_setopt(e, CURLOPT_URL, j->url);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(e, CURLOPT_MAXREDIRS, F.o.max_redirs);
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)F.o.max_body);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(F.o.timeout * 1000));
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(F.o.connect_timeout * 1000));
+	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, F.o.low_speed_limit);
+	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, F.o.low_speed_time);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, F.o.user_agent);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, j);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, j);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, j->errbuf);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+	loop_add(j);
+	return 0;
+}
+
+/* After a second signal: every transfer in flight ends now as
+ * interrupted (robots.txt requests just end). */
+void
+xfer_abort_all(void)
+{
+	while (F.flying) {
+		job *j = F.flying;
+		loop_remove(j);
+		unlist_paused(j);
+		sched_finished(j->host);
+		if (j->is_robots) {
+			job_free(j);
+			continue;
+		}
+		j->error = "interrupted";
+		free(j->error_detail);
+		j->error_detail = strdup("stopped by signal while in flight");
+		job_emit(j);
+	}
+}
+
+/* The record's error word for curl result rc. */
+static const char *
+classify(const job *j, CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_OK: return NULL;
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY: return "dns";
+	case CURLE_COULDNT_CONNECT: return "connect";
+	case CURLE_OPERATION_TIMEDOUT: return "timeout";
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH: return "tls";
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+	case CURLE_WEIRD_SERVER_REPLY: return "reset";
+	case CURLE_FILESIZE_EXCEEDED: return "too_large";
+	case CURLE_WRITE_ERROR: return j->too_large ? "too_large" : "other";
+	case CURLE_TOO_MANY_REDIRECTS: return "redirects";
+	case CURLE_UNSUPPORTED_PROTOCOL: return "scheme";
+	case CURLE_URL_MALFORMAT: return "bad_url";
+	case CURLE_BAD_CONTENT_ENCODING: return "encoding";
+	default: return "other";
+	}
+}
+
+static void
+set_detail(job *j, const char *s)
+{
+	free(j->error_detail);
+	j->error_detail = s && *s ? strdup(s) : NULL;
+}
+
+/* Called by the loop when an attempt ends.  Decides between retrying
+ * (the job goes back to its host, holding no slot) and emitting. */
+void
+xfer_done(job *j, CURLcode rc)
+{
+	host *h = j->host;
+	loop_remove(j);
+	unlist_paused(j);
+	sched_finished(h);
+	curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &j->status);
+	if (j->is_robots) {
+		robots_done(j, rc);
+		return;
+	}
+	j->error = classify(j, rc);
+	set_detail(j, rc == CURLE_OK ? NULL : j->errbuf[0] ? j->errbuf : curl_easy_strerror(rc));
+	if (j->too_large)
+		set_detail(j, "body larger than --max-body");
+	curl_off_t ra = -1;
+	curl_easy_getinfo(j->easy, CURLINFO_RETRY_AFTER, &ra);
+	double retry_after = ra > 0 ? (double)ra : -1, wait;
+	retry_host_feedback(j, rc, retry_after);
+	if (!F.stopping && retry_decide(j, rc, retry_after, &wait)) {
+		j->not_before = tm_mono() + wait;
+		curl_easy_cleanup(j->easy);
+		j->easy = NULL;
+		sched_retry(j);
+		return;
+	}
+	job_emit(j);
+}
+
+/* Packs the response headers as a map of lowercase names; a repeated
+ * header's values are joined with ", " as RFC 9110 allows (Set-Cookie
+ * aside, which records rarely need). */
+static void
+pack_headers(job *j)
+{
+	msgpack_packer *pk = rec_key(&F.build, "headers");
+	uint32_t n = 0;
+	for (size_t i = 0; i < j->hdrs_len; n++) {
+		i += strlen(j->hdrs + i) + 1;
+		i += strlen(j->hdrs + i) + 1;
+	}
+	/* Count distinct names, then pack each name once with its values. */
+	const char **names = malloc((n ? n : 1) * sizeof *names);
+	uint32_t distinct = 0;
+	for (size_t i = 0; names && i < j->hdrs_len;) {
+		const char *name = j->hdrs + i;
+		i += strlen(name) + 1;
+		i += strlen(j->hdrs + i) + 1;
+		uint32_t k = 0;
+		while (k < distinct && strcmp(names[k], name) != 0)
+			k++;
+		if (k == distinct)
+			names[distinct++] = name;
+	}
+	msgpack_pack_map(pk, distinct);
+	for (uint32_t k = 0; k < distinct; k++) {
+		size_t total = 0, nvals = 0;
+		for (size_t i = 0; i < j->hdrs_len;) {
+			const char *name = j->hdrs + i;
+			i += strlen(name) + 1;
+			const char *v = j->hdrs + i;
+			i += strlen(v) + 1;
+			if (strcmp(name, names[k]) == 0)
+				total += strlen(v) + (nvals++ ? 2 : 0);
+		}
+		msgpack_pack_str(pk, strlen(names[k]));
+		msgpack_pack_str_body(pk, names[k], strlen(names[k]));
+		msgpack_pack_str(pk, total);
+		nvals = 0;
+		for (size_t i = 0; i < j->hdrs_len;) {
+			const char *name = j->hdrs + i;
+			i += strlen(name) + 1;
+			const char *v = j->hdrs + i;
+			i += strlen(v) + 1;
+			if (strcmp(name, names[k]) != 0)
+				continue;
+			if (nvals++)
+				msgpack_pack_str_body(pk, ", ", 2);
+			msgpack_pack_str_body(pk, v, strlen(v));
+		}
+	}
+	free(names);
+}
+
+/* Writes j's one record and frees it. */
+void
+job_emit(job *j)
+{
+	rec_build *b = &F.build;
+	rec_build_reset(b);
+	rec_put_str(b, "url", j->url);
+	if (j->host)
+		rec_put_str(b, "host", j->host->name);
+	rec_put_int(b, "status", j->status);
+	if (j->error) {
+		rec_put_str(b, "error", j->error);
+		if (j->error_detail)
+			rec_put_str(b, "error_detail", j->error_detail);
+	}
+	rec_put_int(b, "attempts", j->attempts);
+	rec_put_double(b, "fetched_at", tm_wall());
+	if (j->easy) {
+		char *final = NULL, *ctype = NULL;
+		curl_off_t us = 0;
+		curl_easy_getinfo(j->easy, CURLINFO_EFFECTIVE_URL, &final);
+		curl_easy_getinfo(j->easy, CURLINFO_CONTENT_TYPE, &ctype);
+		curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
+		if (final)
+			rec_put_str(b, "final_url", final);
+		if (ctype)
+			rec_put_str(b, "ctype", ctype);
+		rec_put_double(b, "time_ms", (double)us / 1000.0);
+		if (j->status)
+			pack_headers(j);
+		if (!j->error || strcmp(j->error, "retries_exhausted") == 0 ||
+		    strcmp(j->error, "retry_after") == 0) {
+			rec_put_bin(b, "body", j->body ? j->body : "", j->body_len);
+			rec_put_int(b, "bytes", (int64_t)j->body_len);
+		}
+	}
+	msgpack_zone z;
+	msgpack_object in = { .type = MSGPACK_OBJECT_NIL };
+	msgpack_zone_init(&z, 2048);
+	if (j->in) {
+		size_t off = 0;
+		msgpack_unpack(j->in, j->in_len, &off, &z, &in);
+	}
+	rec_out_build(output_rec(), b, &in, fetch_keys);
+	msgpack_zone_destroy(&z);
+	output_record();
+	F.alive--;
+	job_free(j);
+}
+
+void
+job_free(job *j)
+{
+	if (j->easy)
+		curl_easy_cleanup(j->easy);
+	free(j->url);
+	free(j->in);
+	free(j->body);
+	free(j->hdrs);
+	free(j->error_detail);
+	free(j);
+}

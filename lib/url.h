@@ -1,0 +1,33 @@
+/* url — canonical URLs, the identity of a record.
+ *
+ * Built on libcurl's URL API: scheme and host lowercased, the default
+ * port dropped, the fragment removed, dot segments resolved, an empty
+ * path made "/".  Two spellings of one page give one canonical string, so
+ * reruns and sinks key on it.
+ */
+#ifndef SLUICE_URL_H
+#define SLUICE_URL_H
+
+typedef struct url_parts {
+	char *canon;    /* canonical URL, malloc'd */
+	char *scheme;   /* "http", "https", or another scheme, malloc'd */
+	char *host;     /* lowercase host name or address, malloc'd */
+	int port;       /* explicit or default port */
+} url_parts;
+
+/* Canonicalizes the URL s (n bytes, surrounding whitespace ignored).
+ * Returns 0 and fills p, or -1 and points *why at a static reason (from
+ * curl's URL parser) when s is not an absolute URL.  Any scheme is
+ * accepted here; callers decide which they fetch. */
+int url_canon(const char *s, unsigned long n, url_parts *p, const char **why);
+
+/* Resolves ref against the absolute URL base and canonicalizes the
+ * result; returns a malloc'd string or NULL. */
+char *url_resolve(const char *base, const char *ref);
+
+/* Whether scheme is one we fetch: http or https. */
+int url_fetchable(const char *scheme);
+
+void url_parts_free(url_parts *p);
+
+#endif
