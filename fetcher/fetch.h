@@ -53,6 +53,7 @@ typedef struct fetch_opts {
 	size_t out_buffer;       /* output bytes buffered before we pause */
 	size_t max_record;
 	int json;
+	double lease;            /* --queue: seconds a leased URL is ours */
 } fetch_opts;
 
 struct host;
@@ -89,6 +90,7 @@ typedef struct host {
 	char *key;               /* scheme://host:port */
 	char *name;              /* host name, for policy and records */
 	job *queue, *queue_tail; /* never attempted, FIFO */
+	int queued;              /* jobs in queue */
 	job *retry;              /* waiting to retry, sorted by not_before */
 	int active;              /* requests in flight, robots included */
 	/* pacing */
@@ -198,6 +200,16 @@ const char *robots_reason(const struct robots *r);
 void robots_free(struct robots *r);
 void robots_begin(host *h);       /* queues the robots.txt job */
 void robots_done(job *j, CURLcode rc);
+
+/* queue.c */
+int queue_open(const char *path);
+int queue_init_loop(void);
+int queue_active(void);
+void queue_admit(const char *canon, const char *host);
+void queue_seeded(void);
+void queue_want(void);
+int queue_report(int requeue);
+void queue_close(void);
 
 /* main.c */
 void fetch_maybe_exit(void);

@@ -63,7 +63,10 @@ next_file(void)
 	for (;;) {
 		fi++;
 		if (fi >= (nfiles ? nfiles : 1)) {
-			F.input_done = 1;
+			if (queue_active())
+				queue_seeded();
+			else
+				F.input_done = 1;
 			return;
 		}
 		const char *name = nfiles ? files[fi] : "-";
@@ -121,6 +124,14 @@ new_job(const char *s, size_t n, const char *rec, size_t rec_len)
 		j->error_detail = strdup("only http and https are fetched");
 		url_parts_free(&u);
 		job_emit(j);
+		return;
+	}
+	if (queue_active()) {
+		/* Seeding: the frontier holds it; a lease brings it back. */
+		queue_admit(j->url, u.host);
+		url_parts_free(&u);
+		F.alive--;
+		job_free(j);
 		return;
 	}
 	char key[1100];
@@ -189,7 +200,7 @@ on_readable(uv_poll_t *p, int status, int events)
 void
 input_want(void)
 {
-	while (!F.input_done && !F.stopping && F.alive < F.o.pending) {
+	while (!F.input_done && !F.stopping && F.alive < F.o.pending && (in_open || fi < 0)) {
 		int rc = take_one();
 		if (rc == REC_OK)
 			continue;
@@ -222,6 +233,13 @@ input_init(char **f, int n)
 {
 	files = f;
 	nfiles = n;
+	/* Resuming a queue from a terminal: there is nothing to read. */
+	if (queue_active() && n == 0 && isatty(0)) {
+		fi = 0;
+		queue_seeded();
+		msgpack_sbuffer_init(&raw);
+		return 0;
+	}
 	msgpack_sbuffer_init(&raw);
 	next_file();
 	return 0;

@@ -22,6 +22,8 @@
 
 fetch F;
 static int exit_signal;
+static const char *queue_path;
+static int report;   /* 1 --report, 2 --requeue-dead */
 
 static const char usage_text[] =
 "usage: fetch [OPTION...] [FILE...]\n"
@@ -58,6 +60,11 @@ static const char usage_text[] =
 "      --buffer BYTES      output bytes buffered before pausing (4M)\n"
 "      --max-record BYTES  largest input record (64M)\n"
 "      --json              write JSON lines\n"
+"Durable jobs (docs/queue.md):\n"
+"      --queue DB          take URLs from the SQLite frontier DB (FILEs seed it)\n"
+"      --lease S           seconds a leased URL is held before retaken (900)\n"
+"      --report            print the job's state and exit\n"
+"      --requeue-dead      put dead URLs back to pending, then --report\n"
 "  -q, --quiet             no notices on stderr\n"
 "      --help, --version\n";
 
@@ -66,7 +73,7 @@ enum {
 	O_MAX_REDIRS, O_MAX_BODY, O_UA, O_NO_ROBOTS, O_POLICY, O_RETRIES,
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
-	O_JSON, O_HELP, O_VERSION
+	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE
 };
 
 static const struct option longopts[] = {
@@ -96,6 +103,10 @@ static const struct option longopts[] = {
 	{ "buffer", required_argument, 0, O_BUFFER },
 	{ "max-record", required_argument, 0, O_MAX_RECORD },
 	{ "json", no_argument, 0, O_JSON },
+	{ "queue", required_argument, 0, O_QUEUE },
+	{ "lease", required_argument, 0, O_LEASE },
+	{ "report", no_argument, 0, O_REPORT },
+	{ "requeue-dead", no_argument, 0, O_REQUEUE },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "help", no_argument, 0, O_HELP },
 	{ "version", no_argument, 0, O_VERSION },
@@ -135,7 +146,7 @@ parse_options(int argc, char **argv)
 		.robots = 1, .retries = 3, .max_elapsed = 600, .max_retry_after = 300,
 		.backoff = 1, .adapt = 1, .host_failures = 10, .host_pause = 60,
 		.pending = 1024, .out_buffer = (size_t)4 << 20,
-		.max_record = REC_MAX_RECORD_DEFAULT,
+		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900,
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL;
@@ -169,6 +180,10 @@ parse_options(int argc, char **argv)
 		case O_BUFFER: if (num_size(a, &o->out_buffer) || o->out_buffer < 1024) bad("--buffer", a); break;
 		case O_MAX_RECORD: if (num_size(a, &o->max_record) || o->max_record < 64) bad("--max-record", a); break;
 		case O_JSON: o->json = 1; break;
+		case O_QUEUE: queue_path = a; break;
+		case O_LEASE: if (num_seconds(a, &o->lease) || o->lease <= 0) bad("--lease", a); break;
+		case O_REPORT: report = 1; break;
+		case O_REQUEUE: report = 2; break;
 		case 'q': msg_quiet = 1; break;
 		case O_HELP: fputs(usage_text, stdout); exit(0);
 		case O_VERSION: {
@@ -184,6 +199,8 @@ parse_options(int argc, char **argv)
 	}
 	if (policy)
 		F.policy = policy_load(policy);
+	if (report && !queue_path)
+		msg_usage("--report and --requeue-dead need --queue");
 }
 
 /* Stops the loop once every job has its record and stdout is drained. */
@@ -226,6 +243,11 @@ main(int argc, char **argv)
 {
 	msg_init("fetch");
 	parse_options(argc, argv);
+	if (queue_path) {
+		queue_open(queue_path);
+		if (report)
+			return queue_report(report == 2) == 0 ? 0 : EX_IOERR;
+	}
 	srand((unsigned)time(NULL) ^ (unsigned)getpid());
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || loop_init() != 0)
 		msg_die(EX_SOFTWARE, "cannot initialize libcurl");
@@ -233,6 +255,7 @@ main(int argc, char **argv)
 			  policy_max_per_host(F.policy, F.o.per_host));
 	rec_build_init(&F.build);
 	uv_timer_init(F.loop, &F.sched_timer);
+	queue_init_loop();
 	uv_signal_init(F.loop, &F.sig_int);
 	uv_signal_init(F.loop, &F.sig_term);
 	uv_signal_start(&F.sig_int, on_signal, SIGINT);
@@ -247,6 +270,7 @@ main(int argc, char **argv)
 	/* Shutdown order: curl first, then every uv handle, then the loop. */
 	output_close();
 	input_close();
+	queue_close();
 	loop_close();
 	uv_walk(F.loop, close_handle, NULL);
 	uv_run(F.loop, UV_RUN_DEFAULT);

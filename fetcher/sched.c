@@ -117,6 +117,7 @@ sched_enqueue(job *j)
 	else
 		h->queue = j;
 	h->queue_tail = j;
+	h->queued++;
 	ring_add(h);
 }
 
@@ -197,6 +198,7 @@ take(host *h, double now, double *when)
 		h->queue = j->next;
 		if (!h->queue)
 			h->queue_tail = NULL;
+		h->queued--;
 		return j;
 	}
 	if (h->retry && h->retry->not_before < *when)
@@ -265,6 +267,7 @@ sched_pump(void)
 		return;
 	busy = 1;
 	input_want();
+	queue_want();
 	double now = tm_mono(), wake = INFINITY;
 	/* One lap of the ring, starting where the last lap stopped so no
 	 * host is always served first.  Hosts left with nothing waiting
@@ -302,7 +305,7 @@ sched_interrupt_waiting(void)
 		for (job *j; (j = h->retry) || (j = h->queue);) {
 			if (j == h->retry)
 				h->retry = j->next;
-			else if (!(h->queue = j->next))
+			else if (h->queued--, !(h->queue = j->next))
 				h->queue_tail = NULL;
 			char why[80];
 			snprintf(why, sizeof why, "stopped by signal before attempt %d%s%s",

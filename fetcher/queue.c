@@ -1,0 +1,171 @@
+/* queue — fetch --queue DB: the URLs come from a durable frontier.
+ *
+ * Input URLs are admitted to the frontier first (de-duplicated, so a
+ * rerun with the same list adds nothing).  Then fetch leases due URLs in
+ * batches, as capacity frees, skipping hosts that already have enough
+ * waiting so one slow host cannot starve the rest.  Each record carries
+ * `depth` and `lease` so the sink can acknowledge it.  fetch ends only
+ * when nothing is pending or leased: while the sink may still add links
+ * or a lease may still expire, it polls.
+ */
+#include "fetch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontier.h"
+#include "msg.h"
+#include "tm.h"
+#include "url.h"
+
+#define QUEUE_POLL_MS 200
+#define QUEUE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
+
+static fr *front;
+static uv_timer_t poll_timer;
+static int seeding = 1;
+static long seeded_batch;
+
+int
+queue_open(const char *path)
+{
+	char err[256];
+	front = fr_open(path, NULL, err, sizeof err);
+	if (!front)
+		msg_die(EX_IOERR, "cannot open '%s': %s", path, err);
+	return 0;
+}
+
+int
+queue_active(void)
+{
+	return front != NULL;
+}
+
+/* Admits one input URL.  Seeds are their own scope at depth 0. */
+void
+queue_admit(const char *canon, const char *host)
+{
+	if (seeded_batch == 0)
+		fr_begin(front);
+	if (fr_add(front, canon, host, host, 0, NULL) < 0)
+		msg_die(EX_IOERR, "cannot add to the queue: %s", sqlite3_errmsg(fr_db(front)));
+	if (++seeded_batch == 10000) {
+		fr_commit(front);
+		seeded_batch = 0;
+	}
+}
+
+/* Input is exhausted: commit the last seeds and start leasing. */
+void
+queue_seeded(void)
+{
+	if (seeded_batch)
+		fr_commit(front);
+	seeded_batch = 0;
+	seeding = 0;
+}
+
+/* fr_lease's accept: makes the job unless its host has enough waiting. */
+static int
+accept_row(void *arg, const fr_row *r)
+{
+	(void)arg;
+	url_parts u;
+	const char *why;
+	if (url_canon(r->url, strlen(r->url), &u, &why) != 0)
+		return 0;
+	char key[1100];
+	snprintf(key, sizeof key, "%s://%s:%d", u.scheme, u.host, u.port);
+	host *h = sched_host(key, u.host);
+	if (h->queued >= QUEUE_HOST_BACKLOG * h->per_host) {
+		url_parts_free(&u);
+		return 0;
+	}
+	job *j = calloc(1, sizeof *j);
+	if (!j)
+		abort();
+	/* The input record the job passes through: what sink needs to
+	 * acknowledge the lease and to follow links. */
+	msgpack_sbuffer sb;
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_map(&pk, 2);
+	msgpack_pack_str(&pk, 5);
+	msgpack_pack_str_body(&pk, "depth", 5);
+	msgpack_pack_int(&pk, r->depth);
+	msgpack_pack_str(&pk, 5);
+	msgpack_pack_str_body(&pk, "lease", 5);
+	msgpack_pack_int(&pk, r->lease);
+	j->in = sb.data;
+	j->in_len = sb.size;
+	j->url = u.canon;
+	u.canon = NULL;
+	j->host = h;
+	url_parts_free(&u);
+	F.alive++;
+	sched_enqueue(j);
+	return 1;
+}
+
+static void
+on_poll(uv_timer_t *t)
+{
+	(void)t;
+	sched_pump();
+	fetch_maybe_exit();
+}
+
+/* Leases what capacity allows; decides when the job is over. */
+void
+queue_want(void)
+{
+	if (!front || seeding || F.stopping || F.input_done)
+		return;
+	long room = F.o.pending - F.alive;
+	if (room <= 0 || uv_is_active((uv_handle_t *)&poll_timer))
+		return;
+	double now = tm_wall();
+	if (fr_expire(front, now) != 0)
+		msg_die(EX_IOERR, "cannot update the queue: %s", sqlite3_errmsg(fr_db(front)));
+	int n = fr_lease(front, (int)room, now, F.o.lease, accept_row, NULL);
+	if (n < 0)
+		msg_die(EX_IOERR, "cannot lease from the queue: %s", sqlite3_errmsg(fr_db(front)));
+	if (n > 0)
+		return;
+	if (F.alive == 0 && fr_outstanding(front) == 0) {
+		F.input_done = 1;
+		return;
+	}
+	uv_timer_start(&poll_timer, on_poll, QUEUE_POLL_MS, 0);
+}
+
+int
+queue_init_loop(void)
+{
+	return uv_timer_init(F.loop, &poll_timer);
+}
+
+/* --report and --requeue-dead: print the job's state and exit. */
+int
+queue_report(int requeue)
+{
+	if (requeue) {
+		int n = fr_requeue_dead(front);
+		if (n < 0)
+			msg_die(EX_IOERR, "cannot requeue: %s", sqlite3_errmsg(fr_db(front)));
+		msg_note("%d dead URLs back to pending", n);
+	}
+	int rc = fr_report(front, tm_wall(), stdout);
+	fr_close(front);
+	front = NULL;
+	return rc;
+}
+
+void
+queue_close(void)
+{
+	fr_close(front);
+	front = NULL;
+}

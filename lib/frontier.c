@@ -1,0 +1,288 @@
+#include "frontier.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm.h"
+
+const char fr_schema[] =
+"CREATE TABLE IF NOT EXISTS frontier (\n"
+"  id          INTEGER PRIMARY KEY,        -- admission order\n"
+"  url         TEXT NOT NULL UNIQUE,       -- canonical URL\n"
+"  host        TEXT NOT NULL,\n"
+"  scope       TEXT NOT NULL,              -- host of the seed it descends from\n"
+"  depth       INTEGER NOT NULL DEFAULT 0, -- links from a seed\n"
+"  parent      TEXT,                       -- page it was found on\n"
+"  state       TEXT NOT NULL DEFAULT 'pending'\n"
+"              CHECK (state IN ('pending', 'leased', 'done', 'dead')),\n"
+"  attempts    INTEGER NOT NULL DEFAULT 0, -- leases taken\n"
+"  next_at     REAL NOT NULL DEFAULT 0,    -- earliest lease, unix seconds\n"
+"  lease_until REAL,                       -- when a lease expires\n"
+"  last_error  TEXT,                       -- why it is dead\n"
+"  added_at    REAL NOT NULL,\n"
+"  updated_at  REAL NOT NULL\n"
+");\n"
+"CREATE INDEX IF NOT EXISTS frontier_due ON frontier(state, next_at);\n"
+"CREATE INDEX IF NOT EXISTS frontier_lease ON frontier(state, lease_until);\n"
+"CREATE TABLE IF NOT EXISTS frontier_meta (key TEXT PRIMARY KEY, value INTEGER);\n";
+
+enum { S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
+       S_DEAD, S_OUTSTANDING, S_REQUEUE, S_BEGIN, S_COMMIT, S_N };
+
+static const char *const sql[S_N] = {
+	[S_ADD] = "INSERT INTO frontier(url, host, scope, depth, parent, added_at, updated_at)"
+		  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT(url) DO NOTHING",
+	[S_COUNT_ADD] = "INSERT INTO frontier_meta VALUES ('admitted', 1)"
+			" ON CONFLICT(key) DO UPDATE SET value = value + 1",
+	[S_ADMITTED] = "SELECT value FROM frontier_meta WHERE key = 'admitted'",
+	[S_EXPIRE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, updated_at = ?1"
+		     " WHERE state = 'leased' AND lease_until < ?1",
+	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
+			 " WHERE state = 'pending' AND next_at <= ?1 ORDER BY next_at, id LIMIT ?2",
+	[S_LEASE] = "UPDATE frontier SET state = 'leased', attempts = attempts + 1,"
+		    " lease_until = ?2, updated_at = ?3 WHERE id = ?1",
+	[S_DONE] = "UPDATE frontier SET state = 'done', lease_until = NULL, updated_at = ?2"
+		   " WHERE url = ?1",
+	[S_DEAD] = "UPDATE frontier SET state = 'dead', lease_until = NULL, last_error = ?2,"
+		   " updated_at = ?3 WHERE url = ?1",
+	[S_OUTSTANDING] = "SELECT (SELECT count(*) FROM frontier WHERE state = 'pending')"
+			  " + (SELECT count(*) FROM frontier WHERE state = 'leased')",
+	[S_REQUEUE] = "UPDATE frontier SET state = 'pending', next_at = 0, updated_at = ?1"
+		      " WHERE state = 'dead'",
+	[S_BEGIN] = "BEGIN IMMEDIATE",
+	[S_COMMIT] = "COMMIT",
+};
+
+struct fr {
+	sqlite3 *db;
+	int own_db;
+	sqlite3_stmt *st[S_N];
+};
+
+sqlite3 *
+fr_db(fr *f)
+{
+	return f->db;
+}
+
+fr *
+fr_open(const char *path, sqlite3 *db, char *err, size_t errlen)
+{
+	fr *f = calloc(1, sizeof *f);
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	f->db = db;
+	if (!db) {
+		if (sqlite3_open(path, &f->db) != SQLITE_OK)
+			goto fail;
+		f->own_db = 1;
+		/* Several processes share the file (fetch leases, sink acks):
+		 * WAL lets them read while one writes, and the busy timeout
+		 * waits out the other's short transactions. */
+		sqlite3_busy_timeout(f->db, 10000);
+		if (sqlite3_exec(f->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+				 NULL, NULL, NULL) != SQLITE_OK)
+			goto fail;
+	}
+	if (sqlite3_exec(f->db, fr_schema, NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	for (int i = 0; i < S_N; i++)
+		if (sqlite3_prepare_v3(f->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &f->st[i], NULL) != SQLITE_OK)
+			goto fail;
+	return f;
+fail:
+	snprintf(err, errlen, "%s", f->db ? sqlite3_errmsg(f->db) : "out of memory");
+	fr_close(f);
+	return NULL;
+}
+
+void
+fr_close(fr *f)
+{
+	if (!f)
+		return;
+	for (int i = 0; i < S_N; i++)
+		sqlite3_finalize(f->st[i]);
+	if (f->own_db)
+		sqlite3_close(f->db);
+	free(f);
+}
+
+/* Runs statement i to completion and resets it.  SQLITE_DONE or _ROW is
+ * success. */
+static int
+run(fr *f, int i)
+{
+	int rc = sqlite3_step(f->st[i]);
+	sqlite3_reset(f->st[i]);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+int
+fr_begin(fr *f)
+{
+	return run(f, S_BEGIN);
+}
+
+int
+fr_commit(fr *f)
+{
+	return run(f, S_COMMIT);
+}
+
+int
+fr_add(fr *f, const char *url, const char *host, const char *scope,
+       int depth, const char *parent)
+{
+	sqlite3_stmt *s = f->st[S_ADD];
+	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, host, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, scope, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 4, depth);
+	if (parent)
+		sqlite3_bind_text(s, 5, parent, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 5);
+	sqlite3_bind_double(s, 6, tm_wall());
+	if (run(f, S_ADD) != 0)
+		return -1;
+	if (sqlite3_changes(f->db) == 0)
+		return 0;
+	return run(f, S_COUNT_ADD) == 0 ? 1 : -1;
+}
+
+static long long
+scalar(fr *f, int i)
+{
+	sqlite3_stmt *s = f->st[i];
+	long long v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	return v;
+}
+
+long long
+fr_admitted(fr *f)
+{
+	return scalar(f, S_ADMITTED);
+}
+
+long long
+fr_outstanding(fr *f)
+{
+	return scalar(f, S_OUTSTANDING);
+}
+
+int
+fr_expire(fr *f, double now)
+{
+	sqlite3_bind_double(f->st[S_EXPIRE], 1, now);
+	return run(f, S_EXPIRE);
+}
+
+int
+fr_lease(fr *f, int n, double now, double lease_secs,
+	 int (*accept)(void *arg, const fr_row *row), void *arg)
+{
+	if (n <= 0)
+		return 0;
+	sqlite3_int64 *ids = malloc((size_t)n * sizeof *ids);
+	if (!ids || fr_begin(f) != 0) {
+		free(ids);
+		return -1;
+	}
+	/* Look at more candidates than we take, so rows of hosts that
+	 * accept() turns away do not starve the others.  Ids are collected
+	 * first: updating rows under an open cursor on the same index would
+	 * move them within the scan. */
+	sqlite3_stmt *c = f->st[S_CANDIDATES], *l = f->st[S_LEASE];
+	sqlite3_bind_double(c, 1, now);
+	sqlite3_bind_int(c, 2, n * 4);
+	int taken = 0, rc = 0;
+	while (taken < n && sqlite3_step(c) == SQLITE_ROW) {
+		fr_row r = {
+			.url = (const char *)sqlite3_column_text(c, 1),
+			.host = (const char *)sqlite3_column_text(c, 2),
+			.depth = sqlite3_column_int(c, 3),
+			.lease = sqlite3_column_int(c, 4) + 1,
+		};
+		if (accept(arg, &r))
+			ids[taken++] = sqlite3_column_int64(c, 0);
+	}
+	sqlite3_reset(c);
+	for (int i = 0; i < taken && rc == 0; i++) {
+		sqlite3_bind_int64(l, 1, ids[i]);
+		sqlite3_bind_double(l, 2, now + lease_secs);
+		sqlite3_bind_double(l, 3, now);
+		rc = run(f, S_LEASE);
+	}
+	free(ids);
+	if (fr_commit(f) != 0 || rc != 0)
+		return -1;
+	return taken;
+}
+
+int
+fr_done(fr *f, const char *url)
+{
+	sqlite3_stmt *s = f->st[S_DONE];
+	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 2, tm_wall());
+	return run(f, S_DONE);
+}
+
+int
+fr_dead(fr *f, const char *url, const char *reason)
+{
+	sqlite3_stmt *s = f->st[S_DEAD];
+	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 3, tm_wall());
+	return run(f, S_DEAD);
+}
+
+int
+fr_requeue_dead(fr *f)
+{
+	sqlite3_bind_double(f->st[S_REQUEUE], 1, tm_wall());
+	return run(f, S_REQUEUE) == 0 ? sqlite3_changes(f->db) : -1;
+}
+
+/* Prints the rows of query q, one per line, columns joined by two
+ * spaces, each line indented. */
+static void
+rows(fr *f, FILE *out, const char *q, double now)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(f->db, q, -1, &s, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_bind_parameter_count(s))
+		sqlite3_bind_double(s, 1, now);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		fputs("  ", out);
+		for (int i = 0; i < sqlite3_column_count(s); i++) {
+			const unsigned char *v = sqlite3_column_text(s, i);
+			fprintf(out, "%s%s", i ? "  " : "", v ? (const char *)v : "-");
+		}
+		fputc('\n', out);
+	}
+	sqlite3_finalize(s);
+}
+
+int
+fr_report(fr *f, double now, FILE *out)
+{
+	fprintf(out, "by state:\n");
+	rows(f, out, "SELECT state, count(*) FROM frontier GROUP BY state ORDER BY state", now);
+	fprintf(out, "by host (pending leased done dead):\n");
+	rows(f, out, "SELECT host, sum(state='pending'), sum(state='leased'), sum(state='done'),"
+		     " sum(state='dead') FROM frontier GROUP BY host ORDER BY count(*) DESC, host", now);
+	fprintf(out, "oldest pending:\n");
+	rows(f, out, "SELECT printf('%.0f s', ?1 - added_at), url FROM frontier"
+		     " WHERE state = 'pending' ORDER BY added_at LIMIT 1", now);
+	fprintf(out, "dead letters:\n");
+	rows(f, out, "SELECT url, last_error FROM frontier WHERE state = 'dead' ORDER BY url", now);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,75 @@
+/* frontier — the durable queue of a crawl job, in SQLite (WAL).
+ *
+ * One row per canonical URL:
+ *
+ *   pending --fr_lease--> leased --fr_done--> done
+ *      ^                    |    --fr_dead--> dead
+ *      +----lease expired---+
+ *
+ * fetch leases due URLs and fetches them; sink marks each `done` only
+ * after its page row is committed (or `dead` with the reason when the
+ * fetch gave up).  A crash anywhere loses nothing: its leases expire and
+ * the URLs are fetched again, and the sink's upsert makes the second
+ * store harmless.  The schema is in fr_schema and docs/queue.md.
+ */
+#ifndef SLUICE_FRONTIER_H
+#define SLUICE_FRONTIER_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+typedef struct fr fr;
+
+extern const char fr_schema[];
+
+/* Opens (creating if needed) the frontier in the SQLite file path, or in
+ * db when it is not NULL (sink shares its connection when the target is
+ * the same file).  Returns NULL with a message in err. */
+fr *fr_open(const char *path, sqlite3 *db, char *err, size_t errlen);
+void fr_close(fr *f);
+sqlite3 *fr_db(fr *f);
+
+/* Transactions, for batching many calls into one commit. */
+int fr_begin(fr *f);
+int fr_commit(fr *f);
+
+/* Admits url (canonical) as pending unless it is already known.  scope is
+ * the host of the seed it descends from.  Returns 1 when added, 0 when
+ * known, -1 on error. */
+int fr_add(fr *f, const char *url, const char *host, const char *scope,
+	   int depth, const char *parent);
+
+/* URLs ever admitted: the --max-pages budget. */
+long long fr_admitted(fr *f);
+
+/* Returns leases that expired before now to pending. */
+int fr_expire(fr *f, double now);
+
+typedef struct fr_row {
+	const char *url, *host;
+	int depth;
+	int lease;       /* lease number: 1 for the first */
+} fr_row;
+
+/* Leases up to n pending URLs, oldest first, in one transaction.
+ * accept(arg, row) decides for each candidate (fetch uses it to skip
+ * hosts that already have enough waiting); a leased row is held until
+ * now + lease_secs.  Returns the number leased, -1 on error. */
+int fr_lease(fr *f, int n, double now, double lease_secs,
+	     int (*accept)(void *arg, const fr_row *row), void *arg);
+
+/* Marks url done, or dead with reason.  -1 on error. */
+int fr_done(fr *f, const char *url);
+int fr_dead(fr *f, const char *url, const char *reason);
+
+/* Rows pending or leased. */
+long long fr_outstanding(fr *f);
+
+/* Dead rows back to pending; returns how many. */
+int fr_requeue_dead(fr *f);
+
+/* Prints counts by state and by host, the oldest pending URL's age and
+ * the dead letters with their reasons. */
+int fr_report(fr *f, double now, FILE *out);
+
+#endif

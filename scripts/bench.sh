@@ -1,0 +1,12 @@
+#!/bin/sh
+# make bench: every benchmark, each printing a markdown table for
+# docs/benchmarks.md.  Needs nginx, wrk, curl and postgresql-doc-15
+# (make deps).  Takes a few minutes on 2 cores.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+export BIN="${BIN:-$here/../bin}"
+for b in fetch parse sink; do
+	echo "## $b"
+	sh "$here/bench-$b.sh"
+	echo
+done
