@@ -1,1 +1,0 @@
-build/release/fetcher/main.o: fetcher/main.c

@@ -1,2 +1,0 @@
-build/release/lib/num.o: lib/num.c lib/num.h
-lib/num.h:

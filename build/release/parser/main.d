@@ -1,1 +1,0 @@
-build/release/parser/main.o: parser/main.c

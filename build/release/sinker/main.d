@@ -1,1 +1,0 @@
-build/release/sinker/main.o: sinker/main.c

@@ -1,1 +1,0 @@
-build/release/validator/main.o: validator/main.c
