@@ -26,10 +26,11 @@ const char fr_schema[] =
 "CREATE INDEX IF NOT EXISTS frontier_lease ON frontier(state, lease_until);\n"
 "CREATE TABLE IF NOT EXISTS frontier_meta (key TEXT PRIMARY KEY, value INTEGER);\n";
 
-enum { S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
+enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
        S_DEAD, S_OUTSTANDING, S_REQUEUE, S_BEGIN, S_COMMIT, S_N };
 
 static const char *const sql[S_N] = {
+	[S_LOOKUP] = "SELECT depth, scope FROM frontier WHERE url = ?1",
 	[S_ADD] = "INSERT INTO frontier(url, host, scope, depth, parent, added_at, updated_at)"
 		  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT(url) DO NOTHING",
 	[S_COUNT_ADD] = "INSERT INTO frontier_meta VALUES ('admitted', 1)"
@@ -161,6 +162,20 @@ scalar(fr *f, int i)
 	long long v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
 	sqlite3_reset(s);
 	return v;
+}
+
+int
+fr_lookup(fr *f, const char *url, int *depth, char **scope)
+{
+	sqlite3_stmt *s = f->st[S_LOOKUP];
+	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
+	int found = sqlite3_step(s) == SQLITE_ROW;
+	if (found) {
+		*depth = sqlite3_column_int(s, 0);
+		*scope = strdup((const char *)sqlite3_column_text(s, 1));
+	}
+	sqlite3_reset(s);
+	return found && *scope;
 }
 
 long long

@@ -39,6 +39,10 @@ int fr_commit(fr *f);
 int fr_add(fr *f, const char *url, const char *host, const char *scope,
 	   int depth, const char *parent);
 
+/* Sets *depth and *scope (malloc'd) of url's row; 1, or 0 when url is
+ * not in the frontier. */
+int fr_lookup(fr *f, const char *url, int *depth, char **scope);
+
 /* URLs ever admitted: the --max-pages budget. */
 long long fr_admitted(fr *f);
 

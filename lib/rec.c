@@ -199,7 +199,7 @@ rec_in_line(rec_in *r, const char **line, size_t *len)
 	char *p = r->u.buffer + r->u.off;
 	char *nl = memchr(p, '\n', avail);
 	size_t n = nl ? (size_t)(nl - p) : avail;
-	if (n > REC_MAX_LINE) {
+	if (n > REC_MAX_LINE + 1 || (n == REC_MAX_LINE + 1 && p[n - 1] != '\r')) {
 		snprintf(r->err, sizeof r->err, "line at byte %llu longer than %d bytes",
 			 (unsigned long long)r->offset, REC_MAX_LINE);
 		return REC_ERR;
@@ -449,20 +449,17 @@ rec_has_key(const rec_build *b, const char *key)
 	return 0;
 }
 
-static int
-listed(const msgpack_object *k, const char *const *list, uint32_t n)
-{
-	for (uint32_t i = 0; list && (n ? i < n : list[i] != NULL); i++)
-		if (rec_eq(k, list[i]))
-			return 1;
-	return 0;
-}
-
 /* Whether input key k is replaced by the build or dropped. */
 static int
 skipped(const rec_build *b, const msgpack_object *k, const char *const *drop)
 {
-	return listed(k, b->keys, b->n) || listed(k, drop, 0);
+	for (uint32_t i = 0; i < b->n; i++)
+		if (rec_eq(k, b->keys[i]))
+			return 1;
+	for (; drop && *drop; drop++)
+		if (rec_eq(k, *drop))
+			return 1;
+	return 0;
 }
 
 void
@@ -515,8 +512,13 @@ rec_out_flush(rec_out *o)
 		ssize_t n = write(o->fd, o->buf.data + done, o->buf.size - done);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n < 0) {
+			/* Keep only what is unwritten, so a retry does not
+			 * write the start twice. */
+			memmove(o->buf.data, o->buf.data + done, o->buf.size - done);
+			o->buf.size -= done;
 			return -1;
+		}
 		done += (size_t)n;
 	}
 	o->buf.size = 0;

@@ -1,0 +1,50 @@
+/* db — the SQLite target: one row per page in `pages`, keyed on url, and
+ * optionally the page's outgoing links in `links`.
+ *
+ * Writes are upserts inside explicit transactions that the caller
+ * commits in batches, so a rerun over the same input leaves the same
+ * rows, and a crash at any moment leaves every committed batch intact
+ * (WAL journal; synchronous=NORMAL survives a killed process, though
+ * the last batches may be lost to a power failure).
+ */
+#ifndef SINK_DB_H
+#define SINK_DB_H
+
+#include <msgpack.h>
+#include <stddef.h>
+
+typedef struct sdb sdb;
+
+enum { SDB_BODY = 1, SDB_LINKS = 2 };
+
+/* The schema, as run at open and printed by --schema. */
+extern const char sdb_schema[];
+
+/* Opens (creating) path, sets WAL, creates the schema and prepares the
+ * statements.  flags: SDB_BODY stores `body`, SDB_LINKS fills `links`.
+ * Returns the handle, or NULL with SQLite's reason in err. */
+sdb *sdb_open(const char *path, int flags, char *err, size_t errlen);
+
+/* Upserts rec, starting a transaction if none is open.  Returns 0 when
+ * stored, 1 when skipped because rec has no `url` string, -1 on a
+ * database error (sdb_errmsg says why). */
+int sdb_put(sdb *db, const msgpack_object *rec, double stored_at);
+
+/* Commits the open transaction, if any.  0, or -1 on error. */
+int sdb_commit(sdb *db);
+
+/* The connection, so sink --queue can write the frontier in the same
+ * transaction when it lives in the same file. */
+struct sqlite3 *sdb_handle(sdb *db);
+
+/* The last error, for messages. */
+const char *sdb_errmsg(sdb *db);
+
+/* Finalizes statements and closes; an open transaction is rolled back,
+ * so commit first. */
+void sdb_close(sdb *db);
+
+/* "sqlite 3.40.1", for --version. */
+const char *sdb_version(void);
+
+#endif

@@ -1,0 +1,182 @@
+#include "queue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontier.h"
+#include "msg.h"
+#include "rec.h"
+#include "url.h"
+
+typedef struct ack {
+	char *url;
+	char *dead;        /* reason, or NULL for done */
+	char **links;      /* to follow, or NULL */
+	uint32_t n_links;
+} ack;
+
+static sq_opts opt;
+static fr *front;
+static int shared;
+static ack *acks;
+static size_t n_acks, cap_acks;
+
+void
+sq_open(const sq_opts *o, sqlite3 *db)
+{
+	char err[256];
+	opt = *o;
+	shared = db != NULL;
+	front = fr_open(o->path, db, err, sizeof err);
+	if (!front)
+		msg_die(EX_IOERR, "cannot open '%s': %s", o->path, err);
+}
+
+int
+sq_shared(void)
+{
+	return shared;
+}
+
+static int
+nofollow(const msgpack_object *rec)
+{
+	const char *s;
+	size_t n;
+	return rec_str(rec, "meta_robots", &s, &n) && memmem(s, n, "nofollow", 8);
+}
+
+void
+sq_note(const msgpack_object *rec)
+{
+	char *url = rec_strdup(rec, "url");
+	if (!url)
+		return;
+	if (n_acks == cap_acks) {
+		cap_acks = cap_acks ? cap_acks * 2 : 256;
+		acks = realloc(acks, cap_acks * sizeof *acks);
+		if (!acks)
+			abort();
+	}
+	ack *a = &acks[n_acks++];
+	memset(a, 0, sizeof *a);
+	a->url = url;
+	char *err = rec_strdup(rec, "error");
+	if (err) {
+		char *detail = rec_strdup(rec, "error_detail");
+		if (detail && asprintf(&a->dead, "%s: %s", err, detail) >= 0)
+			free(err);
+		else
+			a->dead = err;
+		free(detail);
+		return;
+	}
+	const msgpack_object *acc = rec_get(rec, "accepted");
+	const msgpack_object *links = rec_get(rec, "links");
+	if (!opt.follow || !acc || acc->type != MSGPACK_OBJECT_BOOLEAN || !acc->via.boolean ||
+	    !links || links->type != MSGPACK_OBJECT_ARRAY || nofollow(rec))
+		return;
+	a->links = calloc(links->via.array.size + 1, sizeof *a->links);
+	for (uint32_t i = 0; a->links && i < links->via.array.size; i++) {
+		const msgpack_object *l = &links->via.array.ptr[i];
+		if (l->type == MSGPACK_OBJECT_STR)
+			a->links[a->n_links++] = strndup(l->via.str.ptr, l->via.str.size);
+	}
+}
+
+/* The last two labels of host: a registrable domain for common names
+ * (a public-suffix list would be exact; documented as approximate). */
+static const char *
+domain_of(const char *host)
+{
+	const char *last = strrchr(host, '.');
+	if (!last)
+		return host;
+	const char *p = last;
+	while (p > host && p[-1] != '.')
+		p--;
+	return p;
+}
+
+static int
+in_scope(const char *host, const char *scope)
+{
+	switch (opt.scope) {
+	case SCOPE_ANY: return 1;
+	case SCOPE_DOMAIN: return strcmp(domain_of(host), domain_of(scope)) == 0;
+	default: return strcmp(host, scope) == 0;
+	}
+}
+
+static int
+wanted(const char *u)
+{
+	for (int i = 0; i < opt.n_exclude; i++)
+		if (vre_match(opt.exclude[i], u, strlen(u)))
+			return 0;
+	if (opt.n_include == 0)
+		return 1;
+	for (int i = 0; i < opt.n_include; i++)
+		if (vre_match(opt.include[i], u, strlen(u)))
+			return 1;
+	return 0;
+}
+
+/* Admits a's links at its depth + 1, within every limit. */
+static void
+follow(const ack *a)
+{
+	int depth;
+	char *scope;
+	if (!fr_lookup(front, a->url, &depth, &scope))
+		return;   /* not a page of this job */
+	for (uint32_t i = 0; depth < opt.max_depth && i < a->n_links; i++) {
+		url_parts u;
+		const char *why;
+		if (opt.max_pages && fr_admitted(front) >= opt.max_pages)
+			break;
+		if (url_canon(a->links[i], strlen(a->links[i]), &u, &why) != 0)
+			continue;
+		if (url_fetchable(u.scheme) && in_scope(u.host, scope) && wanted(u.canon) &&
+		    fr_add(front, u.canon, u.host, scope, depth + 1, a->url) < 0)
+			msg_die(EX_IOERR, "cannot add to '%s': %s", opt.path,
+				sqlite3_errmsg(fr_db(front)));
+		url_parts_free(&u);
+	}
+	free(scope);
+}
+
+void
+sq_flush(void)
+{
+	if (n_acks == 0)
+		return;
+	if (!shared && fr_begin(front) != 0)
+		goto fail;
+	for (size_t i = 0; i < n_acks; i++) {
+		ack *a = &acks[i];
+		if ((a->dead ? fr_dead(front, a->url, a->dead) : fr_done(front, a->url)) != 0)
+			goto fail;
+		if (a->links)
+			follow(a);
+		for (uint32_t k = 0; k < a->n_links; k++)
+			free(a->links[k]);
+		free(a->links);
+		free(a->url);
+		free(a->dead);
+	}
+	n_acks = 0;
+	if (!shared && fr_commit(front) != 0)
+		goto fail;
+	return;
+fail:
+	msg_die(EX_IOERR, "cannot update '%s': %s", opt.path, sqlite3_errmsg(fr_db(front)));
+}
+
+void
+sq_close(void)
+{
+	fr_close(front);
+	front = NULL;
+	free(acks);
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""mkrec.py — turn JSON lines into a msgpack record stream (stdlib only).
+
+Usage:
+    python3 tests/mkrec.py [--bin KEY]... [--delay S] [--hold S] [FILE...] > records.mp
+
+Reads JSON objects, one per line (blank lines and lines starting with `#`
+are skipped), from FILEs or stdin, and writes each as one msgpack map on
+stdout, back to back: the stream every sluice stage reads.
+
+Types map the obvious way: null, true/false, int (fixint..int64/uint64),
+float (always float64), str, list -> array, object -> map.  msgpack `bin`
+has no JSON form, so mark bin values in one of two ways:
+
+    {"body": {"$bin": "<p>hi</p>"}}      the UTF-8 bytes of the string
+    {"body": {"$bin64": "PHA+aGk8L3A+"}} base64-decoded bytes
+    --bin body                           every top-level "body" string
+
+Raw bytes can be spliced into the stream (to build malformed input):
+
+    {"$raw64": "wQ=="}                   writes the decoded bytes as is
+
+--delay S sleeps S seconds after each record and flushes, for tests that
+need a slow producer (e.g. killing a stage mid-stream).  --hold S keeps
+stdout open S seconds after the last record, so the reader sees no EOF
+(e.g. to signal a stage while it waits for input).
+
+Also importable: `from mkrec import pack` gives the encoder.
+"""
+import base64
+import json
+import struct
+import sys
+import time
+
+
+def pack(v, out=None):
+    """Appends the msgpack encoding of v to bytearray out and returns it."""
+    if out is None:
+        out = bytearray()
+    if v is None:
+        out.append(0xC0)
+    elif v is True:
+        out.append(0xC3)
+    elif v is False:
+        out.append(0xC2)
+    elif isinstance(v, int):
+        if 0 <= v <= 0x7F:
+            out.append(v)
+        elif -32 <= v < 0:
+            out.append(v & 0xFF)
+        elif 0 <= v <= 0xFF:
+            out += b"\xcc" + struct.pack(">B", v)
+        elif 0 <= v <= 0xFFFF:
+            out += b"\xcd" + struct.pack(">H", v)
+        elif 0 <= v <= 0xFFFFFFFF:
+            out += b"\xce" + struct.pack(">I", v)
+        elif 0 <= v:
+            out += b"\xcf" + struct.pack(">Q", v)
+        elif v >= -0x80:
+            out += b"\xd0" + struct.pack(">b", v)
+        elif v >= -0x8000:
+            out += b"\xd1" + struct.pack(">h", v)
+        elif v >= -0x80000000:
+            out += b"\xd2" + struct.pack(">i", v)
+        else:
+            out += b"\xd3" + struct.pack(">q", v)
+    elif isinstance(v, float):
+        out += b"\xcb" + struct.pack(">d", v)
+    elif isinstance(v, str):
+        b = v.encode("utf-8", "surrogateescape")
+        n = len(b)
+        if n <= 31:
+            out.append(0xA0 | n)
+        elif n <= 0xFF:
+            out += b"\xd9" + struct.pack(">B", n)
+        elif n <= 0xFFFF:
+            out += b"\xda" + struct.pack(">H", n)
+        else:
+            out += b"\xdb" + struct.pack(">I", n)
+        out += b
+    elif isinstance(v, (bytes, bytearray)):
+        n = len(v)
+        if n <= 0xFF:
+            out += b"\xc4" + struct.pack(">B", n)
+        elif n <= 0xFFFF:
+            out += b"\xc5" + struct.pack(">H", n)
+        else:
+            out += b"\xc6" + struct.pack(">I", n)
+        out += v
+    elif isinstance(v, (list, tuple)):
+        n = len(v)
+        if n <= 15:
+            out.append(0x90 | n)
+        elif n <= 0xFFFF:
+            out += b"\xdc" + struct.pack(">H", n)
+        else:
+            out += b"\xdd" + struct.pack(">I", n)
+        for x in v:
+            pack(x, out)
+    elif isinstance(v, dict):
+        n = len(v)
+        if n <= 15:
+            out.append(0x80 | n)
+        elif n <= 0xFFFF:
+            out += b"\xde" + struct.pack(">H", n)
+        else:
+            out += b"\xdf" + struct.pack(">I", n)
+        for k, x in v.items():
+            pack(k, out)
+            pack(x, out)
+    else:
+        raise TypeError("cannot pack %r" % (v,))
+    return out
+
+
+def unmark(v, binkeys=(), top=True):
+    """Replaces {"$bin": s} / {"$bin64": s} markers with bytes."""
+    if isinstance(v, dict):
+        if len(v) == 1 and "$bin" in v:
+            return v["$bin"].encode("utf-8")
+        if len(v) == 1 and "$bin64" in v:
+            return base64.b64decode(v["$bin64"])
+        return {k: (x.encode("utf-8") if top and k in binkeys and isinstance(x, str)
+                    else unmark(x, binkeys, False)) for k, x in v.items()}
+    if isinstance(v, list):
+        return [unmark(x, binkeys, False) for x in v]
+    return v
+
+
+def main(argv):
+    binkeys, files, delay, hold = [], [], 0.0, 0.0
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--bin":
+            i += 1
+            binkeys.append(argv[i])
+        elif a == "--delay":
+            i += 1
+            delay = float(argv[i])
+        elif a == "--hold":
+            i += 1
+            hold = float(argv[i])
+        elif a in ("-h", "--help"):
+            sys.stdout.write(__doc__)
+            return 0
+        else:
+            files.append(a)
+        i += 1
+    out = sys.stdout.buffer
+    streams = [open(f, encoding="utf-8") for f in files] or [sys.stdin]
+    for s in streams:
+        for line in s:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            v = json.loads(line)
+            if isinstance(v, dict) and len(v) == 1 and "$raw64" in v:
+                out.write(base64.b64decode(v["$raw64"]))
+            else:
+                out.write(pack(unmark(v, binkeys)))
+            if delay:
+                out.flush()
+                time.sleep(delay)
+    out.flush()
+    if hold:
+        time.sleep(hold)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:
+        sys.exit(0)

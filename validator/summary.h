@@ -1,0 +1,48 @@
+/* summary — per-host counts of what validate saw: raw records, accepted,
+ * rejected by reason code, and the accepted yield.  Printed on stderr at
+ * exit and, with --summary FILE, written as one JSON object:
+ *
+ *   {"hosts":{"a.org":{"raw":3,"accepted":2,"rejected":1,
+ *                      "reasons":{"status":1},"yield":0.666667}},
+ *    "total":{...same fields...}}
+ *
+ * Hosts are sorted by name; a record without a `host` string counts
+ * under "(none)".  `reasons` holds only codes seen.  yield is
+ * accepted/raw with 6 significant digits, 0 when raw is 0.
+ */
+#ifndef VALIDATE_SUMMARY_H
+#define VALIDATE_SUMMARY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "check.h"
+
+typedef struct vsum_counts {
+	unsigned long long raw, accepted, by_code[VCODE_COUNT];
+} vsum_counts;
+
+typedef struct vsum_host {
+	char *name;
+	vsum_counts c;
+} vsum_host;
+
+typedef struct vsum {
+	vsum_host *slots;   /* open addressing; name NULL = empty */
+	size_t cap, n;
+	vsum_counts total;
+} vsum;
+
+void vsum_init(vsum *s);
+void vsum_free(vsum *s);
+
+/* Counts one record of host (NULL: none) judged code. */
+void vsum_add(vsum *s, const char *host, size_t hostlen, enum vcode code);
+
+/* Prints one line per host and a total line via msg_note. */
+void vsum_print(const vsum *s);
+
+/* Writes the JSON object to f.  Returns 0, or -1 when the write failed. */
+int vsum_write_json(const vsum *s, FILE *f);
+
+#endif
