@@ -151,6 +151,7 @@ parse_options(int argc, char **argv)
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL;
 	int c;
+	opterr = 0;   /* msg_bad_option speaks for getopt */
 	while ((c = getopt_long(argc, argv, "c:p:d:t:q", longopts, NULL)) != -1) {
 		const char *a = optarg;
 		switch (c) {
@@ -194,7 +195,7 @@ parse_options(int argc, char **argv)
 			const char *libs[] = { curl_version(), uv, msgpack, NULL };
 			msg_version(libs);
 		}
-		default: msg_usage("unknown option");
+		default: msg_bad_option(argv);
 		}
 	}
 	if (policy)

@@ -172,7 +172,10 @@ xfer_start(job *j)
 	curl_easy_setopt(e, CURLOPT_HEADERDATA, j);
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, j->errbuf);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+	/* Waiting for a connection that may multiplex pays off only where
+	 * HTTP/2 can happen (TLS); on plain HTTP/1.1 it would hold each
+	 * host's next requests behind its first one. */
+	curl_easy_setopt(e, CURLOPT_PIPEWAIT, strncmp(j->url, "https:", 6) == 0 ? 1L : 0L);
 	loop_add(j);
 	return 0;
 }

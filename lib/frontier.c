@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql.h"
 #include "tm.h"
 
 const char fr_schema[] =
@@ -74,20 +75,15 @@ fr_open(const char *path, sqlite3 *db, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	f->db = db;
-	if (!db) {
-		if (sqlite3_open(path, &f->db) != SQLITE_OK)
-			goto fail;
-		f->own_db = 1;
-		/* Several processes share the file (fetch leases, sink acks):
-		 * WAL lets them read while one writes, and the busy timeout
-		 * waits out the other's short transactions. */
-		sqlite3_busy_timeout(f->db, 10000);
-		if (sqlite3_exec(f->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-				 NULL, NULL, NULL) != SQLITE_OK)
-			goto fail;
+	/* Several processes share the file (fetch leases, sink acks): WAL
+	 * lets them read while one writes. */
+	f->db = db ? db : sql_open(path, NULL, err, errlen);
+	f->own_db = !db;
+	if (!f->db) {
+		free(f);
+		return NULL;
 	}
-	if (sqlite3_exec(f->db, fr_schema, NULL, NULL, NULL) != SQLITE_OK)
+	if (sql_exec(f->db, fr_schema) != SQLITE_OK)
 		goto fail;
 	for (int i = 0; i < S_N; i++)
 		if (sqlite3_prepare_v3(f->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT,
@@ -95,7 +91,7 @@ fr_open(const char *path, sqlite3 *db, char *err, size_t errlen)
 			goto fail;
 	return f;
 fail:
-	snprintf(err, errlen, "%s", f->db ? sqlite3_errmsg(f->db) : "out of memory");
+	snprintf(err, errlen, "%s", sqlite3_errmsg(f->db));
 	fr_close(f);
 	return NULL;
 }

@@ -1,6 +1,7 @@
 #include "msg.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -68,6 +69,12 @@ msg_usage(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help' for more information.\n", msg_prog);
 	exit(EX_USAGE);
+}
+
+void
+msg_bad_option(char **argv)
+{
+	msg_usage("unknown option or missing value in '%s'", optind > 0 ? argv[optind - 1] : "");
 }
 
 void

@@ -30,6 +30,10 @@ _Noreturn void msg_die(int code, const char *fmt, ...)
 /* A usage error: prints `prog: ...` and a one-line hint, exits 64. */
 _Noreturn void msg_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The usage error for getopt's '?': names the offending argument in our
+ * own message format.  Callers set opterr = 0 so getopt stays quiet. */
+_Noreturn void msg_bad_option(char **argv);
+
 /* Prints `name version` and the versions of the libraries the program
  * links (a NULL-terminated list of strings), then exits 0. */
 _Noreturn void msg_version(const char *const *libs);

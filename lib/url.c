@@ -62,6 +62,8 @@ url_canon(const char *s, unsigned long n, url_parts *p, const char **why)
 	p->canon = canon(u);
 	p->scheme = part(u, CURLUPART_SCHEME, 0);
 	p->host = part(u, CURLUPART_HOST, 0);
+	if (!p->host && p->scheme && !url_fetchable(p->scheme))
+		p->host = strdup("");   /* file:///x: the scheme is what is wrong */
 	char *port = part(u, CURLUPART_PORT, CURLU_DEFAULT_PORT);
 	p->port = port ? atoi(port) : 0;
 	free(port);

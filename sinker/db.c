@@ -7,6 +7,7 @@
 
 #include "msg.h"
 #include "rec.h"
+#include "sql.h"
 
 const char sdb_schema[] =
 	"CREATE TABLE IF NOT EXISTS pages (\n"
@@ -78,27 +79,22 @@ sdb_open(const char *path, int flags, char *err, size_t errlen)
 	}
 	db->flags = flags;
 	msgpack_sbuffer_init(&db->json);
-	int rc = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE |
-				 SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-	/* journal_mode returns a row, so exec rather than prepare-and-forget;
-	 * a wait for a concurrent writer (another sink, a reader's
-	 * checkpoint) is better than failing the run. */
+	db->h = sql_open(path, sdb_schema, err, errlen);
+	if (!db->h) {
+		sdb_close(db);
+		return NULL;
+	}
 	char sql[1400];
 	snprintf(sql, sizeof sql, UPSERT_HEAD,
 		 flags & SDB_BODY ? ", body" : "", flags & SDB_BODY ? ", ?13" : "",
 		 flags & SDB_BODY ? ", body = excluded.body" : "");
-	if (rc != SQLITE_OK ||
-	    sqlite3_busy_timeout(db->h, 10000) != SQLITE_OK ||
-	    sqlite3_exec(db->h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-			 NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(db->h, sdb_schema, NULL, NULL, NULL) != SQLITE_OK ||
-	    prepare(db, "BEGIN IMMEDIATE", &db->begin) != SQLITE_OK ||
+	if (prepare(db, "BEGIN IMMEDIATE", &db->begin) != SQLITE_OK ||
 	    prepare(db, "COMMIT", &db->commit) != SQLITE_OK ||
 	    prepare(db, sql, &db->upsert) != SQLITE_OK ||
 	    prepare(db, "DELETE FROM links WHERE src = ?1", &db->del_links) != SQLITE_OK ||
 	    prepare(db, "INSERT OR IGNORE INTO links (src, dst) VALUES (?1, ?2)",
 		    &db->ins_link) != SQLITE_OK) {
-		snprintf(err, errlen, "%s", db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db->h));
 		sdb_close(db);
 		return NULL;
 	}

@@ -99,6 +99,7 @@ static void
 parse_args(int argc, char **argv, sink *k)
 {
 	int c;
+	opterr = 0;   /* msg_bad_option speaks for getopt */
 	while ((c = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_BATCH:
@@ -154,7 +155,7 @@ parse_args(int argc, char **argv, sink *k)
 			msg_version(libs);
 		}
 		default:
-			msg_usage("bad option");
+			msg_bad_option(argv);
 		}
 	}
 	if (optind >= argc)

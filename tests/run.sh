@@ -30,7 +30,9 @@ run_one() {
 }
 
 if [ $# -gt 0 ]; then
-	for t in "$@"; do run_one "$t"; done
+	for t in "$@"; do
+		case $t in *.sh) run_one sh "$t" ;; *) run_one "$t" ;; esac
+	done
 else
 	for t in "$UNIT"/test_*; do [ -x "$t" ] && run_one "$t"; done
 	for t in "$here"/t-*.sh; do run_one sh "$t"; done

@@ -69,6 +69,7 @@ parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 	};
 	char err[400];
 	int c;
+	opterr = 0;   /* msg_bad_option speaks for getopt */
 	while ((c = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STATUS: case OPT_CTYPE: case OPT_REQUIRE:
@@ -100,7 +101,7 @@ parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 			msg_version(libs);
 		}
 		default:
-			msg_usage("bad option");
+			msg_bad_option(argv);
 		}
 	}
 	if (optind < argc)

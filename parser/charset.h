@@ -1,0 +1,37 @@
+/* cs — find a page's character encoding and decode it to UTF-8.
+ *
+ * gumbo only reads UTF-8, so every body is decoded first.  The encoding
+ * is chosen the way browsers do, in this order: a byte order mark, the
+ * charset parameter of the Content-Type, a <meta> in the first 1024
+ * bytes, else UTF-8.  Labels are mapped like the WHATWG Encoding
+ * standard: ISO-8859-1, latin1 and US-ASCII mean windows-1252, Shift_JIS
+ * means windows-31J, and so on.  Bytes that are invalid in the chosen
+ * encoding become U+FFFD; decoding never fails.
+ */
+#ifndef PARSE_CHARSET_H
+#define PARSE_CHARSET_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+typedef struct cs_ctx cs_ctx;
+
+/* A decoder with its iconv handles cached across records.  NULL when out
+ * of memory. */
+cs_ctx *cs_new(void);
+void cs_free(cs_ctx *c);
+
+/* Decodes body[0..n) to UTF-8.  ctype is the Content-Type value (may be
+ * NULL; need not be NUL-terminated, ctn bytes).  Sets *out and *outn to the
+ * UTF-8 text, which is either body itself (valid UTF-8 needs no copy,
+ * BOM skipped) or scratch's memory; either way it stays valid until
+ * scratch or body change. */
+void cs_decode(cs_ctx *c, const char *body, size_t n, const char *ctype,
+	       size_t ctn, pbuf *scratch, const char **out, size_t *outn);
+
+/* The charset parameter of a Content-Type value, or 0 when there is
+ * none: sets *v and *vn to the (unquoted) value inside s. */
+int cs_ctype_param(const char *s, size_t n, const char **v, size_t *vn);
+
+#endif

@@ -1,0 +1,305 @@
+#include "extract.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Elements whose content is never visible text. */
+static int
+ex_hidden(GumboTag t)
+{
+	return t == GUMBO_TAG_SCRIPT || t == GUMBO_TAG_STYLE ||
+	       t == GUMBO_TAG_NOSCRIPT || t == GUMBO_TAG_TEMPLATE ||
+	       t == GUMBO_TAG_HEAD || t == GUMBO_TAG_TITLE;
+}
+
+/* Inline elements do not separate words: "<b>bo</b>ld" is one word.
+ * Every other element boundary counts as whitespace, so block text such
+ * as "<p>a</p><p>b</p>" reads "a b" instead of "ab". */
+static unsigned char ex_inline[GUMBO_TAG_LAST + 1];
+
+static void
+ex_init_tables(void)
+{
+	static int done;
+	if (done)
+		return;
+	static const GumboTag tags[] = {
+		GUMBO_TAG_A, GUMBO_TAG_ABBR, GUMBO_TAG_B, GUMBO_TAG_BDI,
+		GUMBO_TAG_BDO, GUMBO_TAG_CITE, GUMBO_TAG_CODE, GUMBO_TAG_DATA,
+		GUMBO_TAG_DFN, GUMBO_TAG_EM, GUMBO_TAG_FONT, GUMBO_TAG_I,
+		GUMBO_TAG_KBD, GUMBO_TAG_MARK, GUMBO_TAG_Q, GUMBO_TAG_S,
+		GUMBO_TAG_SAMP, GUMBO_TAG_SMALL, GUMBO_TAG_SPAN, GUMBO_TAG_STRONG,
+		GUMBO_TAG_SUB, GUMBO_TAG_SUP, GUMBO_TAG_TIME, GUMBO_TAG_U,
+		GUMBO_TAG_VAR, GUMBO_TAG_TT, GUMBO_TAG_BIG, GUMBO_TAG_STRIKE,
+		GUMBO_TAG_INS, GUMBO_TAG_DEL, GUMBO_TAG_LABEL, GUMBO_TAG_NOBR,
+		GUMBO_TAG_RUBY, GUMBO_TAG_RB, GUMBO_TAG_RT, GUMBO_TAG_RP,
+		GUMBO_TAG_WBR, GUMBO_TAG_IMG,
+	};
+	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+		ex_inline[tags[i]] = 1;
+	done = 1;
+}
+
+void
+ex_init(ex_result *r)
+{
+	memset(r, 0, sizeof *r);
+	pbuf_init(&r->title);
+	pbuf_init(&r->text);
+	ex_init_tables();
+}
+
+void
+ex_free(ex_result *r)
+{
+	pbuf_free(&r->title);
+	pbuf_free(&r->text);
+	free(r->hrefs);
+	free(r->m);
+	free(r->done);
+}
+
+/* Whether n has element data (templates are elements too). */
+static int
+ex_is_element(const GumboNode *n)
+{
+	return n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE;
+}
+
+/* n's children, or NULL for text-like nodes. */
+static const GumboVector *
+ex_children(const GumboNode *n)
+{
+	if (n->type == GUMBO_NODE_DOCUMENT)
+		return &n->v.document.children;
+	if (ex_is_element(n))
+		return &n->v.element.children;
+	return NULL;
+}
+
+/* The value of attribute name of element n, or NULL. */
+static const char *
+ex_attr(const GumboNode *n, const char *name)
+{
+	const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, name);
+	return a ? a->value : NULL;
+}
+
+/* Records an href (a pointer into the tree) for resolution after the
+ * walk. */
+static void
+ex_push_href(ex_result *r, const char *href)
+{
+	if (r->nhrefs == r->caphrefs) {
+		r->caphrefs = r->caphrefs ? r->caphrefs * 2 : 64;
+		r->hrefs = realloc(r->hrefs, r->caphrefs * sizeof *r->hrefs);
+		if (!r->hrefs)
+			abort();
+	}
+	r->hrefs[r->nhrefs++] = href;
+}
+
+/* Records that element n matched field; matches stay in document order. */
+static void
+ex_push_match(ex_result *r, int field, const GumboNode *n)
+{
+	if (r->nm == r->capm) {
+		r->capm = r->capm ? r->capm * 2 : 16;
+		r->m = realloc(r->m, r->capm * sizeof *r->m);
+		if (!r->m)
+			abort();
+	}
+	r->m[r->nm].field = field;
+	r->m[r->nm++].node = n;
+}
+
+/* Whether rel (a space-separated token list) contains "canonical". */
+static int
+ex_rel_canonical(const char *rel)
+{
+	const char *p = rel;
+	while ((p = strcasestr(p, "canonical")) != NULL) {
+		int before = p == rel || pbuf_isspace((unsigned char)p[-1]);
+		int after = p[9] == '\0' || pbuf_isspace((unsigned char)p[9]);
+		if (before && after)
+			return 1;
+		p += 9;
+	}
+	return 0;
+}
+
+/* The per-element work of the walk: the page fields and selectors. */
+static void
+ex_element(ex_result *r, const GumboNode *n, const ex_field *f, int nf)
+{
+	const GumboElement *e = &n->v.element;
+	const char *v;
+	switch (e->tag) {
+	case GUMBO_TAG_A:
+	case GUMBO_TAG_AREA:
+		if ((v = ex_attr(n, "href")) != NULL)
+			ex_push_href(r, v);
+		break;
+	case GUMBO_TAG_HTML:
+		if (!r->lang && (v = ex_attr(n, "lang")) != NULL)
+			r->lang = v;
+		break;
+	case GUMBO_TAG_BASE:
+		if (!r->base && (v = ex_attr(n, "href")) != NULL)
+			r->base = v;
+		break;
+	case GUMBO_TAG_LINK:
+		if (!r->canonical && (v = ex_attr(n, "rel")) != NULL &&
+		    ex_rel_canonical(v) && (v = ex_attr(n, "href")) != NULL)
+			r->canonical = v;
+		break;
+	case GUMBO_TAG_META:
+		if ((v = ex_attr(n, "name")) != NULL) {
+			const char *c = ex_attr(n, "content");
+			if (!c)
+				break;
+			if (!r->description && strcasecmp(v, "description") == 0)
+				r->description = c;
+			else if (!r->robots && strcasecmp(v, "robots") == 0)
+				r->robots = c;
+		}
+		break;
+	case GUMBO_TAG_TITLE:
+		/* An <svg><title> is a tooltip, not the document's title. */
+		if (!r->has_title && e->tag_namespace == GUMBO_NAMESPACE_HTML) {
+			r->has_title = 1;
+			ex_text(&r->title, n);
+		}
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < nf; i++) {
+		if (!f[i].all && r->done[i])
+			continue;
+		if (sel_match(f[i].sel, n)) {
+			ex_push_match(r, i, n);
+			if (!f[i].all)
+				r->done[i] = 1;
+		}
+	}
+}
+
+void
+ex_walk(ex_result *r, const GumboOutput *out, const ex_field *f, int nf,
+	int want_text)
+{
+	pbuf_reset(&r->title);
+	pbuf_reset(&r->text);
+	r->has_title = 0;
+	r->lang = r->description = r->robots = r->canonical = r->base = NULL;
+	r->nhrefs = r->nm = 0;
+	if (nf > r->ndone) {
+		r->done = realloc(r->done, (size_t)nf);
+		if (!r->done)
+			abort();
+		r->ndone = nf;
+	}
+	if (nf)
+		memset(r->done, 0, (size_t)nf);
+
+	/* hidden counts the open elements whose text is not visible; text
+	 * is taken only at zero. */
+	int hidden = 0;
+	const GumboNode *root = out->document, *n = root;
+	for (;;) {
+		/* Enter n. */
+		const GumboVector *kids = NULL;
+		if (ex_is_element(n)) {
+			GumboTag t = n->v.element.tag;
+			ex_element(r, n, f, nf);
+			if (ex_hidden(t))
+				hidden++;
+			else if (!ex_inline[t] && want_text)
+				pbuf_break(&r->text);
+			kids = &n->v.element.children;
+		} else if (n->type == GUMBO_NODE_DOCUMENT) {
+			kids = &n->v.document.children;
+		} else if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA ||
+			   n->type == GUMBO_NODE_WHITESPACE) {
+			if (want_text && !hidden) {
+				const char *s = n->v.text.text;
+				pbuf_text(&r->text, s, strlen(s));
+			}
+		}
+		if (kids && kids->length) {
+			n = kids->data[0];
+			continue;
+		}
+		/* Leave n and every ancestor whose last child it is. */
+		for (;;) {
+			if (ex_is_element(n)) {
+				GumboTag t = n->v.element.tag;
+				if (ex_hidden(t))
+					hidden--;
+				else if (!ex_inline[t] && want_text)
+					pbuf_break(&r->text);
+			}
+			if (n == root)
+				return;
+			const GumboNode *p = n->parent;
+			const GumboVector *sib = ex_children(p);
+			size_t next = n->index_within_parent + 1;
+			if (sib && next < sib->length) {
+				n = sib->data[next];
+				break;
+			}
+			n = p;
+		}
+	}
+}
+
+void
+ex_text(pbuf *b, const GumboNode *top)
+{
+	/* The same iterative walk, text only, bounded to top's subtree.
+	 * Elements hidden anywhere (script, style) stay hidden here, but
+	 * head and title do not: `-f t=title` should give the title, and a
+	 * match that is itself a script (JSON-LD) gives its content. */
+	int hidden = 0;
+	const GumboNode *n = top;
+	for (;;) {
+		const GumboVector *kids = NULL;
+		if (ex_is_element(n)) {
+			GumboTag t = n->v.element.tag;
+			if (n != top && ex_hidden(t) && t != GUMBO_TAG_HEAD && t != GUMBO_TAG_TITLE)
+				hidden++;
+			else if (!ex_inline[t] && n != top)
+				pbuf_break(b);
+			kids = &n->v.element.children;
+		} else if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA ||
+			   n->type == GUMBO_NODE_WHITESPACE) {
+			if (!hidden)
+				pbuf_text(b, n->v.text.text, strlen(n->v.text.text));
+		}
+		if (kids && kids->length) {
+			n = kids->data[0];
+			continue;
+		}
+		for (;;) {
+			if (ex_is_element(n)) {
+				GumboTag t = n->v.element.tag;
+				if (n != top && ex_hidden(t) && t != GUMBO_TAG_HEAD && t != GUMBO_TAG_TITLE)
+					hidden--;
+				else if (!ex_inline[t] && n != top)
+					pbuf_break(b);
+			}
+			if (n == top)
+				return;
+			const GumboNode *p = n->parent;
+			const GumboVector *sib = ex_children(p);
+			size_t next = n->index_within_parent + 1;
+			if (sib && next < sib->length) {
+				n = sib->data[next];
+				break;
+			}
+			n = p;
+		}
+	}
+}

@@ -1,0 +1,265 @@
+#include "page.h"
+
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "arena.h"
+#include "charset.h"
+#include "links.h"
+
+struct page {
+	const page_opts *opts;
+	cs_ctx *cs;
+	lnk *links;
+	ex_result ex;
+	pbuf utf8;       /* decoded body when it is not UTF-8 already */
+	pbuf scratch;    /* collapsed attribute values and field text */
+	rec_build b;
+	arena mem;       /* gumbo's tree: reset after each page */
+};
+
+static const char *const page_drop_body[] = { "body", NULL };
+
+page *
+page_new(const page_opts *opts)
+{
+	page *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->opts = opts;
+	p->cs = cs_new();
+	p->links = lnk_new();
+	if (!p->cs || !p->links) {
+		page_free(p);
+		return NULL;
+	}
+	ex_init(&p->ex);
+	pbuf_init(&p->utf8);
+	pbuf_init(&p->scratch);
+	rec_build_init(&p->b);
+	arena_init(&p->mem);
+	return p;
+}
+
+void
+page_free(page *p)
+{
+	if (!p)
+		return;
+	cs_free(p->cs);
+	lnk_free(p->links);
+	ex_free(&p->ex);
+	pbuf_free(&p->utf8);
+	pbuf_free(&p->scratch);
+	rec_build_free(&p->b);
+	arena_free(&p->mem);
+	free(p);
+}
+
+/* Whether s[0..n) starts with prefix, ignoring case and leading space. */
+static int
+page_prefix(const char *s, size_t n, const char *prefix)
+{
+	while (n && pbuf_isspace((unsigned char)*s))
+		s++, n--;
+	size_t m = strlen(prefix);
+	return n >= m && strncasecmp(s, prefix, m) == 0;
+}
+
+/* Whether body looks like HTML: one of the tags browsers' sniffing
+ * looks for, in the first 512 bytes. */
+static int
+page_sniff(const char *s, size_t n)
+{
+	static const char *const marks[] = {
+		"<html", "<!doctype html", "<head", "<body", "<title",
+	};
+	if (n > 512)
+		n = 512;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '<')
+			continue;
+		for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+			size_t m = strlen(marks[k]);
+			if (i + m <= n && strncasecmp(s + i, marks[k], m) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int
+page_is_html(const msgpack_object *in)
+{
+	const char *body, *ct;
+	size_t bn, ctn;
+	if (rec_get(in, "error") || !rec_str(in, "body", &body, &bn))
+		return 0;
+	if (rec_str(in, "ctype", &ct, &ctn) && ctn > 0)
+		return page_prefix(ct, ctn, "text/html") ||
+		       page_prefix(ct, ctn, "application/xhtml+xml");
+	return page_sniff(body, bn);
+}
+
+/* The Content-Type to take a charset from: ctype when it names one,
+ * else headers["content-type"], else ctype. */
+static void
+page_ctype(const msgpack_object *in, const char **ct, size_t *ctn)
+{
+	const char *v;
+	size_t vn;
+	*ct = NULL, *ctn = 0;
+	if (rec_str(in, "ctype", ct, ctn) && cs_ctype_param(*ct, *ctn, &v, &vn))
+		return;
+	const msgpack_object *h = rec_get(in, "headers");
+	const char *hs;
+	size_t hn;
+	if (h && rec_str(h, "content-type", &hs, &hn))
+		*ct = hs, *ctn = hn;
+}
+
+/* Puts key with v collapsed (and lowercased when lower), if v is set. */
+static void
+page_put_attr(page *p, const char *key, const char *v, int lower)
+{
+	if (!v)
+		return;
+	pbuf_reset(&p->scratch);
+	pbuf_text(&p->scratch, v, strlen(v));
+	if (lower)
+		for (size_t i = 0; i < p->scratch.len; i++)
+			if (p->scratch.p[i] >= 'A' && p->scratch.p[i] <= 'Z')
+				p->scratch.p[i] = (char)(p->scratch.p[i] + 32);
+	rec_put_strn(&p->b, key, p->scratch.p, p->scratch.len);
+}
+
+/* Packs s[0..n) as a msgpack str. */
+static void
+page_pack_str(msgpack_packer *pk, const char *s, size_t n)
+{
+	msgpack_pack_str(pk, n);
+	msgpack_pack_str_body(pk, s, n);
+}
+
+/* Packs the value of one selector match: its attribute or its text. */
+static void
+page_pack_match(page *p, msgpack_packer *pk, const ex_field *f, const GumboNode *n)
+{
+	if (f->attr) {
+		const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, f->attr);
+		if (a)
+			page_pack_str(pk, a->value, strlen(a->value));
+		else
+			msgpack_pack_nil(pk);
+		return;
+	}
+	pbuf_reset(&p->scratch);
+	ex_text(&p->scratch, n);
+	page_pack_str(pk, p->scratch.p, p->scratch.len);
+}
+
+/* Puts `fields`: each -f name with its first match (absent when none),
+ * each -F name with the array of all matches, in command-line order. */
+static void
+page_put_fields(page *p)
+{
+	const page_opts *o = p->opts;
+	const ex_result *r = &p->ex;
+	uint32_t n = 0;
+	for (int i = 0; i < o->nfields; i++)
+		n += o->fields[i].all || r->done[i];
+	msgpack_packer *pk = rec_key(&p->b, "fields");
+	msgpack_pack_map(pk, n);
+	for (int i = 0; i < o->nfields; i++) {
+		const ex_field *f = &o->fields[i];
+		if (!f->all && !r->done[i])
+			continue;
+		page_pack_str(pk, f->name, strlen(f->name));
+		uint32_t count = 0;
+		for (size_t k = 0; k < r->nm; k++)
+			count += r->m[k].field == i;
+		if (f->all)
+			msgpack_pack_array(pk, count);
+		for (size_t k = 0; k < r->nm; k++)
+			if (r->m[k].field == i)
+				page_pack_match(p, pk, f, r->m[k].node);
+	}
+}
+
+/* Monotonic milliseconds, for parse_ms. */
+static double
+page_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int
+page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
+	     rec_out *o)
+{
+	if (!page_is_html(in))
+		return rec_out_put(o, raw, rawn);
+
+	double t0 = page_now_ms();
+	const char *body, *ct, *html, *url;
+	size_t bn, ctn, hn, un;
+	rec_str(in, "body", &body, &bn);
+	page_ctype(in, &ct, &ctn);
+	cs_decode(p->cs, body, bn, ct, ctn, &p->utf8, &html, &hn);
+
+	GumboOptions gopt = kGumboDefaultOptions;
+	gopt.max_errors = PAGE_MAX_ERRORS;
+	gopt.allocator = arena_alloc;
+	gopt.deallocator = arena_dealloc;
+	gopt.userdata = &p->mem;
+	GumboOutput *g = gumbo_parse_with_options(&gopt, html, hn);
+	rec_build *b = &p->b;
+	rec_build_reset(b);
+	if (!g) {
+		arena_reset(&p->mem);
+		rec_put_str(b, "parse_error", "gumbo could not parse the page");
+		return rec_out_build(o, b, in, NULL);
+	}
+	const page_opts *opt = p->opts;
+	ex_result *r = &p->ex;
+	ex_walk(r, g, opt->fields, opt->nfields, !opt->no_text);
+
+	if (!rec_str(in, "final_url", &url, &un) || un == 0)
+		if (!rec_str(in, "url", &url, &un))
+			url = NULL, un = 0;
+	lnk_begin(p->links, url, un);
+	if (r->base)
+		lnk_base(p->links, r->base);
+
+	if (r->has_title)
+		rec_put_strn(b, "title", r->title.p ? r->title.p : "", r->title.len);
+	const char *s;
+	size_t sn;
+	for (size_t i = 0; i < r->nhrefs; i++)
+		if (lnk_resolve(p->links, r->hrefs[i], &s, &sn))
+			lnk_add(p->links, s, sn);
+	msgpack_packer *pk = rec_key(b, "links");
+	size_t nl = lnk_count(p->links);
+	msgpack_pack_array(pk, (uint32_t)nl);
+	for (size_t i = 0; i < nl; i++) {
+		lnk_get(p->links, i, &s, &sn);
+		page_pack_str(pk, s, sn);
+	}
+	if (r->canonical && lnk_resolve(p->links, r->canonical, &s, &sn))
+		rec_put_strn(b, "canonical", s, sn);
+	page_put_attr(p, "lang", r->lang, 0);
+	page_put_attr(p, "description", r->description, 0);
+	page_put_attr(p, "meta_robots", r->robots, 1);
+	if (!opt->no_text)
+		rec_put_strn(b, "text", r->text.p ? r->text.p : "", r->text.len);
+	if (opt->nfields)
+		page_put_fields(p);
+	/* Instead of gumbo_destroy_output: see arena.h. */
+	arena_reset(&p->mem);
+	rec_put_str(b, "parser", PAGE_PARSER);
+	rec_put_double(b, "parse_ms", page_now_ms() - t0);
+	return rec_out_build(o, b, in, opt->keep_body ? NULL : page_drop_body);
+}
