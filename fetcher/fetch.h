@@ -87,7 +87,7 @@ typedef struct host {
 	struct host *hnext;      /* hash chain */
 	struct host *wnext, *wprev;  /* ring of hosts with jobs waiting */
 	int waiting;             /* in that ring */
-	char *key;               /* scheme://host:port */
+	char *key;               /* origin: scheme://host[:port] */
 	char *name;              /* host name, for policy and records */
 	job *queue, *queue_tail; /* never attempted, FIFO */
 	int queued;              /* jobs in queue */
@@ -138,7 +138,6 @@ typedef struct fetch {
 	int input_done;
 	struct policy *policy;
 	rec_build build;
-	unsigned long long n_out;
 } fetch;
 
 extern fetch F;
@@ -150,7 +149,7 @@ void loop_remove(job *j);         /* takes it back (abort) */
 void loop_close(void);
 
 /* sched.c */
-host *sched_host(const char *key, const char *name);
+host *sched_host(const char *origin, size_t n, const char *name);
 void sched_enqueue(job *j);       /* a new job to its host's queue */
 void sched_retry(job *j);         /* a job to its host's retry list */
 void sched_pump(void);            /* start whatever may start now */
@@ -164,6 +163,7 @@ int xfer_start(job *j);
 void xfer_done(job *j, CURLcode rc);
 void xfer_unpause_all(void);
 void xfer_abort_all(void);
+void xfer_free_spares(void);    /* at exit, before curl_global_cleanup */
 void job_free(job *j);
 void job_emit(job *j);
 

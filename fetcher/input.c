@@ -134,9 +134,7 @@ new_job(const char *s, size_t n, const char *rec, size_t rec_len)
 		job_free(j);
 		return;
 	}
-	char key[1100];
-	snprintf(key, sizeof key, "%s://%s:%d", u.scheme, u.host, u.port);
-	j->host = sched_host(key, u.host);
+	j->host = sched_host(j->url, url_origin_len(j->url), u.host);
 	url_parts_free(&u);
 	sched_enqueue(j);
 }

@@ -273,6 +273,7 @@ main(int argc, char **argv)
 	input_close();
 	queue_close();
 	loop_close();
+	xfer_free_spares();
 	uv_walk(F.loop, close_handle, NULL);
 	uv_run(F.loop, UV_RUN_DEFAULT);
 	uv_loop_close(F.loop);

@@ -5,7 +5,9 @@
  * bytes wait unwritten, output_full() turns true: the scheduler starts
  * nothing and transfers pause in their write callback until the
  * consumer has taken half of it.  Files and terminals are written
- * directly.
+ * directly.  Records are written once per loop pass (or once 64 KiB
+ * wait), not one write per record: fewer syscalls here, fewer wakeups
+ * downstream.
  */
 #include "fetch.h"
 
@@ -25,11 +27,15 @@ static int nonblocking;      /* we set O_NONBLOCK and poll */
 static int saved_flags = -1;
 static uv_poll_t poll_w;
 static int polling;
+static uv_idle_t soon;       /* drains at the next loop pass */
+
+#define OUTPUT_WRITE_AT 65536
 
 void
 output_init(int fd, int json, size_t lim)
 {
 	rec_out_init(&out, fd, json ? 1 : -1);
+	uv_idle_init(F.loop, &soon);
 	out.flush_at = SIZE_MAX;   /* we drain it ourselves */
 	limit = lim;
 	struct stat st;
@@ -66,6 +72,13 @@ on_writable(uv_poll_t *p, int status, int events)
 	output_drain();
 	sched_pump();
 	fetch_maybe_exit();
+}
+
+static void
+on_soon(uv_idle_t *i)
+{
+	uv_idle_stop(i);
+	on_writable(NULL, 0, 0);
 }
 
 /* Writes what the pipe takes now; watches for room when it takes less. */
@@ -107,14 +120,17 @@ output_drain(void)
 void
 output_record(void)
 {
-	F.n_out++;
-	output_drain();
+	if (out.buf.size - sent >= OUTPUT_WRITE_AT)
+		output_drain();
+	else if (!polling)
+		uv_idle_start(&soon, on_soon);
 }
 
 /* Flushes the rest blocking, restores stdout's flags, frees. */
 void
 output_close(void)
 {
+	uv_close((uv_handle_t *)&soon, NULL);
 	if (nonblocking) {
 		if (polling)
 			uv_poll_stop(&poll_w);

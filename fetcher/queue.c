@@ -66,24 +66,18 @@ queue_seeded(void)
 	seeding = 0;
 }
 
-/* fr_lease's accept: makes the job unless its host has enough waiting. */
+/* fr_lease's accept: makes the job unless its host has enough waiting.
+ * Frontier URLs are canonical already: no parsing here, this runs for
+ * every candidate of every lease. */
 static int
 accept_row(void *arg, const fr_row *r)
 {
 	(void)arg;
-	url_parts u;
-	const char *why;
-	if (url_canon(r->url, strlen(r->url), &u, &why) != 0)
+	host *h = sched_host(r->url, url_origin_len(r->url), r->host);
+	if (h->queued >= QUEUE_HOST_BACKLOG * h->per_host)
 		return 0;
-	char key[1100];
-	snprintf(key, sizeof key, "%s://%s:%d", u.scheme, u.host, u.port);
-	host *h = sched_host(key, u.host);
-	if (h->queued >= QUEUE_HOST_BACKLOG * h->per_host) {
-		url_parts_free(&u);
-		return 0;
-	}
 	job *j = calloc(1, sizeof *j);
-	if (!j)
+	if (!j || !(j->url = strdup(r->url)))
 		abort();
 	/* The input record the job passes through: what sink needs to
 	 * acknowledge the lease and to follow links. */
@@ -100,10 +94,7 @@ accept_row(void *arg, const fr_row *r)
 	msgpack_pack_int(&pk, r->lease);
 	j->in = sb.data;
 	j->in_len = sb.size;
-	j->url = u.canon;
-	u.canon = NULL;
 	j->host = h;
-	url_parts_free(&u);
 	F.alive++;
 	sched_enqueue(j);
 	return 1;
@@ -123,8 +114,12 @@ queue_want(void)
 {
 	if (!front || seeding || F.stopping || F.input_done)
 		return;
+	/* Refill in batches, once half the room is free: a write
+	 * transaction for every freed slot would cost more than the
+	 * fetches, and contend with the sink's acknowledgements. */
 	long room = F.o.pending - F.alive;
-	if (room <= 0 || uv_is_active((uv_handle_t *)&poll_timer))
+	if (room <= 0 || (F.alive > 0 && room < (F.o.pending + 1) / 2) ||
+	    uv_is_active((uv_handle_t *)&poll_timer))
 		return;
 	double now = tm_wall();
 	if (fr_expire(front, now) != 0)

@@ -43,12 +43,13 @@ grow(void)
 	F.table_size = n;
 }
 
-/* Returns the host for key, creating it with the configured pacing, the
- * --policy overrides and, unless --no-robots, a pending robots.txt
- * fetch. */
+/* Returns the host whose origin is the first n bytes of origin, creating
+ * it with the configured pacing and the --policy overrides. */
 host *
-sched_host(const char *key, const char *name)
+sched_host(const char *origin, size_t n, const char *name)
 {
+	char key[2048];
+	snprintf(key, sizeof key, "%.*s", (int)(n < sizeof key ? n : sizeof key - 1), origin);
 	if (F.n_hosts >= F.table_size / 2)
 		grow();
 	size_t b = hash(key) & (F.table_size - 1);

@@ -134,12 +134,63 @@ on_header(char *data, size_t size, size_t n, void *userp)
 	return len;
 }
 
-/* Starts one attempt of j: a fresh easy handle into the multi.  Returns
- * 0, or -1 with j->error set when no handle could be made. */
+/* Easy handles of finished transfers, kept with their fixed options
+ * set, so an attempt sets only what differs per URL.  At most -c kept. */
+static CURL **spare;
+static long n_spare;
+
+static CURL *
+easy_get(void)
+{
+	if (n_spare)
+		return spare[--n_spare];
+	CURL *e = curl_easy_init();
+	if (!e)
+		return NULL;
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(e, CURLOPT_MAXREDIRS, F.o.max_redirs);
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)F.o.max_body);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(F.o.timeout * 1000));
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(F.o.connect_timeout * 1000));
+	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, F.o.low_speed_limit);
+	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, F.o.low_speed_time);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, F.o.user_agent);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	return e;
+}
+
+/* Takes back a handle no transfer uses any more. */
+static void
+easy_put(CURL *e)
+{
+	if (!spare)
+		spare = malloc((size_t)F.o.concurrency * sizeof *spare);
+	if (spare && n_spare < F.o.concurrency)
+		spare[n_spare++] = e;
+	else
+		curl_easy_cleanup(e);
+}
+
+void
+xfer_free_spares(void)
+{
+	while (n_spare)
+		curl_easy_cleanup(spare[--n_spare]);
+	free(spare);
+	spare = NULL;
+}
+
+/* Starts one attempt of j: an easy handle into the multi.  Returns 0,
+ * or -1 with j->error set when no handle could be made. */
 int
 xfer_start(job *j)
 {
-	CURL *e = curl_easy_init();
+	CURL *e = easy_get();
 	if (!e) {
 		j->error = "other";
 		return -1;
@@ -155,23 +206,9 @@ xfer_start(job *j)
 	j->easy = e;
 	curl_easy_setopt(e, CURLOPT_URL, j->url);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(e, CURLOPT_MAXREDIRS, F.o.max_redirs);
-	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)F.o.max_body);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(F.o.timeout * 1000));
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(F.o.connect_timeout * 1000));
-	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, F.o.low_speed_limit);
-	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, F.o.low_speed_time);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, F.o.user_agent);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, j);
-	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(e, CURLOPT_HEADERDATA, j);
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, j->errbuf);
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	/* Waiting for a connection that may multiplex pays off only where
 	 * HTTP/2 can happen (TLS); on plain HTTP/1.1 it would hold each
 	 * host's next requests behind its first one. */
@@ -266,7 +303,7 @@ xfer_done(job *j, CURLcode rc)
 	retry_host_feedback(j, rc, retry_after);
 	if (!F.stopping && retry_decide(j, rc, retry_after, &wait)) {
 		j->not_before = tm_mono() + wait;
-		curl_easy_cleanup(j->easy);
+		easy_put(j->easy);
 		j->easy = NULL;
 		sched_retry(j);
 		return;
@@ -383,7 +420,7 @@ void
 job_free(job *j)
 {
 	if (j->easy)
-		curl_easy_cleanup(j->easy);
+		easy_put(j->easy);
 	free(j->url);
 	free(j->in);
 	free(j->body);

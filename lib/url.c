@@ -93,6 +93,16 @@ url_resolve(const char *base, const char *ref)
 	return out;
 }
 
+size_t
+url_origin_len(const char *u)
+{
+	const char *p = strstr(u, "://");
+	if (!p)
+		return strlen(u);
+	p += 3;
+	return (size_t)(p - u) + strcspn(p, "/?#");
+}
+
 int
 url_fetchable(const char *scheme)
 {

@@ -8,6 +8,8 @@
 #ifndef SLUICE_URL_H
 #define SLUICE_URL_H
 
+#include <stddef.h>
+
 typedef struct url_parts {
 	char *canon;    /* canonical URL, malloc'd */
 	char *scheme;   /* "http", "https", or another scheme, malloc'd */
@@ -24,6 +26,11 @@ int url_canon(const char *s, unsigned long n, url_parts *p, const char **why);
 /* Resolves ref against the absolute URL base and canonicalizes the
  * result; returns a malloc'd string or NULL. */
 char *url_resolve(const char *base, const char *ref);
+
+/* Length of the origin ("http://host:8080") that starts canonical URL u:
+ * a host's identity for pacing and robots.txt.  Canonical URLs drop the
+ * default port, so one origin has one spelling. */
+size_t url_origin_len(const char *u);
 
 /* Whether scheme is one we fetch: http or https. */
 int url_fetchable(const char *scheme);

@@ -272,6 +272,41 @@ else
 fi
 rm -f "$dir/million.txt"
 
+# ---- queue mode: a frontier of M URLs on disk ------------------------------------------------
+# fetch --queue admits $1 distinct URLs, then leases and fetches them with
+# sink --queue acknowledging, for QSECS seconds (SIGINT then).  Reports
+# fetch's peak RSS, how long admission took, and the acknowledged rate
+# after it: flat memory and fast leasing mean both match a small queue.
+SINK=${FETCH%/fetch}/sink
+QSECS=${QSECS:-60}
+qrun() {
+	awk -v m="$1" -v n="$N" -v b="$base" \
+	    'BEGIN { for (i = 0; i < m; i++) print b "/p" (i % n) ".html?q=" i }' >"$dir/q.in"
+	rm -f "$dir"/q.db*
+	t0=$(now)
+	/usr/bin/time -f '%M' -o "$dir/q.time" timeout -s INT "$QSECS" \
+	    "$FETCH" -q --queue "$dir/q.db" -c "$C" -p "$C" --no-robots "$dir/q.in" |
+	    "$SINK" -q --queue "$dir/q.db" - >/dev/null
+	t1=$(now)
+	# (the last line: time adds one about timeout's exit status first)
+	qmib=$(tail -n 1 "$dir/q.time" | awk '{ printf "%.1f", $1 / 1024 }')
+	qdone=$(sqlite3 "$dir/q.db" "select count(*) from frontier where state = 'done'")
+	# admission ends when the first URL is leased: its updated_at
+	qadmit=$(sqlite3 "$dir/q.db" "select printf('%.1f', min(updated_at) - $t0) from frontier where state = 'done'")
+	qrate=$(awk -v d="$qdone" -v a="$qadmit" -v s="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+	    'BEGIN { printf "%.0f", d / (s - a) }')
+	# one lease's candidate query, on the frontier as the run left it
+	qlease=$(sqlite3 "$dir/q.db" ".timer on" "SELECT id, url, host, depth, attempts FROM frontier
+	    WHERE state = 'pending' AND next_at <= 1e12 ORDER BY next_at, id LIMIT 2048" |
+	    awk '/^Run Time/ { printf "%.1f", $4 * 1000 }')
+	say "queue of $1: peak RSS $qmib MiB, admitted in $qadmit s, then $qrate URLs/s acknowledged ($qdone done), lease query $qlease ms"
+	rm -f "$dir/q.in" "$dir"/q.db*
+}
+qrun 10000
+q_small="| fetch --queue, 10000 queued | $qmib MiB peak RSS | admitted in $qadmit s, then $qrate URLs/s acknowledged by sink --queue; lease query $qlease ms |"
+qrun "$M"
+q_big="| fetch --queue, $M queued | $qmib MiB peak RSS | admitted in $qadmit s, then $qrate URLs/s acknowledged ($qdone done within ${QSECS} s); lease query $qlease ms |"
+
 # ---- report -------------------------------------------------------------------------------------
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 kernel=$(uname -r)
@@ -305,4 +340,6 @@ after: $(cut -d' ' -f1-3 /proc/loadavg).
 | fetch peak RSS, $N URLs | $mem_small_mib MiB | |
 $memrows
 | memory target < 64 MiB | $mverdict | $mem_note |
+$q_small
+$q_big
 EOF

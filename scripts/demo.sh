@@ -28,14 +28,13 @@ $site/missing.html
 $site/private/plans.html
 URLS
 
-rm -f "$root/demo.db"
+db=${DEMO_DB:-$root/demo.db}
+rm -f "$db"
 echo "demo: fetch < urls.txt | parse | validate --reject 'Access Denied' --min-text 40 | sink demo.db"
 "$bin/fetch" -q -d 0.05 <"$tmp/urls.txt" |
 	"$bin/parse" -q |
 	"$bin/validate" -q --reject 'Access Denied' --min-text 40 |
-	"$bin/sink" -q "$root/demo.db"
-
-db=$root/demo.db
+	"$bin/sink" -q "$db"
 echo
 echo "rows:     $(sqlite3 "$db" 'select count(*) from pages')"
 echo "accepted: $(sqlite3 "$db" 'select count(*) from pages where accepted')"
@@ -46,4 +45,4 @@ echo
 echo "accepted pages:"
 sqlite3 -separator '  ' "$db" "select '  ' || url, title from pages where accepted order by url"
 echo
-echo "the database is demo.db; try: sqlite3 demo.db 'select url, status, reason from pages'"
+echo "the database is $db; try: sqlite3 $db 'select url, status, reason from pages'"

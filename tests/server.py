@@ -282,9 +282,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(404, page("Not Found"))
         with f:
             size = os.fstat(f.fileno()).st_size
+            # No charset, as nginx serves files by default: a page's own
+            # <meta charset> must then decide (the demo's Latin-1 page).
             ctype = mimetypes.guess_type(full)[0] or "application/octet-stream"
-            if ctype == "text/html":
-                ctype = HTML
             self.stream(200, size, iter(lambda: f.read(CHUNK), b""), ctype)
 
 
