@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "msg.h"
 #include "tm.h"
@@ -99,8 +100,26 @@ unlist_paused(job *j)
 	j->paused = 0;
 }
 
-/* CURLOPT_HEADERFUNCTION: keeps the headers of the last response only;
- * each status line (a redirect hop, a 100 Continue) starts afresh. */
+/* Offset of the NUL that ends header name's value in j->hdrs (names
+ * are stored lowercase, name may be any case), or SIZE_MAX. */
+static size_t
+find_header(const job *j, const char *name, size_t n)
+{
+	for (size_t i = 0; i < j->hdrs_len;) {
+		const char *k = j->hdrs + i;
+		size_t kl = strlen(k), vl = strlen(k + kl + 1);
+		if (kl == n && strncasecmp(k, name, n) == 0)
+			return i + kl + 1 + vl;
+		i += kl + vl + 2;
+	}
+	return SIZE_MAX;
+}
+
+/* CURLOPT_HEADERFUNCTION: keeps the headers of the last response only
+ * (each status line, of a redirect hop or a 100 Continue, starts afresh)
+ * as "name\0value\0" pairs, names lowercase.  A repeated header's values
+ * are joined with ", " as RFC 9110 allows (Set-Cookie aside, which
+ * records rarely need). */
 static size_t
 on_header(char *data, size_t size, size_t n, void *userp)
 {
@@ -120,17 +139,26 @@ on_header(char *data, size_t size, size_t n, void *userp)
 	while (end > v && isspace((unsigned char)end[-1]))
 		end--;
 	size_t vlen = (size_t)(end - v);
+	size_t at = find_header(j, data, nlen);
+	size_t add = at == SIZE_MAX ? nlen + vlen + 2 : vlen + 2;
 	/* Headers beyond 256 KiB are not kept: a hostile server cannot grow
 	 * us through them (curl itself caps each header at 100 KiB). */
-	if (j->hdrs_len + nlen + vlen + 2 > 262144 ||
-	    grow_buf(&j->hdrs, &j->hdrs_cap, j->hdrs_len + nlen + vlen + 2) != 0)
+	if (j->hdrs_len + add > 262144 || grow_buf(&j->hdrs, &j->hdrs_cap, j->hdrs_len + add) != 0)
 		return len;
-	for (size_t i = 0; i < nlen; i++)
-		j->hdrs[j->hdrs_len++] = (char)tolower((unsigned char)data[i]);
-	j->hdrs[j->hdrs_len++] = '\0';
-	memcpy(j->hdrs + j->hdrs_len, v, vlen);
-	j->hdrs_len += vlen;
-	j->hdrs[j->hdrs_len++] = '\0';
+	if (at != SIZE_MAX) {
+		char *p = j->hdrs + at;
+		memmove(p + 2 + vlen, p, j->hdrs_len - at);
+		memcpy(p, ", ", 2);
+		memcpy(p + 2, v, vlen);
+	} else {
+		char *p = j->hdrs + j->hdrs_len;
+		for (size_t i = 0; i < nlen; i++)
+			p[i] = (char)tolower((unsigned char)data[i]);
+		p[nlen] = '\0';
+		memcpy(p + nlen + 1, v, vlen);
+		p[nlen + 1 + vlen] = '\0';
+	}
+	j->hdrs_len += add;
 	return len;
 }
 
@@ -311,59 +339,20 @@ xfer_done(job *j, CURLcode rc)
 	job_emit(j);
 }
 
-/* Packs the response headers as a map of lowercase names; a repeated
- * header's values are joined with ", " as RFC 9110 allows (Set-Cookie
- * aside, which records rarely need). */
+/* Packs the response headers that on_header kept, as a map. */
 static void
 pack_headers(job *j)
 {
 	msgpack_packer *pk = rec_key(&F.build, "headers");
 	uint32_t n = 0;
-	for (size_t i = 0; i < j->hdrs_len; n++) {
-		i += strlen(j->hdrs + i) + 1;
-		i += strlen(j->hdrs + i) + 1;
+	for (size_t i = 0; i < j->hdrs_len; i += strlen(j->hdrs + i) + 1)
+		n++;
+	msgpack_pack_map(pk, n / 2);
+	for (size_t i = 0; i < j->hdrs_len; i += strlen(j->hdrs + i) + 1) {
+		size_t l = strlen(j->hdrs + i);
+		msgpack_pack_str(pk, l);
+		msgpack_pack_str_body(pk, j->hdrs + i, l);
 	}
-	/* Count distinct names, then pack each name once with its values. */
-	const char **names = malloc((n ? n : 1) * sizeof *names);
-	uint32_t distinct = 0;
-	for (size_t i = 0; names && i < j->hdrs_len;) {
-		const char *name = j->hdrs + i;
-		i += strlen(name) + 1;
-		i += strlen(j->hdrs + i) + 1;
-		uint32_t k = 0;
-		while (k < distinct && strcmp(names[k], name) != 0)
-			k++;
-		if (k == distinct)
-			names[distinct++] = name;
-	}
-	msgpack_pack_map(pk, distinct);
-	for (uint32_t k = 0; k < distinct; k++) {
-		size_t total = 0, nvals = 0;
-		for (size_t i = 0; i < j->hdrs_len;) {
-			const char *name = j->hdrs + i;
-			i += strlen(name) + 1;
-			const char *v = j->hdrs + i;
-			i += strlen(v) + 1;
-			if (strcmp(name, names[k]) == 0)
-				total += strlen(v) + (nvals++ ? 2 : 0);
-		}
-		msgpack_pack_str(pk, strlen(names[k]));
-		msgpack_pack_str_body(pk, names[k], strlen(names[k]));
-		msgpack_pack_str(pk, total);
-		nvals = 0;
-		for (size_t i = 0; i < j->hdrs_len;) {
-			const char *name = j->hdrs + i;
-			i += strlen(name) + 1;
-			const char *v = j->hdrs + i;
-			i += strlen(v) + 1;
-			if (strcmp(name, names[k]) != 0)
-				continue;
-			if (nvals++)
-				msgpack_pack_str_body(pk, ", ", 2);
-			msgpack_pack_str_body(pk, v, strlen(v));
-		}
-	}
-	free(names);
 }
 
 /* Writes j's one record and frees it. */
