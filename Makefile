@@ -71,7 +71,7 @@ $(OUT)/tests/%: $(OUT)/tests/unit/%.o $(LIB_A)
 # Debian packages for the build, the tests, the demo and the benchmarks.
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev \
-        python3 sqlite3 curl jq valgrind nginx-light wrk hyperfine \
+        python3 sqlite3 curl jq valgrind time bc procps nginx-light wrk hyperfine \
         postgresql-doc-15
 deps:
 	apt-get update

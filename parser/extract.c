@@ -186,6 +186,67 @@ ex_element(ex_result *r, const GumboNode *n, const ex_field *f, int nf)
 	}
 }
 
+/* Entering (d = 1) or leaving (d = -1) element n below the top of a
+ * walk: an element that hides its content counts in *hidden; any other
+ * non-inline element is a word break in b (when b is not NULL).  Head and
+ * title hide their content unless head_shown. */
+static void
+ex_edge(const GumboNode *n, int d, pbuf *b, int head_shown, int *hidden)
+{
+	GumboTag t = n->v.element.tag;
+	if (ex_hidden(t) && !(head_shown && (t == GUMBO_TAG_HEAD || t == GUMBO_TAG_TITLE)))
+		*hidden += d;
+	else if (!ex_inline[t] && b)
+		pbuf_break(b);
+}
+
+/* The walk of ex_walk and ex_text: top's subtree in document order,
+ * iterative so that a deep tree cannot overflow the stack.  Text outside
+ * hidden elements goes to b, when b is not NULL.  When r is not NULL,
+ * each element also goes to ex_element (top included). */
+static void
+ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
+	 const ex_field *f, int nf)
+{
+	/* hidden counts the open elements whose text is not visible; text
+	 * is taken only at zero. */
+	int hidden = 0;
+	const GumboNode *n = top;
+	for (;;) {
+		/* Enter n. */
+		if (ex_is_element(n)) {
+			if (r)
+				ex_element(r, n, f, nf);
+			if (n != top)
+				ex_edge(n, 1, b, head_shown, &hidden);
+		} else if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA ||
+			   n->type == GUMBO_NODE_WHITESPACE) {
+			if (b && !hidden)
+				pbuf_text(b, n->v.text.text, strlen(n->v.text.text));
+		}
+		const GumboVector *kids = ex_children(n);
+		if (kids && kids->length) {
+			n = kids->data[0];
+			continue;
+		}
+		/* Leave n and every ancestor whose last child it is. */
+		for (;;) {
+			if (n == top)
+				return;
+			if (ex_is_element(n))
+				ex_edge(n, -1, b, head_shown, &hidden);
+			const GumboNode *p = n->parent;
+			const GumboVector *sib = ex_children(p);
+			size_t next = n->index_within_parent + 1;
+			if (sib && next < sib->length) {
+				n = sib->data[next];
+				break;
+			}
+			n = p;
+		}
+	}
+}
+
 void
 ex_walk(ex_result *r, const GumboOutput *out, const ex_field *f, int nf,
 	int want_text)
@@ -204,102 +265,14 @@ ex_walk(ex_result *r, const GumboOutput *out, const ex_field *f, int nf,
 	if (nf)
 		memset(r->done, 0, (size_t)nf);
 
-	/* hidden counts the open elements whose text is not visible; text
-	 * is taken only at zero. */
-	int hidden = 0;
-	const GumboNode *root = out->document, *n = root;
-	for (;;) {
-		/* Enter n. */
-		const GumboVector *kids = NULL;
-		if (ex_is_element(n)) {
-			GumboTag t = n->v.element.tag;
-			ex_element(r, n, f, nf);
-			if (ex_hidden(t))
-				hidden++;
-			else if (!ex_inline[t] && want_text)
-				pbuf_break(&r->text);
-			kids = &n->v.element.children;
-		} else if (n->type == GUMBO_NODE_DOCUMENT) {
-			kids = &n->v.document.children;
-		} else if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA ||
-			   n->type == GUMBO_NODE_WHITESPACE) {
-			if (want_text && !hidden) {
-				const char *s = n->v.text.text;
-				pbuf_text(&r->text, s, strlen(s));
-			}
-		}
-		if (kids && kids->length) {
-			n = kids->data[0];
-			continue;
-		}
-		/* Leave n and every ancestor whose last child it is. */
-		for (;;) {
-			if (ex_is_element(n)) {
-				GumboTag t = n->v.element.tag;
-				if (ex_hidden(t))
-					hidden--;
-				else if (!ex_inline[t] && want_text)
-					pbuf_break(&r->text);
-			}
-			if (n == root)
-				return;
-			const GumboNode *p = n->parent;
-			const GumboVector *sib = ex_children(p);
-			size_t next = n->index_within_parent + 1;
-			if (sib && next < sib->length) {
-				n = sib->data[next];
-				break;
-			}
-			n = p;
-		}
-	}
+	ex_visit(out->document, want_text ? &r->text : NULL, 0, r, f, nf);
 }
 
 void
 ex_text(pbuf *b, const GumboNode *top)
 {
-	/* The same iterative walk, text only, bounded to top's subtree.
-	 * Elements hidden anywhere (script, style) stay hidden here, but
+	/* Elements hidden anywhere (script, style) stay hidden here, but
 	 * head and title do not: `-f t=title` should give the title, and a
 	 * match that is itself a script (JSON-LD) gives its content. */
-	int hidden = 0;
-	const GumboNode *n = top;
-	for (;;) {
-		const GumboVector *kids = NULL;
-		if (ex_is_element(n)) {
-			GumboTag t = n->v.element.tag;
-			if (n != top && ex_hidden(t) && t != GUMBO_TAG_HEAD && t != GUMBO_TAG_TITLE)
-				hidden++;
-			else if (!ex_inline[t] && n != top)
-				pbuf_break(b);
-			kids = &n->v.element.children;
-		} else if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA ||
-			   n->type == GUMBO_NODE_WHITESPACE) {
-			if (!hidden)
-				pbuf_text(b, n->v.text.text, strlen(n->v.text.text));
-		}
-		if (kids && kids->length) {
-			n = kids->data[0];
-			continue;
-		}
-		for (;;) {
-			if (ex_is_element(n)) {
-				GumboTag t = n->v.element.tag;
-				if (n != top && ex_hidden(t) && t != GUMBO_TAG_HEAD && t != GUMBO_TAG_TITLE)
-					hidden--;
-				else if (!ex_inline[t] && n != top)
-					pbuf_break(b);
-			}
-			if (n == top)
-				return;
-			const GumboNode *p = n->parent;
-			const GumboVector *sib = ex_children(p);
-			size_t next = n->index_within_parent + 1;
-			if (sib && next < sib->length) {
-				n = sib->data[next];
-				break;
-			}
-			n = p;
-		}
-	}
+	ex_visit(top, b, 1, NULL, NULL, 0);
 }

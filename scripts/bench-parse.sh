@@ -27,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 for f in "$docs"/*.html; do
 	b=$(basename "$f")
 	printf '{"url":"https://www.postgresql.org/docs/15/%s","final_url":"https://www.postgresql.org/docs/15/%s","status":200,"ctype":"text/html","body":{"$file":"%s"}}\n' "$b" "$b" "$f"
-done | python3 "$root/tests/fixtures/parse/mkrec.py" >"$work/records.mp"
+done | python3 "$root/tests/mkrec.py" >"$work/records.mp"
 pages=$(ls "$docs"/*.html | wc -l)
 bytes=$(cat "$docs"/*.html | wc -c)
 

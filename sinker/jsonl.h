@@ -8,9 +8,12 @@
 
 #include <msgpack.h>
 
+#include "rec.h"
+
+/* A rec_out in JSON mode, with lines put straight from the decoded
+ * record (no re-packing) and written by rec_out_flush. */
 typedef struct sjl {
-	int fd;
-	msgpack_sbuffer buf;
+	rec_out out;
 } sjl;
 
 /* Opens path for append (creating it, mode 0666 less umask), or uses

@@ -183,7 +183,7 @@ commit(sink *k)
 			msg_die(EX_IOERR, "cannot commit to '%s': %s", k->target,
 				sdb_errmsg(k->db));
 	} else if (sjl_flush(&k->jl) < 0) {
-		if (k->jl.fd == 1)
+		if (k->jl.out.fd == 1)
 			msg_stdout_failed(errno);
 		msg_die(EX_IOERR, "cannot write '%s': %s", k->target, strerror(errno));
 	}
@@ -216,7 +216,7 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 	} else {
 		rc = sjl_put(&k->jl, rec);
 		if (rc < 0) {
-			if (k->jl.fd == 1)
+			if (k->jl.out.fd == 1)
 				msg_stdout_failed(errno);
 			msg_die(EX_IOERR, "cannot write '%s': %s", k->target, strerror(errno));
 		}

@@ -3,7 +3,8 @@
 # assertion helpers that print `ok - name` / `not ok - name`.
 #
 #   . "$TESTS/lib.sh"
-#   server_start            # sets $PORT, $URL (http://127.0.0.1:$PORT), $LOG
+#   server_start            # sets $PORT, $URL (http://127.0.0.1:$PORT), $LOG,
+#                           # $U1 $U2 $U3 (the same port on .1, .2, .3)
 #   out=$(echo "$URL/ok" | "$BIN/fetch" --json)
 #   expect_eq "fetch sets status" 200 "$(echo "$out" | jq .status)"
 #   finish
@@ -41,6 +42,18 @@ expect_match() {
 	if printf '%s\n' "$3" | grep -Eq -- "$2"; then ok "$1"; else fail "$1" "no match for: $2" "actual: $3"; fi
 }
 
+# expect_usage_errors PROG CMDLINE...: for each CMDLINE (split at spaces),
+# $BIN/PROG exits 64 and its last line on stderr is the --help hint
+expect_usage_errors() {
+	prog=$1; shift
+	for bad in "$@"; do
+		# shellcheck disable=SC2086
+		"$BIN/$prog" $bad </dev/null >/dev/null 2>"$T/err"
+		expect_eq "usage error: $bad exits 64 with a hint" "64 Try '$prog --help' for more information." \
+			"$? $(tail -1 "$T/err")"
+	done
+}
+
 # server_start [ARGS...]: starts tests/server.py on 127.0.0.1, .2 and .3 at
 # one free port; extra ARGS go to the server (e.g. --robots FILE).
 server_start() {
@@ -54,6 +67,17 @@ server_start() {
 	while [ ! -s "$T/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 	PORT=$(cat "$T/port")
 	URL=http://127.0.0.1:$PORT
+	# shellcheck disable=SC2034  # for the scripts
+	U1=$URL U2=http://127.0.0.2:$PORT U3=http://127.0.0.3:$PORT
+}
+
+# server_restart [ARGS...]: stops the server and starts a new one with ARGS
+# (a new $PORT, $URL, $U1..$U3; the log is emptied).
+server_restart() {
+	kill "$SERVER_PID"
+	wait "$SERVER_PID" 2>/dev/null
+	rm -f "$T/port"
+	server_start "$@"
 }
 
 # requests PATH-REGEX: the request log lines whose path matches
@@ -61,5 +85,43 @@ requests() { jq -c "select(.path | test(\"$1\"))" "$LOG"; }
 
 # count PATH-REGEX: how many requests matched
 count() { requests "$1" | wc -l | tr -d ' '; }
+
+# gaps ADDR: the seconds between request starts at ADDR, in order
+# (requests for /robots.txt left out)
+gaps() { jq -sc --arg a "$1" '[.[] | select(.addr == $a and .path != "/robots.txt") | .t] | sort | [range(1; length) as $i | .[$i] - .[$i - 1]]' "$LOG"; }
+
+# ms JSON-ARRAY: the values in whole milliseconds, for messages
+ms() { echo "$1" | jq -c 'map(. * 1000 | floor)'; }
+
+# twice RUN CHECK: empties the log, runs RUN and prints what CHECK prints.
+# A CHECK that does not print ok, true or "ok ok ok" (one ok per host)
+# gets one more fresh run: on a busy machine one request can leave a few
+# ms late and shorten the next gap, while a pacing bug fails both runs.
+# The first result goes to stderr.
+twice() {
+	: >"$LOG"; $1; r=$($2)
+	case $r in ok | true | "ok ok ok") ;; *)
+		echo "#   $2: first run gave $r; running again" >&2
+		: >"$LOG"; $1; r=$($2) ;;
+	esac
+	echo "$r"
+}
+
+# mkrec [ARGS...]: tests/mkrec.py, JSON lines to msgpack records
+mkrec() { python3 "$TESTS/mkrec.py" "$@"; }
+
+# records FILE: how many lines (JSON records) FILE holds
+records() { wc -l <"$1" | tr -d ' '; }
+
+# q DB SQL: runs SQL on the SQLite database DB
+q() { sqlite3 "$1" "$2"; }
+
+# now: the time as float unix seconds
+now() { date +%s.%N; }
+
+# closed_port: a port on 127.0.0.1 nothing listens on
+closed_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
 
 finish() { exit "$FAILS"; }

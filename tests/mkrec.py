@@ -10,11 +10,19 @@ stdout, back to back: the stream every sluice stage reads.
 
 Types map the obvious way: null, true/false, int (fixint..int64/uint64),
 float (always float64), str, list -> array, object -> map.  msgpack `bin`
-has no JSON form, so mark bin values in one of two ways:
+has no JSON form, so mark bin values in one of these ways:
 
     {"body": {"$bin": "<p>hi</p>"}}      the UTF-8 bytes of the string
     {"body": {"$bin64": "PHA+aGk8L3A+"}} base64-decoded bytes
+    {"body": {"$latin1": "caf\\u00e9"}}  the string encoded as latin-1 (any
+                                         byte 0-255, one per character)
+    {"body": {"$file": "a.html"}}        the bytes of a file (path relative
+                                         to the current directory)
     --bin body                           every top-level "body" string
+
+and a str whose bytes need not be valid UTF-8:
+
+    {"body": {"$str_file": "a.html"}}    str: a file's bytes, as they are
 
 Raw bytes can be spliced into the stream (to build malformed input):
 
@@ -32,6 +40,21 @@ import json
 import struct
 import sys
 import time
+
+
+def header(out, n, fix, fixmax, c8, c16, c32):
+    """Appends the header of a str, bin, array or map of length n: the
+    fix form (fix | n) up to fixmax, else the first of the 8-, 16- and
+    32-bit length forms (type bytes c8, c16, c32; None: no such form)
+    that holds n."""
+    if fix is not None and n <= fixmax:
+        out.append(fix | n)
+    elif c8 is not None and n <= 0xFF:
+        out += bytes([c8, n])
+    elif n <= 0xFFFF:
+        out += bytes([c16]) + struct.pack(">H", n)
+    else:
+        out += bytes([c32]) + struct.pack(">I", n)
 
 
 def pack(v, out=None):
@@ -69,43 +92,17 @@ def pack(v, out=None):
         out += b"\xcb" + struct.pack(">d", v)
     elif isinstance(v, str):
         b = v.encode("utf-8", "surrogateescape")
-        n = len(b)
-        if n <= 31:
-            out.append(0xA0 | n)
-        elif n <= 0xFF:
-            out += b"\xd9" + struct.pack(">B", n)
-        elif n <= 0xFFFF:
-            out += b"\xda" + struct.pack(">H", n)
-        else:
-            out += b"\xdb" + struct.pack(">I", n)
+        header(out, len(b), 0xA0, 31, 0xD9, 0xDA, 0xDB)
         out += b
     elif isinstance(v, (bytes, bytearray)):
-        n = len(v)
-        if n <= 0xFF:
-            out += b"\xc4" + struct.pack(">B", n)
-        elif n <= 0xFFFF:
-            out += b"\xc5" + struct.pack(">H", n)
-        else:
-            out += b"\xc6" + struct.pack(">I", n)
+        header(out, len(v), None, -1, 0xC4, 0xC5, 0xC6)
         out += v
     elif isinstance(v, (list, tuple)):
-        n = len(v)
-        if n <= 15:
-            out.append(0x90 | n)
-        elif n <= 0xFFFF:
-            out += b"\xdc" + struct.pack(">H", n)
-        else:
-            out += b"\xdd" + struct.pack(">I", n)
+        header(out, len(v), 0x90, 15, None, 0xDC, 0xDD)
         for x in v:
             pack(x, out)
     elif isinstance(v, dict):
-        n = len(v)
-        if n <= 15:
-            out.append(0x80 | n)
-        elif n <= 0xFFFF:
-            out += b"\xde" + struct.pack(">H", n)
-        else:
-            out += b"\xdf" + struct.pack(">I", n)
+        header(out, len(v), 0x80, 15, None, 0xDE, 0xDF)
         for k, x in v.items():
             pack(k, out)
             pack(x, out)
@@ -114,13 +111,31 @@ def pack(v, out=None):
     return out
 
 
+def read_file(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+# The one-key marker objects: key -> what the value becomes.  A bytes
+# result packs as bin; a str packs as str (its bytes given back exactly by
+# surrogateescape, see pack).
+MARKERS = {
+    "$bin": lambda s: s.encode("utf-8"),
+    "$bin64": base64.b64decode,
+    "$latin1": lambda s: s.encode("latin-1"),
+    "$file": read_file,
+    "$str_file": lambda p: read_file(p).decode("utf-8", "surrogateescape"),
+}
+
+
 def unmark(v, binkeys=(), top=True):
-    """Replaces {"$bin": s} / {"$bin64": s} markers with bytes."""
+    """Replaces the marker objects ({"$bin": s}, {"$file": path}, ...)
+    with the bytes or str they stand for."""
     if isinstance(v, dict):
-        if len(v) == 1 and "$bin" in v:
-            return v["$bin"].encode("utf-8")
-        if len(v) == 1 and "$bin64" in v:
-            return base64.b64decode(v["$bin64"])
+        if len(v) == 1:
+            (k, x), = v.items()
+            if k in MARKERS:
+                return MARKERS[k](x)
         return {k: (x.encode("utf-8") if top and k in binkeys and isinstance(x, str)
                     else unmark(x, binkeys, False)) for k, x in v.items()}
     if isinstance(v, list):

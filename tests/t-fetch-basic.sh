@@ -6,11 +6,6 @@
 
 server_start
 F() { "$BIN/fetch" --json --no-robots -q "$@"; }
-mk() { python3 "$TESTS/mkrec.py" "$@"; }
-# a port on 127.0.0.1 nothing listens on
-closed_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # ---- one record per URL, every key
 before=$(date +%s.%N)
@@ -79,7 +74,7 @@ cat >"$T/in.jsonl" <<EOF
 {"job": "j3"}
 {"url": 42, "job": "j4"}
 EOF
-mk "$T/in.jsonl" >"$T/in.mp"
+mkrec "$T/in.jsonl" >"$T/in.mp"
 F <"$T/in.mp" >"$T/recs.json"
 expect_eq "records: one record per input record" 4 "$(wc -l <"$T/recs.json" | tr -d ' ')"
 expect_eq "records: user keys pass through unchanged" \

@@ -7,9 +7,6 @@
 
 server_start
 F() { "$BIN/fetch" --json --no-robots -q --retries 0 "$@"; }
-closed_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 # one URL [FETCH-ARGS...]: fetches one URL into $T/one.json, log emptied first
 one() { : >"$LOG"; u=$1; shift; echo "$u" | F "$@" >"$T/one.json"; }
 # field JQ: from the one record

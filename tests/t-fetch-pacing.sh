@@ -5,31 +5,10 @@
 
 server_start
 F() { "$BIN/fetch" --json --no-robots -q "$@"; }
-U1=http://127.0.0.1:$PORT
-U2=http://127.0.0.2:$PORT
-U3=http://127.0.0.3:$PORT
-now() { date +%s.%N; }
 # urls BASE PATH N: N lines BASE PATH?i=1..N (distinct URLs)
 urls() { i=1; while [ $i -le "$3" ]; do echo "$1$2$(case $2 in *\?*) echo "&" ;; *) echo "?" ;; esac)i=$i"; i=$((i + 1)); done; }
-# gaps ADDR: the seconds between request starts at ADDR, in order
-gaps() { jq -sc --arg a "$1" '[.[] | select(.addr == $a and .path != "/robots.txt") | .t] | sort | [range(1; length) as $i | .[$i] - .[$i - 1]]' "$LOG"; }
-# ms JSON-ARRAY: the values in whole milliseconds, for messages
-ms() { echo "$1" | jq -c 'map(. * 1000 | floor)'; }
 # min_gap_ok ADDR MIN: "ok" when every gap at ADDR is >= MIN, else the gaps
 min_gap_ok() { g=$(gaps "$1"); if [ "$(echo "$g" | jq --argjson m "$2" 'all(.[]; . >= $m)')" = true ]; then echo ok; else ms "$g"; fi; }
-records() { wc -l <"$1" | tr -d ' '; }
-# twice RUN CHECK: empties the log, runs RUN and prints what CHECK prints.
-# A CHECK that does not print ok/true gets one more fresh run: on a busy
-# machine one request can leave a few ms late and shorten the next gap,
-# while a pacing bug fails both runs.  The first result goes to stderr.
-twice() {
-	: >"$LOG"; $1; r=$($2)
-	case $r in ok | true | "ok ok ok") ;; *)
-		echo "#   $2: first run gave $r; running again" >&2
-		: >"$LOG"; $1; r=$($2) ;;
-	esac
-	echo "$r"
-}
 
 # ---- -d: minimum interval between starts on one host
 run_d() { urls "$U1" /page/1 6 | F -d 0.2 >"$T/d.json"; }

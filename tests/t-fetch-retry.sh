@@ -6,29 +6,16 @@
 
 server_start
 F() { "$BIN/fetch" --json --no-robots -q "$@"; }
-U1=http://127.0.0.1:$PORT
-U2=http://127.0.0.2:$PORT
-U3=http://127.0.0.3:$PORT
-now() { date +%s.%N; }
-records() { wc -l <"$1" | tr -d ' '; }
 # rec FILE URL-REGEX JQ: JQ applied to the record whose url matches
 rec() { jq -c "select(.url | test(\"$2\")) | $3" "$1"; }
 # starts PATH-REGEX: start times of the matching requests, sorted
 starts() { requests "$1" | jq -sc 'map(.t) | sort'; }
-# gaps ADDR: seconds between request starts at ADDR
-gaps() { jq -sc --arg a "$1" '[.[] | select(.addr == $a) | .t] | sort | [range(1; length) as $i | .[$i] - .[$i - 1]]' "$LOG"; }
-ms() { echo "$1" | jq -c 'map(. * 1000 | floor)'; }
-# twice RUN CHECK: empties the log, runs RUN and prints what CHECK prints.
-# A CHECK that does not print ok/true gets one more fresh run: on a busy
-# machine one request can leave a few ms late and shorten the next gap,
-# while a pacing bug fails both runs.  The first result goes to stderr.
-twice() {
-	: >"$LOG"; $1; r=$($2)
-	case $r in ok | true) ;; *)
-		echo "#   $2: first run gave $r; running again" >&2
-		: >"$LOG"; $1; r=$($2) ;;
-	esac
-	echo "$r"
+# retried_after NAME KEY S: checks that key=KEY was requested twice, the
+# second at least S seconds after the first, and notes the gap
+retried_after() {
+	t=$(starts "key=$2")
+	expect_eq "$1" true "$(echo "$t" | jq "length == 2 and .[1] - .[0] >= $3")"
+	echo "#   $2 requests at +$(echo "$t" | jq '(.[1] - .[0]) * 1000 | floor') ms"
 }
 
 # ---- Retry-After: seconds (on .1) and an HTTP date (on .2), in one run
@@ -37,16 +24,10 @@ printf '%s\n' "$U1/retry-after?key=k1&fail=1&s=2" "$U2/retry-after-date?key=k2&f
 expect_eq "Retry-After: 2 records" 2 "$(records "$T/ra.json")"
 expect_eq "Retry-After: 2 s: status 200, attempts 2, no error" '[200,2,null]' \
 	"$(rec "$T/ra.json" 'k1' '[.status, .attempts, .error]')"
-t=$(starts 'key=k1')
-expect_eq "Retry-After: 2 s: two requests, the second >= 2 s after the first" true \
-	"$(echo "$t" | jq 'length == 2 and .[1] - .[0] >= 2')"
-echo "#   k1 requests at +$(echo "$t" | jq '(.[1] - .[0]) * 1000 | floor') ms"
+retried_after "Retry-After: 2 s: two requests, the second >= 2 s after the first" k1 2
 expect_eq "Retry-After: HTTP date: status 200, attempts 2" '[200,2,null]' \
 	"$(rec "$T/ra.json" 'k2' '[.status, .attempts, .error]')"
-t=$(starts 'key=k2')
-expect_eq "Retry-After: HTTP date +2 s: two requests, the second >= 1 s after the first" true \
-	"$(echo "$t" | jq 'length == 2 and .[1] - .[0] >= 1')"
-echo "#   k2 requests at +$(echo "$t" | jq '(.[1] - .[0]) * 1000 | floor') ms"
+retried_after "Retry-After: HTTP date +2 s: two requests, the second >= 1 s after the first" k2 1
 
 # ---- Retry-After holds the whole host: another URL there waits too
 : >"$LOG"

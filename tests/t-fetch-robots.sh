@@ -8,25 +8,9 @@
 R=$T/robots.txt
 server_start --robots "$R"
 F() { "$BIN/fetch" --json -q "$@"; }
-U1=http://127.0.0.1:$PORT
-U2=http://127.0.0.2:$PORT
-records() { wc -l <"$1" | tr -d ' '; }
 # verdict FILE PATH: "status error" of the record for $U1PATH
 verdict() { jq -r --arg u "$U1$2" 'select(.url == $u) | "\(.status) \(.error // "-")"' "$1"; }
 requested() { jq -s --arg p "$1" --arg a "${2:-127.0.0.1}" 'map(select(.path == $p and .addr == $a)) | length' "$LOG"; }
-# twice RUN CHECK: empties the log, runs RUN and prints what CHECK prints.
-# A CHECK that does not print ok/true gets one more fresh run: on a busy
-# machine one request can leave a few ms late and shorten the next gap,
-# while a pacing bug fails both runs.  The first result goes to stderr.
-twice() {
-	: >"$LOG"; $1; r=$($2)
-	case $r in ok | true) ;; *)
-		echo "#   $2: first run gave $r; running again" >&2
-		: >"$LOG"; $1; r=$($2) ;;
-	esac
-	echo "$r"
-}
-gaps() { jq -sc --arg a "$1" '[.[] | select(.addr == $a and .path != "/robots.txt") | .t] | sort | [range(1; length) as $i | .[$i] - .[$i - 1]]' "$LOG"; }
 
 # ---- rules for everyone
 cat >"$R" <<'EOF'
@@ -97,7 +81,7 @@ Crawl-delay: 0.3
 Disallow: /private
 EOF
 run_cd() { i=1; while [ $i -le 4 ]; do echo "$U1/page/$i"; i=$((i + 1)); done | F -d 0 >"$T/cd.json"; }
-cd_ok() { g=$(gaps 127.0.0.1); [ "$(echo "$g" | jq 'length == 3 and all(.[]; . >= 0.295)')" = true ] && echo true || echo "$g" | jq -c 'map(. * 1000 | floor)'; }
+cd_ok() { g=$(gaps 127.0.0.1); [ "$(echo "$g" | jq 'length == 3 and all(.[]; . >= 0.295)')" = true ] && echo true || ms "$g"; }
 r=$(twice run_cd cd_ok)
 expect_eq "Crawl-delay: 0.3 with -d 0: 4 records, every gap >= 295 ms" "4 true" "$(records "$T/cd.json") $r"
 
@@ -136,11 +120,7 @@ expect_eq "robots.txt 404: everything allowed" "404 -|200 -" "$(verdict "$T/404.
 expect_eq "robots.txt 404: asked once" 1 "$(requested /robots.txt)"
 
 # ---- robots.txt 503: nothing fetched; after --retries failures, `robots`
-kill "$SERVER_PID"
-wait "$SERVER_PID" 2>/dev/null
-rm -f "$T/port"
-server_start --robots-status 503
-U1=http://127.0.0.1:$PORT
+server_restart --robots-status 503
 printf '%s\n' "$U1/ok" "$U1/page/1" | F --retries 1 --backoff 0.1 >"$T/503.json"
 expect_eq "robots.txt 503: both URLs end with error robots, status 0, attempts 0" '["robots",0,0]|["robots",0,0]' \
 	"$(jq -c '[.error, .status, .attempts]' "$T/503.json" | paste -sd'|' -)"
@@ -148,11 +128,7 @@ expect_eq "robots.txt 503 --retries 1: robots.txt asked twice, nothing else requ
 	"$(requested /robots.txt) $(wc -l <"$LOG" | tr -d ' ')"
 expect_eq "robots.txt 503: the record says robots.txt was unreachable" '"robots.txt unreachable"' \
 	"$(jq -c .error_detail "$T/503.json" | head -n 1)"
-kill "$SERVER_PID"
-wait "$SERVER_PID" 2>/dev/null
-rm -f "$T/port"
-server_start --robots-status 404
-U1=http://127.0.0.1:$PORT
+server_restart --robots-status 404
 printf '%s\n' "$U1/ok" | F --retries 1 --backoff 0.1 >"$T/s404.json"
 expect_eq "--robots-status 404: all allowed" "200 -" "$(verdict "$T/s404.json" /ok)"
 

@@ -5,7 +5,6 @@
 . "${TESTS:-$(dirname "$0")}/lib.sh"
 F=$TESTS/fixtures/parse
 P=$BIN/parse
-mkrec() { python3 "$F/mkrec.py"; }
 
 # title FILE CTYPE [HEADERS-JSON]: the parsed title of FILE served as CTYPE.
 title() {

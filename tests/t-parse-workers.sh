@@ -4,7 +4,6 @@
 . "${TESTS:-$(dirname "$0")}/lib.sh"
 F=$TESTS/fixtures/parse
 P=$BIN/parse
-mkrec() { python3 "$F/mkrec.py"; }
 
 # A mixed stream: every fixture page under distinct URLs, plus non-HTML
 # and dead-letter records, 3 rounds.

@@ -1,11 +1,10 @@
 #!/bin/sh
 # parse: the page fields, links, text, pass-through and the command line.
-# Records are built by fixtures/parse/mkrec.py (JSON lines -> msgpack),
+# Records are built by mkrec (tests/mkrec.py: JSON lines -> msgpack),
 # so these tests need neither fetch nor a server.
 . "${TESTS:-$(dirname "$0")}/lib.sh"
 F=$TESTS/fixtures/parse
 P=$BIN/parse
-mkrec() { python3 "$F/mkrec.py"; }
 
 # page FILE [URL [CTYPE]]: a fetch-shaped record for a fixture file.
 page() {

@@ -15,7 +15,6 @@ crawl() {
 		"$BIN/parse" -q -j2 | "$BIN/validate" -q |
 		"$BIN/sink" -q --batch-ms 50 --queue "$db" "$@" "$db"' "$db" "$T/seeds.txt" "$@"
 }
-q() { sqlite3 "$1" "$2"; }
 
 # De-duplication: seeds repeated and spelled differently are one row, and
 # a rerun admits nothing.

@@ -4,8 +4,6 @@
 . "$TESTS/lib.sh"
 
 server_start
-U2=http://127.0.0.2:$PORT
-U3=http://127.0.0.3:$PORT
 C="curl -s --max-time 10"
 
 # title PAGE: the text of the first <title>
@@ -186,15 +184,11 @@ expect_eq "--root 404" 404 "$($C -o /dev/null -w '%{http_code}' "$URL/nope.html"
 expect_eq "--root no escape" 404 "$($C --path-as-is -o /dev/null -w '%{http_code}' "$URL/../secret.txt")"
 expect_eq "--root no encoded escape" 404 "$($C --path-as-is -o /dev/null -w '%{http_code}' "$URL/sub/%2e%2e/%2e%2e/secret.txt")"
 expect_eq "--root keeps the endpoints" "OK page" "$($C "$URL/ok" | title)"
-kill "$SERVER_PID"; wait "$SERVER_PID"; SERVER_PID=
 
-rm -f "$T/port"
-server_start --robots-status 503
+server_restart --robots-status 503
 expect_eq "--robots-status" 503 "$($C -o /dev/null -w '%{http_code}' "$URL/robots.txt")"
 old=$PORT
-kill "$SERVER_PID"; wait "$SERVER_PID"; SERVER_PID=
-rm -f "$T/port"
-server_start --port "$old"
+server_restart --port "$old"
 expect_eq "--port binds that port" "$old" "$PORT"
 expect_eq "--port serves on every addr" "200" "$($C -o /dev/null -w '%{http_code}' "http://127.0.0.3:$PORT/ok")"
 

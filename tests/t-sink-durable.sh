@@ -3,8 +3,6 @@
 # SIGINT commit the last batch, and kill -9 at any moment leaves a valid
 # database holding every committed row.
 . "$(dirname "$0")/lib.sh"
-mk() { python3 "$TESTS/mkrec.py" "$@"; }
-q() { sqlite3 "$1" "$2"; }
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; cleanup' EXIT
 
@@ -91,6 +89,6 @@ expect_eq "kill -9: every committed row is intact" "$after" \
 	"$(q "$T/k9.db" "select count(*) from pages where json_valid(record) and title = 't' || substr(url, 15) and stored_at > 0")"
 expect_eq "kill -9: the committed rows are a prefix of the input" "$after" \
 	"$(q "$T/k9.db" 'select max(cast(substr(url, 15) as integer)) from pages')"
-mk "$T/many.jsonl" | "$BIN/sink" -q "$T/k9.db"
+mkrec "$T/many.jsonl" | "$BIN/sink" -q "$T/k9.db"
 expect_eq "kill -9: rerunning the input completes the database" 400 "$(q "$T/k9.db" 'select count(*) from pages')"
 finish

@@ -4,10 +4,8 @@
 # Signals and kill -9 are in t-sink-durable.sh.
 . "$(dirname "$0")/lib.sh"
 F=$TESTS/fixtures/sink
-mk() { python3 "$TESTS/mkrec.py" "$@"; }
-mk "$F/pages.jsonl" >"$T/pages.mp"
-mk "$F/update.jsonl" >"$T/update.mp"
-q() { sqlite3 "$1" "$2"; }
+mkrec "$F/pages.jsonl" >"$T/pages.mp"
+mkrec "$F/update.jsonl" >"$T/update.mp"
 
 # --schema
 "$BIN/sink" --schema >"$T/schema.sql"
@@ -73,7 +71,7 @@ expect_eq "--links: an upsert replaces the page's links" "http://a.test/|http://
 expect_eq "--links: rerun is idempotent" 1 "$(q "$T/d.db" 'select count(*) from links')"
 
 # records without url
-mk "$F/nourl.jsonl" | "$BIN/sink" "$T/e.db" 2>"$T/err"
+mkrec "$F/nourl.jsonl" | "$BIN/sink" "$T/e.db" 2>"$T/err"
 expect_eq "a record without url is skipped with a warning and counted" \
 "0 sink: record at byte 28 has no url: skipped
 sink: record at byte 47 has no url: skipped
@@ -81,7 +79,7 @@ sink: 2 records without url skipped
 sink: 2 records stored in '$T/e.db'" "$? $(cat "$T/err")"
 expect_eq "the others are stored" "http://c.test/ http://d.test/" \
 	"$(q "$T/e.db" "select group_concat(url, ' ') from (select url from pages order by url)")"
-mk "$F/nourl.jsonl" | "$BIN/sink" -q "$T/e.jsonl" 2>"$T/err"
+mkrec "$F/nourl.jsonl" | "$BIN/sink" -q "$T/e.jsonl" 2>"$T/err"
 expect_eq "JSON lines keep records without url" "4|" "$(wc -l <"$T/e.jsonl" | tr -d ' ')|$(cat "$T/err")"
 
 # JSON lines
@@ -97,7 +95,7 @@ expect_eq "- writes JSON lines to stdout" \
 	'0 {"url":"http://a.test/","host":"a.test","status":200,"title":"A2","links":["http://a.test/3"],"accepted":true}' \
 	"$? $(cat "$T/out")"
 expect_eq "- notes on stderr only" "sink: 1 records stored in '-'" "$(cat "$T/err")"
-for i in $(seq 1 2000); do cat "$F/pages.jsonl"; done | grep -v '^#' | mk >"$T/many.mp"
+for i in $(seq 1 2000); do cat "$F/pages.jsonl"; done | grep -v '^#' | mkrec >"$T/many.mp"
 ( "$BIN/sink" - <"$T/many.mp" 2>"$T/err"; echo $? >"$T/rc" ) | head -c 10 >/dev/null
 expect_eq "- with a closed stdout exits 0 quietly" "0|" "$(cat "$T/rc")|$(cat "$T/err")"
 
@@ -122,7 +120,7 @@ expect_eq "random bytes leave a valid database" ok "$(q "$T/r.db" 'pragma integr
 expect_eq "--max-record refuses a larger record" "65 sink: malformed record at byte 0: record larger than 50 bytes" "$? $(cat "$T/err")"
 
 # validate | sink: the verdicts land in their columns
-python3 "$TESTS/mkrec.py" "$TESTS/fixtures/validate/pages.jsonl" |
+mkrec "$TESTS/fixtures/validate/pages.jsonl" |
 	"$BIN/validate" -q --reject 'Access Denied' | "$BIN/sink" -q "$T/v.db"
 expect_eq "validate | sink stores accepted and reason" \
 "http://a.test/down|0|status 503
@@ -152,12 +150,7 @@ expect_eq "missing TARGET exits 64" "64 sink: missing TARGET" "$? $(head -1 "$T/
 "$BIN/sink" "$T/x.txt" </dev/null 2>"$T/err"
 expect_eq "an unknown target type exits 64" \
 	"64 sink: unknown target '$T/x.txt': want FILE.db, FILE.jsonl or -" "$? $(head -1 "$T/err")"
-for bad in "--batch 0" "--batch x" "--batch-ms -5" "--max-record 1Q" "--bogus" "a.db b.db"; do
-	# shellcheck disable=SC2086
-	"$BIN/sink" $bad </dev/null >/dev/null 2>"$T/err"
-	expect_eq "usage error: $bad exits 64 with a hint" "64 Try 'sink --help' for more information." \
-		"$? $(tail -1 "$T/err")"
-done
+expect_usage_errors sink "--batch 0" "--batch x" "--batch-ms -5" "--max-record 1Q" "--bogus" "a.db b.db"
 "$BIN/sink" --help >"$T/out"
 expect_eq "--help prints the synopsis" "0 usage: sink [--batch N] [--batch-ms T] [--body] [--links]" "$? $(head -1 "$T/out")"
 "$BIN/sink" --version >"$T/out"

@@ -3,8 +3,7 @@
 # JavaScript shells, --drop, the summary, pass-through, malformed input.
 . "$(dirname "$0")/lib.sh"
 F=$TESTS/fixtures/validate
-mk() { python3 "$TESTS/mkrec.py" "$@"; }
-mk "$F/pages.jsonl" >"$T/pages.mp"
+mkrec "$F/pages.jsonl" >"$T/pages.mp"
 
 # verdicts RULE-ARGS...: one `url accepted reason` line per output record
 verdicts() {
@@ -68,7 +67,7 @@ expect_eq "a dead letter is a fetch_error even when other rules fail" \
 expect_eq "re-validating replaces accepted and drops the old reason" \
 	'{"accepted":true,"reason":null}' \
 	"$("$BIN/validate" -q --json <"$T/pages.mp" | jq -c 'select(.url | endswith("again")) | {accepted, reason}')"
-echo '{"url":"u","host":"h","status":404,"accepted":true,"reason":"old"}' | mk >"$T/old.mp"
+echo '{"url":"u","host":"h","status":404,"accepted":true,"reason":"old"}' | mkrec >"$T/old.mp"
 expect_eq "re-validating a rejected record replaces its reason" \
 	'{"accepted":false,"reason":"status 404"}' \
 	"$("$BIN/validate" -q --json <"$T/old.mp" | jq -c '{accepted, reason}')"
@@ -118,7 +117,7 @@ expect_eq "[host A.TEST] matches host a.test" "a.test/ok false rejected /stock/"
 	"$(verdicts --rules "$T/case.txt" | grep /ok)"
 expect_eq "[global] rules apply to every host" "a.test/down false rejected /Unavailable/" \
 	"$(verdicts --rules "$T/wild.txt" --status any | grep down)"
-echo '{"url":"x","status":200,"ctype":"text/html","title":"Widget"}' | mk >"$T/nohost.mp"
+echo '{"url":"x","status":200,"ctype":"text/html","title":"Widget"}' | mkrec >"$T/nohost.mp"
 expect_eq "a record without host gets only the global rules" '{"accepted":true}' \
 	"$("$BIN/validate" -q --json --rules "$T/wild.txt" <"$T/nohost.mp" | jq -c '{accepted}')"
 
@@ -154,12 +153,7 @@ expect_eq "a bad regex in a rules file exits 64 with line and offset" \
 	"$rc $(head -1 "$T/err")"
 "$BIN/validate" --rules "$T/missing.txt" </dev/null >/dev/null 2>&1
 expect_eq "an unreadable rules file exits 74" 74 $?
-for bad in "--status 299-200" "--status abc" "--min-text -1" "--max-record 0" "--bogus" "extra"; do
-	# shellcheck disable=SC2086
-	"$BIN/validate" $bad </dev/null >/dev/null 2>"$T/err"
-	expect_eq "usage error: $bad exits 64 with a hint" "64 Try 'validate --help' for more information." \
-		"$? $(tail -1 "$T/err")"
-done
+expect_usage_errors validate "--status 299-200" "--status abc" "--min-text -1" "--max-record 0" "--bogus" "extra"
 "$BIN/validate" --help >"$T/out"
 expect_eq "--help prints the synopsis" "0 usage: validate [--status RANGE[,RANGE]] [--ctype TYPE[,TYPE]]" "$? $(head -1 "$T/out")"
 "$BIN/validate" --version >"$T/out"
@@ -180,7 +174,7 @@ head -c 100000 /dev/urandom | "$BIN/validate" -q >/dev/null 2>"$T/err"
 expect_match "random bytes exit 65 with a malformed-record message" "^65 validate: malformed record at byte [0-9]+: " "$? $(cat "$T/err")"
 "$BIN/validate" -q --max-record 100 <"$T/pages.mp" >/dev/null 2>"$T/err"
 expect_eq "--max-record refuses a larger record" "65 validate: malformed record at byte 0: record larger than 100 bytes" "$? $(cat "$T/err")"
-echo '[1,2]' | mk | "$BIN/validate" -q >/dev/null 2>"$T/err"
+echo '[1,2]' | mkrec | "$BIN/validate" -q >/dev/null 2>"$T/err"
 expect_eq "a non-map record is malformed" "65 validate: malformed record at byte 0: not a map" "$? $(cat "$T/err")"
 
 # SIGTERM while waiting for input: flush what was judged, write the summary
@@ -197,7 +191,7 @@ expect_eq "SIGTERM: validate flushes every judged record, then dies of the signa
 expect_eq "SIGTERM: the summary is written" 8 "$(jq .total.raw "$T/sum5.json")"
 
 # a closed stdout ends validate quietly
-for i in $(seq 1 3000); do cat "$F/pages.jsonl"; done | grep -v '^#' | mk >"$T/many.mp"
+for i in $(seq 1 3000); do cat "$F/pages.jsonl"; done | grep -v '^#' | mkrec >"$T/many.mp"
 ( "$BIN/validate" -q <"$T/many.mp" 2>"$T/err"; echo $? >"$T/rc" ) | head -c 10 >/dev/null
 expect_eq "closed stdout: exit 0, no message" "0|" "$(cat "$T/rc")|$(cat "$T/err")"
 finish
