@@ -27,7 +27,6 @@ static rec_in in;
 static int in_open, fmt, pollable;
 static uv_poll_t *poll_r;
 static int polling;
-static msgpack_sbuffer raw;
 int input_failed_open;
 
 static void
@@ -51,8 +50,6 @@ close_current(void)
 	rec_in_free(&in);
 	in_open = 0;
 }
-
-static void on_readable(uv_poll_t *p, int status, int events);
 
 /* Opens the next input (stdin when no files were named); sets
  * F.input_done after the last. */
@@ -167,17 +164,14 @@ take_one(void)
 	int rc = rec_in_parse(&in, &o);
 	if (rc != REC_OK)
 		return rc;
-	raw.size = 0;
-	msgpack_packer pk;
-	msgpack_packer_init(&pk, &raw, msgpack_sbuffer_write);
-	msgpack_pack_object(&pk, o);
-	const char *url;
-	size_t n;
+	const char *raw, *url;
+	size_t raw_len, n;
+	rec_in_raw(&in, &raw, &raw_len);
 	const msgpack_object *u = rec_get(&o, "url");
 	if (u && u->type == MSGPACK_OBJECT_STR && rec_str(&o, "url", &url, &n))
-		new_job(url, n, raw.data, raw.size);
+		new_job(url, n, raw, raw_len);
 	else
-		new_job("", 0, raw.data, raw.size);   /* ends as bad_url */
+		new_job("", 0, raw, raw_len);   /* ends as bad_url */
 	return REC_OK;
 }
 
@@ -235,10 +229,8 @@ input_init(char **f, int n)
 	if (queue_active() && n == 0 && isatty(0)) {
 		fi = 0;
 		queue_seeded();
-		msgpack_sbuffer_init(&raw);
 		return 0;
 	}
-	msgpack_sbuffer_init(&raw);
 	next_file();
 	return 0;
 }
@@ -248,5 +240,4 @@ input_close(void)
 {
 	close_current();
 	F.input_done = 1;
-	msgpack_sbuffer_destroy(&raw);
 }

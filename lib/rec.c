@@ -172,8 +172,16 @@ rec_in_parse(rec_in *r, msgpack_object *o)
 	if (r->res.data.type != MSGPACK_OBJECT_MAP)
 		return fail(r, "not a map");
 	r->offset += (uint64_t)len;
+	r->last_len = (size_t)len;
 	*o = r->res.data;
 	return REC_OK;
+}
+
+void
+rec_in_raw(const rec_in *r, const char **p, size_t *n)
+{
+	*n = r->last_len;
+	*p = r->u.buffer + r->u.off - r->last_len;
 }
 
 int

@@ -30,6 +30,7 @@ typedef struct rec_in {
 	msgpack_unpacker u;
 	msgpack_unpacked res;
 	uint64_t offset;   /* stream offset of the first unconsumed byte */
+	size_t last_len;   /* bytes of the record rec_in_parse last returned */
 	int eof;
 	char err[160];     /* why REC_ERR was returned, names the offset */
 } rec_in;
@@ -48,6 +49,10 @@ ssize_t rec_in_fill(rec_in *r);
  * REC_EOF is a clean end; REC_ERR means the stream is malformed and
  * r->err says where and why. */
 int rec_in_parse(rec_in *r, msgpack_object *o);
+
+/* The msgpack bytes of the record rec_in_parse last returned, valid until
+ * the next call: for passing a record on, or to a worker, unchanged. */
+void rec_in_raw(const rec_in *r, const char **p, size_t *n);
 
 /* rec_in_parse with blocking fills: the loop every filter stage uses.
  * A read error is REC_ERR with the reason in r->err. */

@@ -73,7 +73,6 @@ pool_worker_main(int in, int out, const page_opts *opts)
 	rec_out_init(&o, out, 0);
 	msgpack_object rec;
 	for (;;) {
-		uint64_t before = r.offset;
 		int rc = rec_in_parse(&r, &rec);
 		if (rc == REC_NEED) {
 			if (rec_in_fill(&r) < 0)
@@ -92,7 +91,7 @@ pool_worker_main(int in, int out, const page_opts *opts)
 		}
 		const char *raw;
 		size_t rawn;
-		src_raw(&r, before, &raw, &rawn);
+		rec_in_raw(&r, &raw, &rawn);
 		/* One flush per record, so a result is never stuck in our
 		 * buffer while the parent waits for it. */
 		if (page_process(p, raw, rawn, &rec, &o) < 0 || rec_out_flush(&o) < 0)
@@ -250,7 +249,6 @@ pool_read(pool *p, int i)
 		w->r.eof = 1;
 	for (;;) {
 		msgpack_object o;
-		uint64_t before = w->r.offset;
 		int rc = rec_in_parse(&w->r, &o);
 		if (rc == REC_NEED)
 			return 0;
@@ -262,7 +260,7 @@ pool_read(pool *p, int i)
 		}
 		const char *raw;
 		size_t n;
-		src_raw(&w->r, before, &raw, &n);
+		rec_in_raw(&w->r, &raw, &n);
 		pool_write_out(p, raw, n);
 		pool_job_free(&w->q[w->head]);
 		w->head = (w->head + 1) % POOL_CREDIT;

@@ -46,13 +46,6 @@ src_free(src *s)
 	}
 }
 
-void
-src_raw(const rec_in *r, uint64_t before, const char **raw, size_t *n)
-{
-	*n = (size_t)(r->offset - before);
-	*raw = r->u.buffer + r->u.off - *n;
-}
-
 /* Packs NUL-terminated s as a msgpack str. */
 static void
 src_pack_str(msgpack_packer *pk, const char *s)
@@ -187,10 +180,9 @@ src_next(src *s, const char **raw, size_t *rawn, msgpack_object *o)
 {
 	if (s->files)
 		return src_next_file(s, raw, rawn, o);
-	uint64_t before = s->in.offset;
 	int rc = rec_in_parse(&s->in, o);
 	if (rc == REC_OK)
-		src_raw(&s->in, before, raw, rawn);
+		rec_in_raw(&s->in, raw, rawn);
 	else if (rc == REC_ERR)
 		snprintf(s->err, sizeof s->err, "%s", s->in.err);
 	return rc;

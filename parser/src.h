@@ -47,9 +47,5 @@ int src_fill(src *s);
  * 0 when read (or at EOF), 1 when stop_now(), -1 with s->err set. */
 int src_wait(src *s);
 
-/* The packed bytes of the record rec_in_parse just returned, given the
- * stream offset before that call.  Relies on rec_in's documented fields:
- * the unpacker consumed exactly those bytes, ending at u.off. */
-void src_raw(const rec_in *r, uint64_t before, const char **raw, size_t *n);
 
 #endif
