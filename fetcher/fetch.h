@@ -9,6 +9,8 @@
  *   policy.c  --policy per-host overrides (policy_)
  *   input.c   URL lines or records, read only as capacity frees (input_)
  *   output.c  records out through a bounded non-blocking buffer (output_)
+ *   queue.c   --queue: URLs from the SQLite frontier (queue_)
+ *   stats.c   --stats FILE: counters as JSON (stats_)
  *
  * One job is one input URL from its first read to its one output record.
  * Ownership: a job is in exactly one place at a time: a host's queue, a
@@ -54,7 +56,19 @@ typedef struct fetch_opts {
 	size_t max_record;
 	int json;
 	double lease;            /* --queue: seconds a leased URL is ours */
+	long max_hosts;          /* host states kept before idle ones go */
+	const char *stats;       /* --stats FILE */
 } fetch_opts;
+
+#define STATS_ERRORS 16
+
+typedef struct fetch_stats {
+	unsigned long long records, requests, bytes;
+	unsigned long long by_class[6];   /* records by status: none, 1xx..5xx */
+	struct { const char *word; unsigned long long n; } errors[STATS_ERRORS];
+	unsigned long long hosts_seen, hosts_evicted;
+	double started;                   /* monotonic */
+} fetch_stats;
 
 struct host;
 
@@ -138,6 +152,7 @@ typedef struct fetch {
 	int input_done;
 	struct policy *policy;
 	rec_build build;
+	fetch_stats stats;
 } fetch;
 
 extern fetch F;
@@ -210,6 +225,12 @@ void queue_seeded(void);
 void queue_want(void);
 int queue_report(int requeue);
 void queue_close(void);
+
+/* stats.c */
+void stats_init(void);            /* starts the --stats timer, if any */
+void stats_record(const job *j);  /* a record was emitted */
+void stats_write(void);           /* writes --stats FILE now */
+void stats_close(void);
 
 /* main.c */
 void fetch_maybe_exit(void);

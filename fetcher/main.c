@@ -59,6 +59,8 @@ static const char usage_text[] =
 "      --pending N         URLs held in memory ahead of starts (1024)\n"
 "      --buffer BYTES      output bytes buffered before pausing (4M)\n"
 "      --max-record BYTES  largest input record (64M)\n"
+"      --max-hosts N       host states kept before idle ones are dropped (10000)\n"
+"      --stats FILE        write counters as JSON to FILE every 5 s and at exit\n"
 "      --json              write JSON lines\n"
 "Durable jobs (docs/queue.md):\n"
 "      --queue DB          take URLs from the SQLite frontier DB (FILEs seed it)\n"
@@ -73,7 +75,8 @@ enum {
 	O_MAX_REDIRS, O_MAX_BODY, O_UA, O_NO_ROBOTS, O_POLICY, O_RETRIES,
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
-	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE
+	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE,
+	O_MAX_HOSTS, O_STATS
 };
 
 static const struct option longopts[] = {
@@ -103,6 +106,8 @@ static const struct option longopts[] = {
 	{ "buffer", required_argument, 0, O_BUFFER },
 	{ "max-record", required_argument, 0, O_MAX_RECORD },
 	{ "json", no_argument, 0, O_JSON },
+	{ "max-hosts", required_argument, 0, O_MAX_HOSTS },
+	{ "stats", required_argument, 0, O_STATS },
 	{ "queue", required_argument, 0, O_QUEUE },
 	{ "lease", required_argument, 0, O_LEASE },
 	{ "report", no_argument, 0, O_REPORT },
@@ -146,7 +151,7 @@ parse_options(int argc, char **argv)
 		.robots = 1, .retries = 3, .max_elapsed = 600, .max_retry_after = 300,
 		.backoff = 1, .adapt = 1, .host_failures = 10, .host_pause = 60,
 		.pending = 1024, .out_buffer = (size_t)4 << 20,
-		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900,
+		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900, .max_hosts = 10000,
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL;
@@ -181,6 +186,8 @@ parse_options(int argc, char **argv)
 		case O_BUFFER: if (num_size(a, &o->out_buffer) || o->out_buffer < 1024) bad("--buffer", a); break;
 		case O_MAX_RECORD: if (num_size(a, &o->max_record) || o->max_record < 64) bad("--max-record", a); break;
 		case O_JSON: o->json = 1; break;
+		case O_MAX_HOSTS: if (num_long(a, 100000000, &o->max_hosts) || o->max_hosts < 1) bad("--max-hosts", a); break;
+		case O_STATS: o->stats = a; break;
 		case O_QUEUE: queue_path = a; break;
 		case O_LEASE: if (num_seconds(a, &o->lease) || o->lease <= 0) bad("--lease", a); break;
 		case O_REPORT: report = 1; break;
@@ -257,6 +264,7 @@ main(int argc, char **argv)
 	rec_build_init(&F.build);
 	uv_timer_init(F.loop, &F.sched_timer);
 	queue_init_loop();
+	stats_init();
 	uv_signal_init(F.loop, &F.sig_int);
 	uv_signal_init(F.loop, &F.sig_term);
 	uv_signal_start(&F.sig_int, on_signal, SIGINT);
@@ -269,6 +277,7 @@ main(int argc, char **argv)
 	uv_run(F.loop, UV_RUN_DEFAULT);
 
 	/* Shutdown order: curl first, then every uv handle, then the loop. */
+	stats_close();
 	output_close();
 	input_close();
 	queue_close();

@@ -43,6 +43,46 @@ grow(void)
 	F.table_size = n;
 }
 
+static void
+host_free(host *h)
+{
+	robots_free(h->robots);
+	free(h->key);
+	free(h->name);
+	free(h);
+}
+
+/* Whether h holds nothing a new host would not: no jobs, nothing in
+ * flight, no wait pending, no robots.txt on its way. */
+static int
+idle(const host *h, double now)
+{
+	return !h->waiting && h->active == 0 && !h->queue && !h->retry &&
+	       h->next_start <= now && h->paused_until <= now &&
+	       h->robots_state != ROBOTS_LOADING;
+}
+
+/* Frees every idle host.  Above --max-hosts, state is kept only for
+ * hosts with work, so memory follows the flags, not the number of
+ * distinct hosts in the input.  A host that comes back starts afresh and
+ * fetches robots.txt again. */
+static void
+evict(double now)
+{
+	for (size_t i = 0; i < F.table_size; i++)
+		for (host **p = &F.table[i]; *p;) {
+			host *h = *p;
+			if (idle(h, now)) {
+				*p = h->hnext;
+				host_free(h);
+				F.n_hosts--;
+				F.stats.hosts_evicted++;
+			} else {
+				p = &h->hnext;
+			}
+		}
+}
+
 /* Returns the host whose origin is the first n bytes of origin, creating
  * it with the configured pacing and the --policy overrides. */
 host *
@@ -56,9 +96,17 @@ sched_host(const char *origin, size_t n, const char *name)
 	for (host *h = F.table[b]; h; h = h->hnext)
 		if (strcmp(h->key, key) == 0)
 			return h;
+	/* Sweep when over the cap; hosts with work cannot go (at most
+	 * --pending of them), so sweep again only once their number doubled. */
+	static size_t sweep_at;
+	if (F.n_hosts >= (size_t)F.o.max_hosts && F.n_hosts >= sweep_at) {
+		evict(tm_mono());
+		sweep_at = F.n_hosts * 2;
+	}
 	host *h = calloc(1, sizeof *h);
 	if (!h || !(h->key = strdup(key)) || !(h->name = strdup(name)))
 		abort();
+	F.stats.hosts_seen++;
 	h->delay = F.o.delay;
 	h->rate = F.o.rate;
 	h->burst = F.o.burst;
@@ -326,10 +374,7 @@ sched_free(void)
 	for (size_t i = 0; i < F.table_size; i++)
 		for (host *h = F.table[i], *next; h; h = next) {
 			next = h->hnext;
-			robots_free(h->robots);
-			free(h->key);
-			free(h->name);
-			free(h);
+			host_free(h);
 		}
 	free(F.table);
 	F.table = NULL;

@@ -224,6 +224,7 @@ xfer_start(job *j)
 		return -1;
 	}
 	double now = tm_mono();
+	F.stats.requests++;
 	if (j->attempts++ == 0)
 		j->first_start = now;
 	j->start = now;
@@ -400,6 +401,7 @@ job_emit(job *j)
 	}
 	rec_out_build(output_rec(), b, &in, fetch_keys);
 	msgpack_zone_destroy(&z);
+	stats_record(j);
 	output_record();
 	F.alive--;
 	job_free(j);

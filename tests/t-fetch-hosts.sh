@@ -1,0 +1,35 @@
+# fetch --max-hosts and --stats: host state stays bounded however many
+# distinct hosts the input names, and the counters add up.
+. "$TESTS/lib.sh"
+server_start
+
+# 2000 distinct hosts across 127.0.0.0/8, nothing listening on port 9:
+# each ends at once as a connect error.
+python3 -c "
+for i in range(2000): print('http://127.0.%d.%d:9/x' % (10 + i // 250, 1 + i % 250))" >"$T/hosts.txt"
+"$BIN/fetch" -q --json --no-robots --retries 0 --pending 16 --max-hosts 50 --stats "$T/s.json" \
+	<"$T/hosts.txt" >"$T/out.json"
+expect_eq "every host's URL has its record" 2000 "$(records "$T/out.json")"
+expect_eq "stats: 2000 records, 2000 requests, all connect errors" "2000 2000 2000" \
+	"$(jq -r '"\(.records) \(.requests) \(.errors.connect)"' "$T/s.json")"
+expect_eq "stats: every host seen" 2000 "$(jq .hosts_seen "$T/s.json")"
+expect_eq "no more than --max-hosts host states are held" true "$(jq '.hosts <= 50' "$T/s.json")"
+expect_eq "idle hosts were evicted" true "$(jq '.hosts_evicted >= 1950' "$T/s.json")"
+
+# An evicted host that comes back starts afresh: robots.txt again.
+printf '%s\n' "$URL/page/1" >"$T/back.txt"
+python3 -c "
+for i in range(60): print('http://127.0.%d.%d:9/x' % (10 + i // 250, 1 + i % 250))" >>"$T/back.txt"
+printf '%s\n' "$URL/page/2" >>"$T/back.txt"
+"$BIN/fetch" -q --retries 0 --pending 4 --max-hosts 10 <"$T/back.txt" >/dev/null
+expect_eq "a host evicted between its URLs fetches robots.txt again" 2 "$(count '^/robots[.]txt$')"
+
+# The counters of an ordinary run.
+: >"$LOG"
+printf '%s\n' "$URL/ok" "$URL/status/404" "$URL/status/503" "bad url" >"$T/mix.txt"
+"$BIN/fetch" -q --json --no-robots --retries 1 --backoff 0.05 --stats "$T/m.json" <"$T/mix.txt" >"$T/mix.json"
+expect_eq "stats: records and requests (503 retried once, bad url never asked)" "4 4" "$(jq -r '"\(.records) \(.requests)"' "$T/m.json")"
+expect_eq "stats: records by status class" '{"none":1,"1xx":0,"2xx":1,"3xx":0,"4xx":1,"5xx":1}' "$(jq -c .status "$T/m.json")"
+expect_eq "stats: errors by word" '{"bad_url":1,"retries_exhausted":1}' "$(jq -c '.errors | to_entries | sort_by(.key) | from_entries' "$T/m.json")"
+expect_eq "stats: bytes are the sum of the records' bytes" "$(jq -s 'map(.bytes // 0) | add' "$T/mix.json")" "$(jq .bytes "$T/m.json")"
+finish
