@@ -16,12 +16,13 @@ expect_eq "stats: every host seen" 2000 "$(jq .hosts_seen "$T/s.json")"
 expect_eq "no more than --max-hosts host states are held" true "$(jq '.hosts <= 50' "$T/s.json")"
 expect_eq "idle hosts were evicted" true "$(jq '.hosts_evicted >= 1950' "$T/s.json")"
 
-# An evicted host that comes back starts afresh: robots.txt again.
-printf '%s\n' "$URL/page/1" >"$T/back.txt"
+# An evicted host that comes back starts afresh: robots.txt again.  The
+# input pauses so page/1 is done (its host idle) before 60 other hosts
+# push the count past --max-hosts 10.
 python3 -c "
-for i in range(60): print('http://127.0.%d.%d:9/x' % (10 + i // 250, 1 + i % 250))" >>"$T/back.txt"
-printf '%s\n' "$URL/page/2" >>"$T/back.txt"
-"$BIN/fetch" -q --retries 0 --pending 4 --max-hosts 10 <"$T/back.txt" >/dev/null
+for i in range(60): print('http://127.0.%d.%d:9/x' % (10 + i // 250, 1 + i % 250))" >"$T/others.txt"
+{ echo "$URL/page/1"; sleep 1; cat "$T/others.txt"; echo "$URL/page/2"; } |
+	"$BIN/fetch" -q --retries 0 --pending 4 --max-hosts 10 >/dev/null
 expect_eq "a host evicted between its URLs fetches robots.txt again" 2 "$(count '^/robots[.]txt$')"
 
 # The counters of an ordinary run.
