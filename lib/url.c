@@ -44,14 +44,17 @@ url_canon(const char *s, unsigned long n, url_parts *p, const char **why)
 		s++, n--;
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
-	char *in = strndup(s, n);
-	CURLU *u = curl_url();
-	if (!in || !u) {
-		*why = "out of memory";
+	char *in = NULL;
+	CURLU *u = NULL;
+	/* Checked on s: strndup stops at a NUL, so its copy is shorter. */
+	if (n == 0 || memchr(s, '\0', n)) {
+		*why = n ? "NUL byte in URL" : "empty URL";
 		goto fail;
 	}
-	if (memchr(in, '\0', n) || n == 0) {
-		*why = n ? "NUL byte in URL" : "empty URL";
+	in = strndup(s, n);
+	u = curl_url();
+	if (!in || !u) {
+		*why = "out of memory";
 		goto fail;
 	}
 	CURLUcode rc = curl_url_set(u, CURLUPART_URL, in, CURLU_NON_SUPPORT_SCHEME);

@@ -88,6 +88,9 @@ expect_eq "records: no url key → bad_url, keys kept" '"bad_url" 0 0' \
 expect_eq "records: non-string url → bad_url" '"bad_url"' \
 	"$(jq -c 'select(.job == "j4") | .error' "$T/recs.json")"
 expect_eq "records: the server saw exactly the two good URLs" 2 "$(count '^/page/[34]$')"
+nul=$(printf '{"url": "%s/page/9\\u0000x"}\n' "$URL" | python3 "$TESTS/mkrec.py" | "$BIN/fetch" --json --no-robots)
+expect_eq "records: a NUL byte inside url → bad_url, no request" '"bad_url" "NUL byte in URL" 0' \
+	"$(echo "$nul" | jq -r '"\(.error | tojson) \(.error_detail | tojson) \(.attempts)"')"
 # msgpack out (no --json, stdout a file): the same records, binary body
 "$BIN/fetch" --no-robots -q <"$T/in.mp" >"$T/out.mp"
 expect_eq "msgpack output: 4 maps, body is bin" "4 bin" "$(python3 -c '
