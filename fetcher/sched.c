@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tm.h"
+#include "url.h"
 
 static size_t
 hash(const char *s)
@@ -263,16 +264,6 @@ on_sched_timer(uv_timer_t *t)
 	fetch_maybe_exit();
 }
 
-/* The path and query of canonical URL u, which always has a "/" after
- * its authority. */
-static const char *
-url_path(const char *u)
-{
-	const char *p = strstr(u, "://");
-	p = p ? strchr(p + 3, '/') : NULL;
-	return p ? p : "/";
-}
-
 /* Starts jobs on h until it, or the global budget, must wait.  Returns
  * the time h next wants the pump, INFINITY when only a finishing request
  * (or nothing) can unblock it. */
@@ -293,7 +284,8 @@ pump_host(host *h, double now)
 		job *j = take(h, now, &when);
 		if (!j)
 			return when;
-		if (!robots_allowed(h->robots, url_path(j->url))) {
+		/* Canonical URLs have a path: what follows the origin. */
+		if (!robots_allowed(h->robots, j->url + url_origin_len(j->url))) {
 			j->error = "robots";
 			j->error_detail = strdup(robots_reason(h->robots));
 			job_emit(j);

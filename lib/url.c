@@ -5,23 +5,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Normalizes u in place (host case, fragment) and returns its canonical
- * string, or NULL. */
+void
+url_lower_host(char *u)
+{
+	char *p = strstr(u, "://");
+	if (!p)
+		return;
+	p += 3;
+	size_t end = strcspn(p, "/?#");
+	/* Skip user:password@, whose case matters. */
+	char *at = memchr(p, '@', end);
+	if (at) {
+		end -= (size_t)(at + 1 - p);
+		p = at + 1;
+	}
+	for (size_t i = 0; i < end; i++)
+		p[i] = (char)tolower((unsigned char)p[i]);
+}
+
+/* Drops u's fragment and returns its canonical string (host lowercased,
+ * default port dropped), or NULL. */
 static char *
 canon(CURLU *u)
 {
-	char *host = NULL, *out = NULL;
-	if (curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
-		for (char *c = host; *c; c++)
-			*c = (char)tolower((unsigned char)*c);
-		curl_url_set(u, CURLUPART_HOST, host, 0);
-		curl_free(host);
-	}
+	char *out = NULL;
 	curl_url_set(u, CURLUPART_FRAGMENT, NULL, 0);
 	if (curl_url_get(u, CURLUPART_URL, &out, CURLU_NO_DEFAULT_PORT) != CURLUE_OK)
 		return NULL;
 	char *s = strdup(out);
 	curl_free(out);
+	if (s)
+		url_lower_host(s);
 	return s;
 }
 
@@ -67,9 +81,8 @@ url_canon(const char *s, unsigned long n, url_parts *p, const char **why)
 	p->host = part(u, CURLUPART_HOST, 0);
 	if (!p->host && p->scheme && !url_fetchable(p->scheme))
 		p->host = strdup("");   /* file:///x: the scheme is what is wrong */
-	char *port = part(u, CURLUPART_PORT, CURLU_DEFAULT_PORT);
-	p->port = port ? atoi(port) : 0;
-	free(port);
+	for (char *c = p->host; c && *c; c++)
+		*c = (char)tolower((unsigned char)*c);
 	if (!p->canon || !p->scheme || !p->host) {
 		*why = "no host part in the URL";
 		url_parts_free(p);
@@ -82,18 +95,6 @@ fail:
 	curl_url_cleanup(u);
 	free(in);
 	return -1;
-}
-
-char *
-url_resolve(const char *base, const char *ref)
-{
-	CURLU *u = curl_url();
-	char *out = NULL;
-	if (u && curl_url_set(u, CURLUPART_URL, base, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
-	    curl_url_set(u, CURLUPART_URL, ref, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK)
-		out = canon(u);
-	curl_url_cleanup(u);
-	return out;
 }
 
 size_t

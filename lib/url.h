@@ -14,7 +14,6 @@ typedef struct url_parts {
 	char *canon;    /* canonical URL, malloc'd */
 	char *scheme;   /* "http", "https", or another scheme, malloc'd */
 	char *host;     /* lowercase host name or address, malloc'd */
-	int port;       /* explicit or default port */
 } url_parts;
 
 /* Canonicalizes the URL s (n bytes, surrounding whitespace ignored).
@@ -23,9 +22,10 @@ typedef struct url_parts {
  * accepted here; callers decide which they fetch. */
 int url_canon(const char *s, unsigned long n, url_parts *p, const char **why);
 
-/* Resolves ref against the absolute URL base and canonicalizes the
- * result; returns a malloc'd string or NULL. */
-char *url_resolve(const char *base, const char *ref);
+/* Lowercases the host of absolute URL u in place (user:password@ kept
+ * as is): curl keeps a host's case, and URLs differing only there are the
+ * same URL. */
+void url_lower_host(char *u);
 
 /* Length of the origin ("http://host:8080") that starts canonical URL u:
  * a host's identity for pacing and robots.txt.  Canonical URLs drop the

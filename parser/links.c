@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "url.h"
+
 struct lnk {
 	CURLU *doc;       /* the document URL, or NULL */
 	CURLU *base;      /* doc, or <base href> resolved against it */
@@ -122,27 +124,6 @@ lnk_is_web(const char *s, size_t n)
 	       (n == 5 && strncasecmp(s, "https", 5) == 0);
 }
 
-/* Lowercases the host of absolute URL u in place: curl keeps its case,
- * and links differing only there are the same link. */
-static void
-lnk_lower_host(char *u)
-{
-	char *p = strstr(u, "://");
-	if (!p)
-		return;
-	p += 3;
-	size_t end = strcspn(p, "/?#");
-	/* Skip user:password@, whose case matters. */
-	char *at = memchr(p, '@', end);
-	if (at) {
-		end -= (size_t)(at + 1 - p);
-		p = at + 1;
-	}
-	for (size_t i = 0; i < end; i++)
-		if (p[i] >= 'A' && p[i] <= 'Z')
-			p[i] = (char)(p[i] + 32);
-}
-
 /* Resolves l->clean (non-empty) against base into l->out; 1 or 0. */
 static int
 lnk_curl(lnk *l, CURLU *base, int web_only)
@@ -161,7 +142,7 @@ lnk_curl(lnk *l, CURLU *base, int web_only)
 	size_t sn;
 	if (web_only && !(lnk_scheme(l->out, &sn) && lnk_is_web(l->out, sn)))
 		return 0;
-	lnk_lower_host(l->out);
+	url_lower_host(l->out);
 	return 1;
 }
 
@@ -219,7 +200,7 @@ lnk_resolve(lnk *l, const char *href, const char **s, size_t *n)
 		if (curl_url_get(l->base, CURLUPART_URL, &l->out, CURLU_NO_DEFAULT_PORT) != CURLUE_OK ||
 		    !lnk_scheme(l->out, &sn) || !lnk_is_web(l->out, sn))
 			return 0;
-		lnk_lower_host(l->out);
+		url_lower_host(l->out);
 	} else if (!lnk_curl(l, l->base, 1)) {
 		return 0;
 	}
