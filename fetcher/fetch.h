@@ -179,6 +179,10 @@ void xfer_done(job *j, CURLcode rc);
 void xfer_unpause_all(void);
 void xfer_abort_all(void);
 void xfer_free_spares(void);    /* at exit, before curl_global_cleanup */
+/* A new job for url (taken over; abort when NULL, as when out of memory)
+ * passing through input record in (copied; in_len may be 0), counted in
+ * F.alive until job_emit. */
+job *job_new(char *url, const char *in, size_t in_len);
 void job_free(job *j);
 void job_emit(job *j);
 

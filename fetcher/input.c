@@ -96,44 +96,31 @@ next_file(void)
 static void
 new_job(const char *s, size_t n, const char *rec, size_t rec_len)
 {
-	job *j = calloc(1, sizeof *j);
-	if (!j)
-		abort();
-	F.alive++;
-	if (rec_len) {
-		j->in = malloc(rec_len);
-		memcpy(j->in, rec, rec_len);
-		j->in_len = rec_len;
-	}
 	url_parts u;
 	const char *why;
 	if (url_canon(s, n, &u, &why) != 0) {
-		j->url = strndup(s, n);
+		job *j = job_new(strndup(s, n), rec, rec_len);
 		j->error = "bad_url";
 		j->error_detail = strdup(why);
 		job_emit(j);
 		return;
 	}
-	j->url = u.canon;
-	u.canon = NULL;
 	if (!url_fetchable(u.scheme)) {
+		job *j = job_new(u.canon, rec, rec_len);
+		u.canon = NULL;
 		j->error = "scheme";
 		j->error_detail = strdup("only http and https are fetched");
-		url_parts_free(&u);
 		job_emit(j);
-		return;
-	}
-	if (queue_active()) {
+	} else if (queue_active()) {
 		/* Seeding: the frontier holds it; a lease brings it back. */
-		queue_admit(j->url, u.host);
-		url_parts_free(&u);
-		F.alive--;
-		job_free(j);
-		return;
+		queue_admit(u.canon, u.host);
+	} else {
+		job *j = job_new(u.canon, rec, rec_len);
+		u.canon = NULL;
+		j->host = sched_host(j->url, url_origin_len(j->url), u.host);
+		sched_enqueue(j);
 	}
-	j->host = sched_host(j->url, url_origin_len(j->url), u.host);
 	url_parts_free(&u);
-	sched_enqueue(j);
 }
 
 /* Takes one input item from what is buffered: REC_OK, REC_NEED, REC_EOF

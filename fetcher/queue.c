@@ -24,6 +24,8 @@
 static fr *front;
 static uv_timer_t poll_timer;
 static int seeding = 1;
+static rec_build lease_rec;       /* {depth, lease} of each leased job */
+static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
 
 int
@@ -33,6 +35,8 @@ queue_open(const char *path)
 	front = fr_open(path, NULL, err, sizeof err);
 	if (!front)
 		msg_die(EX_IOERR, "cannot open '%s': %s", path, err);
+	rec_build_init(&lease_rec);
+	msgpack_sbuffer_init(&lease_bytes);
 	return 0;
 }
 
@@ -76,26 +80,15 @@ accept_row(void *arg, const fr_row *r)
 	host *h = sched_host(r->url, url_origin_len(r->url), r->host);
 	if (h->queued >= QUEUE_HOST_BACKLOG * h->per_host)
 		return 0;
-	job *j = calloc(1, sizeof *j);
-	if (!j || !(j->url = strdup(r->url)))
-		abort();
 	/* The input record the job passes through: what sink needs to
 	 * acknowledge the lease and to follow links. */
-	msgpack_sbuffer sb;
-	msgpack_sbuffer_init(&sb);
-	msgpack_packer pk;
-	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_map(&pk, 2);
-	msgpack_pack_str(&pk, 5);
-	msgpack_pack_str_body(&pk, "depth", 5);
-	msgpack_pack_int(&pk, r->depth);
-	msgpack_pack_str(&pk, 5);
-	msgpack_pack_str_body(&pk, "lease", 5);
-	msgpack_pack_int(&pk, r->lease);
-	j->in = sb.data;
-	j->in_len = sb.size;
+	rec_build_reset(&lease_rec);
+	rec_put_int(&lease_rec, "depth", r->depth);
+	rec_put_int(&lease_rec, "lease", r->lease);
+	lease_bytes.size = 0;
+	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
+	job *j = job_new(strdup(r->url), lease_bytes.data, lease_bytes.size);
 	j->host = h;
-	F.alive++;
 	sched_enqueue(j);
 	return 1;
 }
@@ -153,14 +146,17 @@ queue_report(int requeue)
 		msg_note("%d dead URLs back to pending", n);
 	}
 	int rc = fr_report(front, tm_wall(), stdout);
-	fr_close(front);
-	front = NULL;
+	queue_close();
 	return rc;
 }
 
 void
 queue_close(void)
 {
+	if (!front)
+		return;
 	fr_close(front);
 	front = NULL;
+	rec_build_free(&lease_rec);
+	msgpack_sbuffer_destroy(&lease_bytes);
 }

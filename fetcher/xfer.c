@@ -392,19 +392,35 @@ job_emit(job *j)
 			rec_put_int(b, "bytes", (int64_t)j->body_len);
 		}
 	}
-	msgpack_zone z;
-	msgpack_object in = { .type = MSGPACK_OBJECT_NIL };
-	msgpack_zone_init(&z, 2048);
 	if (j->in) {
+		msgpack_zone z;
+		msgpack_object in = { .type = MSGPACK_OBJECT_NIL };
 		size_t off = 0;
+		msgpack_zone_init(&z, 2048);
 		msgpack_unpack(j->in, j->in_len, &off, &z, &in);
+		rec_out_build(output_rec(), b, &in, fetch_keys);
+		msgpack_zone_destroy(&z);
+	} else {
+		rec_out_build(output_rec(), b, NULL, fetch_keys);
 	}
-	rec_out_build(output_rec(), b, &in, fetch_keys);
-	msgpack_zone_destroy(&z);
 	stats_record(j);
 	output_record();
 	F.alive--;
 	job_free(j);
+}
+
+job *
+job_new(char *url, const char *in, size_t in_len)
+{
+	job *j = calloc(1, sizeof *j);
+	if (!j || !url || (in_len && !(j->in = malloc(in_len))))
+		abort();
+	if (in_len)
+		memcpy(j->in, in, in_len);
+	j->in_len = in_len;
+	j->url = url;
+	F.alive++;
+	return j;
 }
 
 void

@@ -2,11 +2,11 @@
 
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "arena.h"
 #include "charset.h"
 #include "links.h"
+#include "tm.h"
 
 struct page {
 	const page_opts *opts;
@@ -187,15 +187,6 @@ page_put_fields(page *p)
 	}
 }
 
-/* Monotonic milliseconds, for parse_ms. */
-static double
-page_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int
 page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	     rec_out *o)
@@ -203,7 +194,7 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	if (!page_is_html(in))
 		return rec_out_put(o, raw, rawn);
 
-	double t0 = page_now_ms();
+	double t0 = tm_mono();
 	const char *body, *ct, *html, *url;
 	size_t bn, ctn, hn, un;
 	rec_str(in, "body", &body, &bn);
@@ -260,6 +251,6 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	/* Instead of gumbo_destroy_output: see arena.h. */
 	arena_reset(&p->mem);
 	rec_put_str(b, "parser", PAGE_PARSER);
-	rec_put_double(b, "parse_ms", page_now_ms() - t0);
+	rec_put_double(b, "parse_ms", (tm_mono() - t0) * 1000);
 	return rec_out_build(o, b, in, opt->keep_body ? NULL : page_drop_body);
 }
