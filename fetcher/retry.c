@@ -29,13 +29,15 @@ retry_status_listed(int status)
 	return 0;
 }
 
+/* Whether j's attempt failed on the network in a way worth another: the
+ * words of the error vocabulary (set by xfer's classify) that
+ * docs/records.md marks as retried. */
 static int
-transient(CURLcode rc)
+transient(const job *j)
 {
-	return rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_COULDNT_CONNECT ||
-	       rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
-	       rc == CURLE_GOT_NOTHING || rc == CURLE_PARTIAL_FILE ||
-	       rc == CURLE_HTTP2 || rc == CURLE_HTTP2_STREAM;
+	const char *e = j->error;
+	return e && (strcmp(e, "timeout") == 0 || strcmp(e, "connect") == 0 ||
+		     strcmp(e, "reset") == 0);
 }
 
 /* Uniform in [0, 1): jitter only, no need for a strong generator. */
@@ -52,7 +54,7 @@ int
 retry_decide(job *j, CURLcode rc, double retry_after, double *wait)
 {
 	int status_retry = rc == CURLE_OK && retry_status_listed((int)j->status);
-	if (!status_retry && !transient(rc))
+	if (!status_retry && !transient(j))
 		return 0;
 	if (status_retry)
 		j->error = "retries_exhausted";
@@ -113,7 +115,7 @@ retry_host_feedback(job *j, CURLcode rc, double retry_after)
 		if (h->adapt_delay <= fmax(h->delay, ADAPT_FLOOR / 2))
 			h->adapt_delay = 0;
 	}
-	if (transient(rc) || (rc == CURLE_OK && j->status >= 500 &&
+	if (transient(j) || (rc == CURLE_OK && j->status >= 500 &&
 			      retry_status_listed((int)j->status))) {
 		if (++h->failures >= F.o.host_failures) {
 			double pause = fmin(F.o.host_pause * pow(2, h->trips), 3600);
