@@ -294,7 +294,15 @@ classify(const job *j, CURLcode rc)
 	case CURLE_FILESIZE_EXCEEDED: return "too_large";
 	case CURLE_WRITE_ERROR: return j->too_large ? "too_large" : "other";
 	case CURLE_TOO_MANY_REDIRECTS: return "redirects";
-	case CURLE_UNSUPPORTED_PROTOCOL: return "scheme";
+	case CURLE_UNSUPPORTED_PROTOCOL: {
+		/* Also curl's word for a reply that is not HTTP at all
+		 * (HTTP/0.9): a malformed response unless a redirect really
+		 * left http(s). */
+		char *u = NULL;
+		curl_easy_getinfo(j->easy, CURLINFO_EFFECTIVE_URL, &u);
+		return u && (strncmp(u, "http://", 7) == 0 || strncmp(u, "https://", 8) == 0)
+		       ? "reset" : "scheme";
+	}
 	case CURLE_URL_MALFORMAT: return "bad_url";
 	case CURLE_BAD_CONTENT_ENCODING: return "encoding";
 	default: return "other";

@@ -32,6 +32,7 @@ Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
     /redirect-to?url=U        302 to U (decoded)
     /bin /text /json          image/png, text/plain, application/json
     /headers                  a repeated header (X-Multi) and a padded one
+    /garbage                  a reply that is not HTTP, then close
     /noctype                  html body, no Content-Type
     /big?bytes=N              html body of exactly N bytes, streamed
     /gzipbomb?mb=N            gzip of N MiB of zeros (default 1), cached
@@ -397,6 +398,13 @@ def ep_text(h, _, q):
     h.reply(200, b"hello text\n", ctype="text/plain; charset=utf-8")
 
 
+def ep_garbage(h, _, q):
+    # Not HTTP at all: a line of bytes, then close.
+    h.wfile.write(b"garbage, not a status line\r\n\r\n")
+    h.wfile.flush()
+    h.close_connection = True
+
+
 def ep_headers(h, _, q):
     # A header repeated, in two spellings, and one with padding.
     h.reply(200, page("Headers"), headers=[
@@ -512,7 +520,7 @@ ROUTES = {
     "ok": ep_ok, "page": ep_page, "slow": ep_slow, "status": ep_status,
     "hello": ep_hello, "hang": ep_hang, "reset": ep_reset,
     "reset-mid": ep_reset_mid, "redirect": ep_redirect, "loop": ep_loop,
-    "redirect-to": ep_redirect_to, "bin": ep_bin, "text": ep_text, "headers": ep_headers,
+    "redirect-to": ep_redirect_to, "bin": ep_bin, "text": ep_text, "headers": ep_headers, "garbage": ep_garbage,
     "json": ep_json, "noctype": ep_noctype, "big": ep_big,
     "gzipbomb": ep_gzipbomb, "drip": ep_drip, "flaky": ep_flaky,
     "retry-after": ep_retry_after, "retry-after-date": ep_retry_after_date,

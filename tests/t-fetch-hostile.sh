@@ -23,6 +23,8 @@ one "$URL/reset"
 expect_eq "/reset: error reset, status 0, one request" '["reset",0,1] 1' "$(field '[.error, .status, .attempts]') $(count '^/reset$')"
 one "$URL/reset-mid"
 expect_eq "/reset-mid (RST after 1000 of 100000 bytes): error reset, one request" '"reset" 1' "$(field .error) $(count '^/reset-mid$')"
+one "$URL/garbage" --retries 1 --backoff 0.05
+expect_eq "/garbage (not HTTP): error reset, retried once like any reset" '["reset",0,2] 2' "$(field '[.error, .status, .attempts]') $(count '^/garbage$')"
 
 # ---- redirects
 one "$URL/loop" --max-redirs 3
