@@ -702,28 +702,21 @@ json_is(const char *name, const msgpack_sbuffer *packed, const char *want)
 	return ok;
 }
 
+/* Packs s as a str, or a bin when bin, and checks its JSON is want. */
 static void
-json_str_case(const char *name, const char *s, size_t n, const char *want)
+json_case(const char *name, int bin, const char *s, size_t n, const char *want)
 {
 	msgpack_sbuffer sb;
 	msgpack_packer pk;
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_str(&pk, n);
-	msgpack_pack_str_body(&pk, s, n);
-	json_is(name, &sb, want);
-	msgpack_sbuffer_destroy(&sb);
-}
-
-static void
-json_bin_case(const char *name, const char *s, size_t n, const char *want)
-{
-	msgpack_sbuffer sb;
-	msgpack_packer pk;
-	msgpack_sbuffer_init(&sb);
-	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_bin(&pk, n);
-	msgpack_pack_bin_body(&pk, s, n);
+	if (bin) {
+		msgpack_pack_bin(&pk, n);
+		msgpack_pack_bin_body(&pk, s, n);
+	} else {
+		msgpack_pack_str(&pk, n);
+		msgpack_pack_str_body(&pk, s, n);
+	}
 	json_is(name, &sb, want);
 	msgpack_sbuffer_destroy(&sb);
 }
@@ -733,29 +726,29 @@ json_bin_case(const char *name, const char *s, size_t n, const char *want)
 static void
 test_json(void)
 {
-	json_str_case("json: plain", S("hello"), "\"hello\"");
-	json_str_case("json: quote and backslash", S("a\"b\\c"), "\"a\\\"b\\\\c\"");
-	json_str_case("json: newline tab cr", S("a\nb\tc\rd"), "\"a\\nb\\tc\\rd\"");
-	json_str_case("json: control chars as \\u00XX", S("\x01\x1f\b\f"), "\"\\u0001\\u001f\\u0008\\u000c\"");
-	json_str_case("json: nul byte", S("a\0b"), "\"a\\u0000b\"");
-	json_str_case("json: DEL and slash pass", S("\x7f/"), "\"\x7f/\"");
-	json_str_case("json: valid utf-8 kept", S("caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80"),
+	json_case("json: plain", 0, S("hello"), "\"hello\"");
+	json_case("json: quote and backslash", 0, S("a\"b\\c"), "\"a\\\"b\\\\c\"");
+	json_case("json: newline tab cr", 0, S("a\nb\tc\rd"), "\"a\\nb\\tc\\rd\"");
+	json_case("json: control chars as \\u00XX", 0, S("\x01\x1f\b\f"), "\"\\u0001\\u001f\\u0008\\u000c\"");
+	json_case("json: nul byte", 0, S("a\0b"), "\"a\\u0000b\"");
+	json_case("json: DEL and slash pass", 0, S("\x7f/"), "\"\x7f/\"");
+	json_case("json: valid utf-8 kept", 0, S("caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80"),
 		      "\"caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80\"");
-	json_str_case("json: invalid byte to U+FFFD", S("a\xff" "b"), "\"a\xef\xbf\xbd" "b\"");
-	json_str_case("json: lone continuation", S("\x80"), "\"\xef\xbf\xbd\"");
-	json_str_case("json: overlong", S("\xc0\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\"");
-	json_str_case("json: surrogate", S("\xed\xa0\x80"),
+	json_case("json: invalid byte to U+FFFD", 0, S("a\xff" "b"), "\"a\xef\xbf\xbd" "b\"");
+	json_case("json: lone continuation", 0, S("\x80"), "\"\xef\xbf\xbd\"");
+	json_case("json: overlong", 0, S("\xc0\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\"");
+	json_case("json: surrogate", 0, S("\xed\xa0\x80"),
 		      "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
-	json_str_case("json: truncated sequence at end", S("x\xe6\x97"),
+	json_case("json: truncated sequence at end", 0, S("x\xe6\x97"),
 		      "\"x\xef\xbf\xbd\xef\xbf\xbd\"");
-	json_str_case("json: above U+10FFFF", S("\xf4\x90\x80\x80"),
+	json_case("json: above U+10FFFF", 0, S("\xf4\x90\x80\x80"),
 		      "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
-	json_str_case("json: empty string", S(""), "\"\"");
-	json_bin_case("json: bin base64, padding 2", S("\x00\x01\x02\x03"), "\"AAECAw==\"");
-	json_bin_case("json: bin base64, no padding", S("foobar"), "\"Zm9vYmFy\"");
-	json_bin_case("json: bin base64, padding 1", S("fo"), "\"Zm8=\"");
-	json_bin_case("json: bin base64, high bytes", S("\xff\xfe\xfd"), "\"//79\"");
-	json_bin_case("json: empty bin", S(""), "\"\"");
+	json_case("json: empty string", 0, S(""), "\"\"");
+	json_case("json: bin base64, padding 2", 1, S("\x00\x01\x02\x03"), "\"AAECAw==\"");
+	json_case("json: bin base64, no padding", 1, S("foobar"), "\"Zm9vYmFy\"");
+	json_case("json: bin base64, padding 1", 1, S("fo"), "\"Zm8=\"");
+	json_case("json: bin base64, high bytes", 1, S("\xff\xfe\xfd"), "\"//79\"");
+	json_case("json: empty bin", 1, S(""), "\"\"");
 
 	msgpack_sbuffer sb;
 	msgpack_packer pk;
