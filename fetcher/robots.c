@@ -105,17 +105,16 @@ struct robots *
 robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay)
 {
 	struct robots *r = calloc(1, sizeof *r);
-	char *buf = strndup(txt, n);
-	if (!r || !buf) {
-		free(buf);
-		return r;
-	}
+	if (!r)
+		return NULL;
 	/* Two passes: first learn whether any group names us, then keep
 	 * the rules of the groups that apply. */
 	double delays[2] = { 0, 0 };
 	int named = 0;
 	for (int pass = 0; pass < 2; pass++) {
-		char *copy = strdup(buf), *save = NULL;
+		char *copy = strndup(txt, n), *save = NULL;
+		if (!copy)
+			break;
 		int in_agents = 0, mine = 0, star = 0;
 		for (char *line = strtok_r(copy, "\r\n", &save); line;
 		     line = strtok_r(NULL, "\r\n", &save)) {
@@ -156,7 +155,6 @@ robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay)
 		free(copy);
 	}
 	*crawl_delay = named ? delays[0] : delays[1];
-	free(buf);
 	return r;
 }
 

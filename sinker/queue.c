@@ -130,17 +130,22 @@ follow(const ack *a)
 	char *scope;
 	if (!fr_lookup(front, a->url, &depth, &scope))
 		return;   /* not a page of this job */
+	/* We hold the write transaction: only our own adds change it. */
+	long long admitted = opt.max_pages ? fr_admitted(front) : 0;
 	for (uint32_t i = 0; depth < opt.max_depth && i < a->n_links; i++) {
 		url_parts u;
 		const char *why;
-		if (opt.max_pages && fr_admitted(front) >= opt.max_pages)
+		if (opt.max_pages && admitted >= opt.max_pages)
 			break;
 		if (url_canon(a->links[i], strlen(a->links[i]), &u, &why) != 0)
 			continue;
-		if (url_fetchable(u.scheme) && in_scope(u.host, scope) && wanted(u.canon) &&
-		    fr_add(front, u.canon, u.host, scope, depth + 1, a->url) < 0)
-			msg_die(EX_IOERR, "cannot add to '%s': %s", opt.path,
-				sqlite3_errmsg(fr_db(front)));
+		if (url_fetchable(u.scheme) && in_scope(u.host, scope) && wanted(u.canon)) {
+			int added = fr_add(front, u.canon, u.host, scope, depth + 1, a->url);
+			if (added < 0)
+				msg_die(EX_IOERR, "cannot add to '%s': %s", opt.path,
+					sqlite3_errmsg(fr_db(front)));
+			admitted += added;
+		}
 		url_parts_free(&u);
 	}
 	free(scope);
