@@ -72,7 +72,8 @@ $(OUT)/tests/%: $(OUT)/tests/unit/%.o $(LIB_A)
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev \
         python3 sqlite3 curl jq valgrind time bc procps nginx-light wrk hyperfine \
-        postgresql-doc-15
+        postgresql-doc-15 python3.11-doc python3-aiohttp python3-bs4 \
+        python3-scrapy wget2
 deps:
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)

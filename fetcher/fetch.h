@@ -1,19 +1,24 @@
 /* fetch — shared types of the fetcher's modules.
  *
  *   main.c    options, setup, exit status
- *   loop.c    libuv + libcurl multi-socket glue (loop_)
- *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
- *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
- *   retry.c   what is retried and after how long (retry_)
- *   robots.c  robots.txt fetch, parse and match (robots_)
- *   policy.c  --policy per-host overrides (policy_)
+ *   drive.c   the loop pass: the one place that moves work along (drive_)
  *   input.c   URL lines or records, read only as capacity frees (input_)
+ *   lease.c   --queue: URLs leased from the frontier (lease_)
+ *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
+ *   retry.c   what is retried and after how long (retry_)
+ *   robots.c  robots.txt rules, and the job that fetches them (robots_)
+ *   policy.c  --policy per-host overrides (policy_)
+ *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
+ *   job.c     one input's life: new, its one record, free (job_)
+ *   loop.c    libuv + libcurl multi-socket glue (loop_)
  *   output.c  records out through a bounded non-blocking buffer (output_)
- *   queue.c   --queue: URLs from the SQLite frontier (queue_)
  *   stats.c   --stats FILE: counters as JSON (stats_)
  *
+ * Calls go down this list, never up: event callbacks only change state,
+ * and drive.c, run once per loop iteration, does the work.
+ *
  * One job is one input URL from its first read to its one output record.
- * Ownership: a job is in exactly one place at a time: a host's queue, a
+ * Ownership: a job is in exactly one place at a time: a host's fresh list, a
  * host's retry list, in flight (owns an easy handle), or freed after its
  * record was emitted.
  */
@@ -84,6 +89,7 @@ typedef struct job {
 	int is_robots;           /* internal robots.txt request, no record */
 	int paused;              /* write callback returned PAUSE */
 	int too_large;
+	int hdrs_end;            /* the blank line ending the headers came */
 	double first_start;      /* monotonic, of attempt 1 */
 	double start;            /* monotonic, of this attempt */
 	double not_before;       /* monotonic, earliest next attempt */
@@ -103,8 +109,8 @@ typedef struct host {
 	int waiting;             /* in that ring */
 	char *key;               /* origin: scheme://host[:port] */
 	char *name;              /* host name, for policy and records */
-	job *queue, *queue_tail; /* never attempted, FIFO */
-	int queued;              /* jobs in queue */
+	job *fresh, *fresh_tail; /* never attempted, FIFO */
+	int n_fresh;             /* jobs in fresh */
 	job *retry;              /* waiting to retry, sorted by not_before */
 	int active;              /* requests in flight, robots included */
 	/* pacing */
@@ -157,39 +163,8 @@ typedef struct fetch {
 
 extern fetch F;
 
-/* loop.c */
-int loop_init(void);
-void loop_add(job *j);            /* hands an easy handle to the multi */
-void loop_remove(job *j);         /* takes it back (abort) */
-void loop_close(void);
-
-/* sched.c */
-host *sched_host(const char *origin, size_t n, const char *name);
-void sched_enqueue(job *j);       /* a new job to its host's queue */
-void sched_retry(job *j);         /* a job to its host's retry list */
-void sched_pump(void);            /* start whatever may start now */
-void sched_started(host *h, double now);
-void sched_finished(host *h);
-void sched_interrupt_waiting(void);
-void sched_free(void);
-
-/* xfer.c */
-int xfer_start(job *j);
-void xfer_done(job *j, CURLcode rc);
-void xfer_unpause_all(void);
-void xfer_abort_all(void);
-void xfer_free_spares(void);    /* at exit, before curl_global_cleanup */
-/* A new job for url (taken over; abort when NULL, as when out of memory)
- * passing through input record in (copied; in_len may be 0), counted in
- * F.alive until job_emit. */
-job *job_new(char *url, const char *in, size_t in_len);
-void job_free(job *j);
-void job_emit(job *j);
-
-/* retry.c */
-int retry_status_listed(int status);
-int retry_decide(job *j, CURLcode rc, double retry_after, double *wait);
-void retry_host_feedback(job *j, CURLcode rc, double retry_after);
+/* drive.c */
+void drive_init(void);            /* runs a pass before each wait for events */
 
 /* input.c */
 extern int input_failed_open;
@@ -197,14 +172,38 @@ int input_init(char **files, int n);
 void input_want(void);            /* read more if capacity allows */
 void input_close(void);
 
-/* output.c */
-void output_init(int fd, int json, size_t limit);
-void output_record(void);         /* F.build finished into the buffer */
-rec_out *output_rec(void);
-int output_full(void);
-void output_drain(void);
-int output_idle(void);
-void output_close(void);
+/* lease.c */
+int lease_open(const char *path);
+int lease_init_loop(void);
+int lease_active(void);
+void lease_admit(const char *canon, const char *host);
+void lease_seeded(void);
+void lease_want(void);            /* lease more if capacity allows */
+int lease_report(int requeue);
+void lease_close(void);
+
+/* sched.c */
+host *sched_host(const char *origin, size_t n, const char *name);
+void sched_enqueue(job *j);       /* a new job to its host's fresh list */
+void sched_retry(job *j);         /* a job to its host's retry list */
+void sched_pump(void);            /* start whatever may start now */
+void sched_started(host *h, double now);
+void sched_finished(host *h);
+void sched_interrupt_waiting(void);
+void sched_free(void);
+
+/* retry.c */
+int retry_status_listed(int status);
+int retry_decide(job *j, CURLcode rc, double retry_after, double *wait);
+void retry_host_feedback(job *j, CURLcode rc, double retry_after);
+
+/* robots.c */
+struct robots *robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay);
+int robots_allowed(const struct robots *r, const char *path);
+const char *robots_reason(const struct robots *r);
+void robots_free(struct robots *r);
+job *robots_job(host *h);
+void robots_done(job *j, CURLcode rc);
 
 /* policy.c */
 struct policy *policy_load(const char *path);
@@ -212,31 +211,43 @@ void policy_apply(const struct policy *p, host *h);
 long policy_max_per_host(const struct policy *p, long dflt);
 void policy_free(struct policy *p);
 
-/* robots.c */
-struct robots *robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay);
-int robots_allowed(const struct robots *r, const char *path);
-const char *robots_reason(const struct robots *r);
-void robots_free(struct robots *r);
-void robots_begin(host *h);       /* queues the robots.txt job */
-void robots_done(job *j, CURLcode rc);
+/* xfer.c */
+int xfer_start(job *j);
+double xfer_end(job *j, CURLcode rc);
+size_t xfer_paused(void);         /* transfers paused on blocked output */
+void xfer_unpause_all(void);      /* follow with loop_kick */
+void xfer_release(CURL *e);       /* an easy handle back to the spares */
+void xfer_free_spares(void);      /* at exit, before curl_global_cleanup */
 
-/* queue.c */
-int queue_open(const char *path);
-int queue_init_loop(void);
-int queue_active(void);
-void queue_admit(const char *canon, const char *host);
-void queue_seeded(void);
-void queue_want(void);
-int queue_report(int requeue);
-void queue_close(void);
+/* job.c */
+/* A new job for url (taken over; abort when NULL, as when out of memory)
+ * passing through input record in (copied; in_len may be 0), counted in
+ * F.alive until job_emit. */
+job *job_new(char *url, const char *in, size_t in_len);
+void job_emit(job *j);            /* writes j's one record, frees j */
+void job_free(job *j);
+
+/* loop.c */
+int loop_init(void);
+void loop_add(job *j);            /* hands an easy handle to the multi */
+void loop_remove(job *j);         /* takes it back */
+job *loop_done(CURLcode *rc);     /* the next finished transfer, or NULL */
+void loop_kick(void);             /* drives transfers that are due */
+void loop_close(void);
+
+/* output.c */
+void output_init(int fd, int json, size_t limit);
+void output_record(void);         /* F.build finished into the buffer */
+rec_out *output_rec(void);
+int output_blocked(void);
+void output_drain(void);
+int output_idle(void);
+void output_close(void);
 
 /* stats.c */
 void stats_init(void);            /* starts the --stats timer, if any */
 void stats_record(const job *j);  /* a record was emitted */
 void stats_write(void);           /* writes --stats FILE now */
 void stats_close(void);
-
-/* main.c */
-void fetch_maybe_exit(void);
 
 #endif

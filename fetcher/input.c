@@ -1,7 +1,7 @@
 /* input — URL lines or msgpack records, read only as capacity frees.
  *
  * Jobs in memory never exceed --pending: input_want stops reading at the
- * bound and the scheduler calls it again whenever a job ends, so a
+ * bound and the driver calls it again on every loop pass, so a
  * million URLs on stdin cost what a thousand do.  A pipe or terminal is
  * watched by the loop and read when readable; a regular file is read
  * directly.  The format is decided per file by its first byte: a msgpack
@@ -60,8 +60,8 @@ next_file(void)
 	for (;;) {
 		fi++;
 		if (fi >= (nfiles ? nfiles : 1)) {
-			if (queue_active())
-				queue_seeded();
+			if (lease_active())
+				lease_seeded();
 			else
 				F.input_done = 1;
 			return;
@@ -111,9 +111,9 @@ new_job(const char *s, size_t n, const char *rec, size_t rec_len)
 		j->error = "scheme";
 		j->error_detail = strdup("only http and https are fetched");
 		job_emit(j);
-	} else if (queue_active()) {
+	} else if (lease_active()) {
 		/* Seeding: the frontier holds it; a lease brings it back. */
-		queue_admit(u.canon, u.host);
+		lease_admit(u.canon, u.host);
 	} else {
 		job *j = job_new(u.canon, rec, rec_len);
 		u.canon = NULL;
@@ -172,8 +172,6 @@ on_readable(uv_poll_t *p, int status, int events)
 		msg_warn("cannot read input: %s", status < 0 ? uv_strerror(status) : strerror(errno));
 		next_file();
 	}
-	sched_pump();
-	fetch_maybe_exit();
 }
 
 void
@@ -213,9 +211,9 @@ input_init(char **f, int n)
 	files = f;
 	nfiles = n;
 	/* Resuming a queue from a terminal: there is nothing to read. */
-	if (queue_active() && n == 0 && isatty(0)) {
+	if (lease_active() && n == 0 && isatty(0)) {
 		fi = 0;
-		queue_seeded();
+		lease_seeded();
 		return 0;
 	}
 	next_file();

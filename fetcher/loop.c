@@ -1,6 +1,7 @@
 /* loop — one libuv loop driving one libcurl multi handle through the
  * multi-socket API: curl tells us which sockets to watch and when to time
- * out; uv tells curl what happened.  See curl's docs/examples/multi-uv.c
+ * out; uv tells curl what happened.  The callbacks only tell curl: what
+ * finished is taken by the driver (drive.c) with loop_done.  See curl's docs/examples/multi-uv.c
  * for the skeleton this follows. */
 #include "fetch.h"
 
@@ -10,8 +11,6 @@ typedef struct sock {
 	uv_poll_t poll;
 	curl_socket_t fd;
 } sock;
-
-static void drain_done(void);
 
 static void
 on_sock_closed(uv_handle_t *h)
@@ -33,7 +32,6 @@ on_poll(uv_poll_t *p, int status, int events)
 			flags |= CURL_CSELECT_OUT;
 	}
 	curl_multi_socket_action(F.multi, s->fd, flags, &running);
-	drain_done();
 }
 
 /* CURLMOPT_SOCKETFUNCTION: start, change or stop watching a socket. */
@@ -72,7 +70,6 @@ on_curl_timeout(uv_timer_t *t)
 	(void)t;
 	int running;
 	curl_multi_socket_action(F.multi, CURL_SOCKET_TIMEOUT, 0, &running);
-	drain_done();
 }
 
 /* CURLMOPT_TIMERFUNCTION: curl wants to be called after ms.  A zero
@@ -89,10 +86,11 @@ on_timer(CURLM *m, long ms, void *userp)
 	return 0;
 }
 
-/* Hands every finished transfer to xfer_done.  Must run after each
- * socket_action, or completions wait for the next event. */
-static void
-drain_done(void)
+/* Returns the job of the next finished transfer, with its result in
+ * *rc, or NULL when none is left.  The driver drains this after every
+ * loop pass, so completions of any socket_action are seen. */
+job *
+loop_done(CURLcode *rc)
 {
 	CURLMsg *m;
 	int left;
@@ -100,13 +98,20 @@ drain_done(void)
 		if (m->msg != CURLMSG_DONE)
 			continue;
 		job *j;
-		CURL *e = m->easy_handle;
-		CURLcode rc = m->data.result;
-		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&j);
-		xfer_done(j, rc);
+		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&j);
+		*rc = m->data.result;
+		return j;
 	}
-	sched_pump();
-	fetch_maybe_exit();
+	return NULL;
+}
+
+/* Drives the transfers whose timers ran out, among them those just
+ * unpaused (curl_easy_pause makes them due at once). */
+void
+loop_kick(void)
+{
+	int running;
+	curl_multi_socket_action(F.multi, CURL_SOCKET_TIMEOUT, 0, &running);
 }
 
 int

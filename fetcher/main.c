@@ -211,31 +211,13 @@ parse_options(int argc, char **argv)
 		msg_usage("--report and --requeue-dead need --queue");
 }
 
-/* Stops the loop once every job has its record and stdout is drained. */
-void
-fetch_maybe_exit(void)
-{
-	if ((F.input_done || F.stopping) && F.alive == 0 && F.inflight == 0 && output_idle())
-		uv_stop(F.loop);
-}
-
-/* First signal: start nothing, end waiting jobs as interrupted, let
- * transfers in flight finish within their timeout.  Second: end those
- * too. */
+/* Counts the signal; the driver acts on it (drive.c). */
 static void
 on_signal(uv_signal_t *s, int signum)
 {
 	(void)s;
 	exit_signal = signum;
-	if (F.interrupts++ == 0) {
-		F.stopping = 1;
-		msg_note("stopping: %ld in flight", F.inflight);
-		sched_interrupt_waiting();
-	} else {
-		xfer_abort_all();
-	}
-	sched_pump();
-	fetch_maybe_exit();
+	F.interrupts++;
 }
 
 static void
@@ -252,9 +234,9 @@ main(int argc, char **argv)
 	msg_init("fetch");
 	parse_options(argc, argv);
 	if (queue_path) {
-		queue_open(queue_path);
+		lease_open(queue_path);
 		if (report)
-			return queue_report(report == 2) == 0 ? 0 : EX_IOERR;
+			return lease_report(report == 2) == 0 ? 0 : EX_IOERR;
 	}
 	srand((unsigned)time(NULL) ^ (unsigned)getpid());
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || loop_init() != 0)
@@ -263,7 +245,7 @@ main(int argc, char **argv)
 			  policy_max_per_host(F.policy, F.o.per_host));
 	rec_build_init(&F.build);
 	uv_timer_init(F.loop, &F.sched_timer);
-	queue_init_loop();
+	lease_init_loop();
 	stats_init();
 	uv_signal_init(F.loop, &F.sig_int);
 	uv_signal_init(F.loop, &F.sig_term);
@@ -271,16 +253,14 @@ main(int argc, char **argv)
 	uv_signal_start(&F.sig_term, on_signal, SIGTERM);
 	output_init(1, F.o.json, F.o.out_buffer);
 	input_init(argv + optind, argc - optind);
-
-	sched_pump();
-	fetch_maybe_exit();
+	drive_init();
 	uv_run(F.loop, UV_RUN_DEFAULT);
 
 	/* Shutdown order: curl first, then every uv handle, then the loop. */
 	stats_close();
 	output_close();
 	input_close();
-	queue_close();
+	lease_close();
 	loop_close();
 	xfer_free_spares();
 	uv_walk(F.loop, close_handle, NULL);

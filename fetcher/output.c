@@ -2,12 +2,14 @@
  *
  * On a pipe or socket stdout is made non-blocking and drained from the
  * loop, so a slow consumer never blocks network events.  Once --buffer
- * bytes wait unwritten, output_full() turns true: the scheduler starts
- * nothing and transfers pause in their write callback until the
- * consumer has taken half of it.  Files and terminals are written
- * directly.  Records are written once per loop pass (or once 64 KiB
- * wait), not one write per record: fewer syscalls here, fewer wakeups
- * downstream.
+ * bytes wait unwritten, output is blocked: the scheduler starts nothing
+ * and transfers pause in their write callback.  It stays blocked until
+ * the consumer has taken half of the buffer, so the driver resumes the
+ * paused transfers in one go, not one record at a time (the two marks
+ * are one state, not two tests that can disagree).  Files and terminals
+ * are written directly.  Records are written once per loop pass (or
+ * once 64 KiB wait), not one write per record: fewer syscalls here,
+ * fewer wakeups downstream.
  */
 #include "fetch.h"
 
@@ -27,7 +29,7 @@ static int nonblocking;      /* we set O_NONBLOCK and poll */
 static int saved_flags = -1;
 static uv_poll_t poll_w;
 static int polling;
-static uv_idle_t soon;       /* drains at the next loop pass */
+static int blocked;          /* from --buffer bytes waiting to half that */
 
 #define OUTPUT_WRITE_AT 65536
 
@@ -35,7 +37,6 @@ void
 output_init(int fd, int json, size_t lim)
 {
 	rec_out_init(&out, fd, json ? 1 : -1);
-	uv_idle_init(F.loop, &soon);
 	out.flush_at = SIZE_MAX;   /* we drain it ourselves */
 	limit = lim;
 	struct stat st;
@@ -54,9 +55,9 @@ output_rec(void)
 }
 
 int
-output_full(void)
+output_blocked(void)
 {
-	return out.buf.size - sent >= limit;
+	return blocked;
 }
 
 int
@@ -70,22 +71,12 @@ on_writable(uv_poll_t *p, int status, int events)
 {
 	(void)p, (void)status, (void)events;
 	output_drain();
-	sched_pump();
-	fetch_maybe_exit();
-}
-
-static void
-on_soon(uv_idle_t *i)
-{
-	uv_idle_stop(i);
-	on_writable(NULL, 0, 0);
 }
 
 /* Writes what the pipe takes now; watches for room when it takes less. */
 void
 output_drain(void)
 {
-	int was_full = output_full();
 	while (sent < out.buf.size) {
 		ssize_t n = write(out.fd, out.buf.data + sent, out.buf.size - sent);
 		if (n > 0) {
@@ -113,24 +104,25 @@ output_drain(void)
 		out.buf.size -= sent;
 		sent = 0;
 	}
-	if (was_full && out.buf.size - sent < limit / 2)
-		xfer_unpause_all();
+	if (out.buf.size - sent < limit / 2)
+		blocked = 0;
 }
 
+/* A record was added to the buffer: writes now once 64 KiB wait, else
+ * leaves it to the driver's output_drain at the end of the pass. */
 void
 output_record(void)
 {
+	if (out.buf.size - sent >= limit)
+		blocked = 1;
 	if (out.buf.size - sent >= OUTPUT_WRITE_AT)
 		output_drain();
-	else if (!polling)
-		uv_idle_start(&soon, on_soon);
 }
 
 /* Flushes the rest blocking, restores stdout's flags, frees. */
 void
 output_close(void)
 {
-	uv_close((uv_handle_t *)&soon, NULL);
 	if (nonblocking) {
 		if (polling)
 			uv_poll_stop(&poll_w);

@@ -175,29 +175,28 @@ robots_free(struct robots *r)
 	free(r);
 }
 
-/* Starts h's robots.txt request.  Called by the scheduler when h may
- * start a request, so it counts against the host's pacing. */
-void
-robots_begin(host *h)
+/* The job that fetches h's robots.txt; h waits for it (ROBOTS_LOADING).
+ * The scheduler starts it like any job, so it counts against the host's
+ * pacing, but it is no input: not in F.alive, no record. */
+job *
+robots_job(host *h)
 {
 	job *j = calloc(1, sizeof *j);
 	if (!j)
 		abort();
 	size_t n = strlen(h->key) + sizeof "/robots.txt";
 	j->url = malloc(n);
+	if (!j->url)
+		abort();
 	snprintf(j->url, n, "%s/robots.txt", h->key);
 	j->host = h;
 	j->is_robots = 1;
 	h->robots_state = ROBOTS_LOADING;
-	sched_started(h, tm_mono());
-	if (xfer_start(j) != 0) {
-		/* Out of handles: proceed without rules rather than spin. */
-		sched_finished(h);
-		job_free(j);
-		h->robots_state = ROBOTS_READY;
-	}
+	return j;
 }
 
+/* Takes the answer of j, h's robots.txt request (rc, j->status): the
+ * rules, no rules, or a wait before asking again; frees j. */
 void
 robots_done(job *j, CURLcode rc)
 {

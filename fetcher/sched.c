@@ -58,7 +58,7 @@ host_free(host *h)
 static int
 idle(const host *h, double now)
 {
-	return !h->waiting && h->active == 0 && !h->queue && !h->retry &&
+	return !h->waiting && h->active == 0 && !h->fresh && !h->retry &&
 	       h->next_start <= now && h->paused_until <= now &&
 	       h->robots_state != ROBOTS_LOADING;
 }
@@ -162,12 +162,12 @@ sched_enqueue(job *j)
 {
 	host *h = j->host;
 	j->next = NULL;
-	if (h->queue_tail)
-		h->queue_tail->next = j;
+	if (h->fresh_tail)
+		h->fresh_tail->next = j;
 	else
-		h->queue = j;
-	h->queue_tail = j;
-	h->queued++;
+		h->fresh = j;
+	h->fresh_tail = j;
+	h->n_fresh++;
 	ring_add(h);
 }
 
@@ -233,7 +233,7 @@ sched_finished(host *h)
 }
 
 /* Takes the job h should start next: a due retry first (it has waited
- * longest), else the queue head.  Sets *when to the earliest time a job
+ * longest), else the oldest fresh job.  Sets *when to the earliest time a job
  * becomes due when none is due now. */
 static job *
 take(host *h, double now, double *when)
@@ -243,12 +243,12 @@ take(host *h, double now, double *when)
 		h->retry = j->next;
 		return j;
 	}
-	if (h->queue) {
-		job *j = h->queue;
-		h->queue = j->next;
-		if (!h->queue)
-			h->queue_tail = NULL;
-		h->queued--;
+	if (h->fresh) {
+		job *j = h->fresh;
+		h->fresh = j->next;
+		if (!h->fresh)
+			h->fresh_tail = NULL;
+		h->n_fresh--;
 		return j;
 	}
 	if (h->retry && h->retry->not_before < *when)
@@ -256,12 +256,11 @@ take(host *h, double now, double *when)
 	return NULL;
 }
 
+/* Only wakes the loop: the driver's next pass pumps. */
 static void
 on_sched_timer(uv_timer_t *t)
 {
 	(void)t;
-	sched_pump();
-	fetch_maybe_exit();
 }
 
 /* Starts jobs on h until it, or the global budget, must wait.  Returns
@@ -271,14 +270,21 @@ static double
 pump_host(host *h, double now)
 {
 	double when = INFINITY;
-	while (F.inflight < F.o.concurrency && !output_full() && !F.stopping) {
+	while (F.inflight < F.o.concurrency && !output_blocked() && !F.stopping) {
 		if (h->robots_state == ROBOTS_LOADING || h->active >= h->per_host)
 			return when;   /* a finishing request re-pumps */
 		double t = ready_at(h, now);
 		if (t > now)
 			return t;
 		if (h->use_robots && h->robots_state == ROBOTS_NONE) {
-			robots_begin(h);
+			job *r = robots_job(h);
+			sched_started(h, now);
+			if (xfer_start(r) != 0) {
+				/* Out of handles: go on without rules, not spin. */
+				sched_finished(h);
+				job_free(r);
+				h->robots_state = ROBOTS_READY;
+			}
 			continue;
 		}
 		job *j = take(h, now, &when);
@@ -303,12 +309,6 @@ pump_host(host *h, double now)
 void
 sched_pump(void)
 {
-	static int busy;
-	if (busy)   /* job_emit and xfer_start may call back into us */
-		return;
-	busy = 1;
-	input_want();
-	queue_want();
 	double now = tm_mono(), wake = INFINITY;
 	/* One lap of the ring, starting where the last lap stopped so no
 	 * host is always served first.  Hosts left with nothing waiting
@@ -319,10 +319,10 @@ sched_pump(void)
 		double t = pump_host(h, now);
 		if (t < wake)
 			wake = t;
-		if (!h->queue && !h->retry)
+		if (!h->fresh && !h->retry)
 			ring_del(h);
 		h = F.ring ? next : NULL;
-		if (F.inflight >= F.o.concurrency || output_full())
+		if (F.inflight >= F.o.concurrency || output_blocked())
 			break;
 	}
 	if (h && h->waiting)
@@ -333,7 +333,6 @@ sched_pump(void)
 	} else {
 		uv_timer_stop(&F.sched_timer);
 	}
-	busy = 0;
 }
 
 /* After a signal: every job not yet started ends now as interrupted, so
@@ -343,11 +342,11 @@ sched_interrupt_waiting(void)
 {
 	while (F.ring) {
 		host *h = F.ring;
-		for (job *j; (j = h->retry) || (j = h->queue);) {
+		for (job *j; (j = h->retry) || (j = h->fresh);) {
 			if (j == h->retry)
 				h->retry = j->next;
-			else if (h->queued--, !(h->queue = j->next))
-				h->queue_tail = NULL;
+			else if (h->n_fresh--, !(h->fresh = j->next))
+				h->fresh_tail = NULL;
 			char why[80];
 			snprintf(why, sizeof why, "stopped by signal before attempt %d%s%s",
 				 j->attempts + 1, j->error ? " after " : "", j->error ? j->error : "");

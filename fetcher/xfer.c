@@ -1,6 +1,6 @@
 /* xfer — one attempt of one job: the easy handle's options and
- * callbacks, the mapping of curl's result onto the record's `error`
- * vocabulary, and the job's one output record. */
+ * callbacks, pausing while output is blocked, and the mapping of curl's
+ * result onto the record's `error` vocabulary. */
 #include "fetch.h"
 
 #include <ctype.h>
@@ -10,14 +10,6 @@
 
 #include "msg.h"
 #include "tm.h"
-
-/* Keys fetch writes: an input record's stale values of these never pass
- * through, even when this attempt leaves one of them out (`error` on a
- * success). */
-static const char *const fetch_keys[] = {
-	"url", "final_url", "host", "status", "error", "error_detail", "ctype",
-	"headers", "body", "bytes", "fetched_at", "time_ms", "attempts", NULL
-};
 
 /* Paused transfers, so output_drain can resume them.  Bounded by -c. */
 static job **paused;
@@ -41,8 +33,9 @@ grow_buf(char **p, size_t *cap, size_t need)
 
 /* CURLOPT_WRITEFUNCTION: appends decoded body bytes.  Stops the transfer
  * past --max-body (the decoded size, so a compression bomb stops too) and
- * pauses it while stdout is backed up, so bodies stop growing when the
- * consumer stalls. */
+ * pauses it while output is blocked, so bodies stop growing when the
+ * consumer stalls.  libcurl keeps the refused bytes and offers them
+ * again after xfer_unpause_all. */
 static size_t
 on_body(char *data, size_t size, size_t n, void *userp)
 {
@@ -52,16 +45,18 @@ on_body(char *data, size_t size, size_t n, void *userp)
 		j->too_large = 1;
 		return 0;
 	}
-	if (output_full() && !j->paused) {
-		if (n_paused == cap_paused) {
-			size_t c = cap_paused ? cap_paused * 2 : 64;
-			job **p = realloc(paused, c * sizeof *p);
-			if (!p)
-				return 0;
-			paused = p, cap_paused = c;
+	if (output_blocked()) {
+		if (!j->paused) {
+			if (n_paused == cap_paused) {
+				size_t c = cap_paused ? cap_paused * 2 : 64;
+				job **p = realloc(paused, c * sizeof *p);
+				if (!p)
+					return 0;
+				paused = p, cap_paused = c;
+			}
+			j->paused = 1;
+			paused[n_paused++] = j;
 		}
-		j->paused = 1;
-		paused[n_paused++] = j;
 		return CURL_WRITEFUNC_PAUSE;
 	}
 	if (grow_buf(&j->body, &j->body_cap, j->body_len + len) != 0)
@@ -71,12 +66,24 @@ on_body(char *data, size_t size, size_t n, void *userp)
 	return len;
 }
 
+size_t
+xfer_paused(void)
+{
+	return n_paused;
+}
+
+/* Resumes every paused transfer.  libcurl 7.88 may hand a transfer's
+ * kept bytes to on_body from inside curl_easy_pause, which can pause it
+ * again and append to the list: walk a copy.  What libcurl had read from
+ * the socket beyond those bytes is delivered only when the multi handle
+ * is driven again (the socket may never become readable again), so the
+ * caller must follow with loop_kick. */
 void
 xfer_unpause_all(void)
 {
-	/* Unpausing may deliver data that pauses the job again, appending
-	 * to the list we walk: take the list first. */
 	size_t n = n_paused;
+	if (n == 0)
+		return;
 	job **list = malloc(n * sizeof *list);
 	if (!list)
 		return;
@@ -127,6 +134,11 @@ on_header(char *data, size_t size, size_t n, void *userp)
 	size_t len = size * n;
 	if (len >= 5 && memcmp(data, "HTTP/", 5) == 0) {
 		j->hdrs_len = 0;
+		j->hdrs_end = 0;
+		return len;
+	}
+	if (len <= 2 && (len == 0 || data[0] == '\r' || data[0] == '\n')) {
+		j->hdrs_end = 1;   /* the blank line: this header block is whole */
 		return len;
 	}
 	char *colon = memchr(data, ':', len);
@@ -193,8 +205,8 @@ easy_get(void)
 }
 
 /* Takes back a handle no transfer uses any more. */
-static void
-easy_put(CURL *e)
+void
+xfer_release(CURL *e)
 {
 	if (!spare)
 		spare = malloc((size_t)F.o.concurrency * sizeof *spare);
@@ -231,6 +243,7 @@ xfer_start(job *j)
 	j->body_len = j->hdrs_len = 0;
 	j->status = 0;
 	j->too_large = 0;
+	j->hdrs_end = 0;
 	j->errbuf[0] = '\0';
 	j->easy = e;
 	curl_easy_setopt(e, CURLOPT_URL, j->url);
@@ -244,27 +257,6 @@ xfer_start(job *j)
 	curl_easy_setopt(e, CURLOPT_PIPEWAIT, strncmp(j->url, "https:", 6) == 0 ? 1L : 0L);
 	loop_add(j);
 	return 0;
-}
-
-/* After a second signal: every transfer in flight ends now as
- * interrupted (robots.txt requests just end). */
-void
-xfer_abort_all(void)
-{
-	while (F.flying) {
-		job *j = F.flying;
-		loop_remove(j);
-		unlist_paused(j);
-		sched_finished(j->host);
-		if (j->is_robots) {
-			job_free(j);
-			continue;
-		}
-		j->error = "interrupted";
-		free(j->error_detail);
-		j->error_detail = strdup("stopped by signal while in flight");
-		job_emit(j);
-	}
 }
 
 /* The record's error word for curl result rc. */
@@ -293,6 +285,10 @@ classify(const job *j, CURLcode rc)
 	case CURLE_WEIRD_SERVER_REPLY: return "reset";
 	case CURLE_FILESIZE_EXCEEDED: return "too_large";
 	case CURLE_WRITE_ERROR: return j->too_large ? "too_large" : "other";
+	case CURLE_OUT_OF_MEMORY:
+		/* curl 7.88's word for a header line over its 100 KiB cap,
+		 * which its error buffer names; a real shortage stays other. */
+		return strstr(j->errbuf, "header") ? "too_large" : "other";
 	case CURLE_TOO_MANY_REDIRECTS: return "redirects";
 	case CURLE_UNSUPPORTED_PROTOCOL: {
 		/* Also curl's word for a reply that is not HTTP at all
@@ -316,130 +312,27 @@ set_detail(job *j, const char *s)
 	j->error_detail = s && *s ? strdup(s) : NULL;
 }
 
-/* Called by the loop when an attempt ends.  Decides between retrying
- * (the job goes back to its host, holding no slot) and emitting. */
-void
-xfer_done(job *j, CURLcode rc)
+/* Ends j's attempt, whose transfer finished with rc: takes it out of
+ * the multi and sets j's status, error word and detail.  Returns the
+ * server's Retry-After in seconds, or -1 when it sent none. */
+double
+xfer_end(job *j, CURLcode rc)
 {
-	host *h = j->host;
 	loop_remove(j);
 	unlist_paused(j);
-	sched_finished(h);
 	curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &j->status);
-	if (j->is_robots) {
-		robots_done(j, rc);
-		return;
-	}
 	j->error = classify(j, rc);
 	set_detail(j, rc == CURLE_OK ? NULL : j->errbuf[0] ? j->errbuf : curl_easy_strerror(rc));
 	if (j->too_large)
 		set_detail(j, "body larger than --max-body");
+	else if (rc == CURLE_OUT_OF_MEMORY && j->error && strcmp(j->error, "too_large") == 0)
+		set_detail(j, "response header larger than libcurl accepts (100 KiB)");
+	if (rc == CURLE_OK && j->status > 0 && !j->hdrs_end) {
+		/* curl 7.88 takes a status line and a close for a reply. */
+		j->error = "reset";
+		set_detail(j, "connection closed inside the response headers");
+	}
 	curl_off_t ra = -1;
 	curl_easy_getinfo(j->easy, CURLINFO_RETRY_AFTER, &ra);
-	double retry_after = ra > 0 ? (double)ra : -1, wait;
-	retry_host_feedback(j, rc, retry_after);
-	if (!F.stopping && retry_decide(j, rc, retry_after, &wait)) {
-		j->not_before = tm_mono() + wait;
-		easy_put(j->easy);
-		j->easy = NULL;
-		sched_retry(j);
-		return;
-	}
-	job_emit(j);
-}
-
-/* Packs the response headers that on_header kept, as a map. */
-static void
-pack_headers(job *j)
-{
-	msgpack_packer *pk = rec_key(&F.build, "headers");
-	uint32_t n = 0;
-	for (size_t i = 0; i < j->hdrs_len; i += strlen(j->hdrs + i) + 1)
-		n++;
-	msgpack_pack_map(pk, n / 2);
-	for (size_t i = 0; i < j->hdrs_len; i += strlen(j->hdrs + i) + 1) {
-		size_t l = strlen(j->hdrs + i);
-		msgpack_pack_str(pk, l);
-		msgpack_pack_str_body(pk, j->hdrs + i, l);
-	}
-}
-
-/* Writes j's one record and frees it. */
-void
-job_emit(job *j)
-{
-	rec_build *b = &F.build;
-	rec_build_reset(b);
-	rec_put_str(b, "url", j->url);
-	if (j->host)
-		rec_put_str(b, "host", j->host->name);
-	rec_put_int(b, "status", j->status);
-	if (j->error) {
-		rec_put_str(b, "error", j->error);
-		if (j->error_detail)
-			rec_put_str(b, "error_detail", j->error_detail);
-	}
-	rec_put_int(b, "attempts", j->attempts);
-	rec_put_double(b, "fetched_at", tm_wall());
-	if (j->easy) {
-		char *final = NULL, *ctype = NULL;
-		curl_off_t us = 0;
-		curl_easy_getinfo(j->easy, CURLINFO_EFFECTIVE_URL, &final);
-		curl_easy_getinfo(j->easy, CURLINFO_CONTENT_TYPE, &ctype);
-		curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
-		if (final)
-			rec_put_str(b, "final_url", final);
-		if (ctype)
-			rec_put_str(b, "ctype", ctype);
-		rec_put_double(b, "time_ms", (double)us / 1000.0);
-		if (j->status)
-			pack_headers(j);
-		if (!j->error || strcmp(j->error, "retries_exhausted") == 0 ||
-		    strcmp(j->error, "retry_after") == 0) {
-			rec_put_bin(b, "body", j->body ? j->body : "", j->body_len);
-			rec_put_int(b, "bytes", (int64_t)j->body_len);
-		}
-	}
-	if (j->in) {
-		msgpack_zone z;
-		msgpack_object in = { .type = MSGPACK_OBJECT_NIL };
-		size_t off = 0;
-		msgpack_zone_init(&z, 2048);
-		msgpack_unpack(j->in, j->in_len, &off, &z, &in);
-		rec_out_build(output_rec(), b, &in, fetch_keys);
-		msgpack_zone_destroy(&z);
-	} else {
-		rec_out_build(output_rec(), b, NULL, fetch_keys);
-	}
-	stats_record(j);
-	output_record();
-	F.alive--;
-	job_free(j);
-}
-
-job *
-job_new(char *url, const char *in, size_t in_len)
-{
-	job *j = calloc(1, sizeof *j);
-	if (!j || !url || (in_len && !(j->in = malloc(in_len))))
-		abort();
-	if (in_len)
-		memcpy(j->in, in, in_len);
-	j->in_len = in_len;
-	j->url = url;
-	F.alive++;
-	return j;
-}
-
-void
-job_free(job *j)
-{
-	if (j->easy)
-		easy_put(j->easy);
-	free(j->url);
-	free(j->in);
-	free(j->body);
-	free(j->hdrs);
-	free(j->error_detail);
-	free(j);
+	return ra > 0 ? (double)ra : -1;
 }

@@ -16,7 +16,7 @@
 #include "jsonl.h"
 #include "msg.h"
 #include "num.h"
-#include "queue.h"
+#include "ack.h"
 #include "rec.h"
 #include "stop.h"
 #include "tm.h"
@@ -71,7 +71,7 @@ typedef struct sink {
 	sjl jl;
 	unsigned long long stored, skipped;
 	long pending;             /* records since the last commit */
-	sq_opts q;                /* --queue, when q.path is set */
+	ack_opts q;                /* --queue, when q.path is set */
 	long long deadline;       /* when the pending batch must commit */
 } sink;
 
@@ -176,8 +176,8 @@ parse_args(int argc, char **argv, sink *k)
 static void
 commit(sink *k)
 {
-	if (k->q.path && sq_shared())
-		sq_flush();   /* inside the open transaction: one commit */
+	if (k->q.path && ack_shared())
+		ack_flush();   /* inside the open transaction: one commit */
 	if (k->is_db) {
 		if (sdb_commit(k->db) < 0)
 			msg_die(EX_IOERR, "cannot commit to '%s': %s", k->target,
@@ -187,8 +187,8 @@ commit(sink *k)
 			msg_stdout_failed(errno);
 		msg_die(EX_IOERR, "cannot write '%s': %s", k->target, strerror(errno));
 	}
-	if (k->q.path && !sq_shared())
-		sq_flush();   /* only after the rows are durable */
+	if (k->q.path && !ack_shared())
+		ack_flush();   /* only after the rows are durable */
 	k->pending = 0;
 }
 
@@ -231,7 +231,7 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 	}
 	k->stored++;
 	if (k->q.path)
-		sq_note(rec);
+		ack_note(rec);
 	if (k->pending++ == 0)
 		k->deadline = tm_mono_ms() + k->batch_ms;
 }
@@ -252,7 +252,7 @@ main(int argc, char **argv)
 		msg_die(EX_IOERR, "cannot open '%s': %s", k.target, strerror(errno));
 	}
 	if (k.q.path)
-		sq_open(&k.q, k.is_db && same_file(k.q.path, k.target) ? sdb_handle(k.db) : NULL);
+		ack_open(&k.q, k.is_db && same_file(k.q.path, k.target) ? sdb_handle(k.db) : NULL);
 
 	rec_in in;
 	if (rec_in_init(&in, 0, k.max_record) < 0)
@@ -298,7 +298,7 @@ main(int argc, char **argv)
 	 * is committed before sink says anything. */
 	commit(&k);
 	if (k.q.path)
-		sq_close();
+		ack_close();
 	if (k.is_db)
 		sdb_close(k.db);
 	else if (sjl_close(&k.jl) < 0)

@@ -1,4 +1,4 @@
-/* queue — fetch --queue DB: the URLs come from a durable frontier.
+/* lease — fetch --queue DB: the URLs come from a durable frontier.
  *
  * Input URLs are admitted to the frontier first (de-duplicated, so a
  * rerun with the same list adds nothing).  Then fetch leases due URLs in
@@ -29,7 +29,7 @@ static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
 
 int
-queue_open(const char *path)
+lease_open(const char *path)
 {
 	char err[256];
 	front = fr_open(path, NULL, err, sizeof err);
@@ -41,14 +41,14 @@ queue_open(const char *path)
 }
 
 int
-queue_active(void)
+lease_active(void)
 {
 	return front != NULL;
 }
 
 /* Admits one input URL.  Seeds are their own scope at depth 0. */
 void
-queue_admit(const char *canon, const char *host)
+lease_admit(const char *canon, const char *host)
 {
 	if (seeded_batch == 0)
 		fr_begin(front);
@@ -62,7 +62,7 @@ queue_admit(const char *canon, const char *host)
 
 /* Input is exhausted: commit the last seeds and start leasing. */
 void
-queue_seeded(void)
+lease_seeded(void)
 {
 	if (seeded_batch)
 		fr_commit(front);
@@ -78,7 +78,7 @@ accept_row(void *arg, const fr_row *r)
 {
 	(void)arg;
 	host *h = sched_host(r->url, url_origin_len(r->url), r->host);
-	if (h->queued >= QUEUE_HOST_BACKLOG * h->per_host)
+	if (h->n_fresh >= QUEUE_HOST_BACKLOG * h->per_host)
 		return 0;
 	/* The input record the job passes through: what sink needs to
 	 * acknowledge the lease and to follow links. */
@@ -93,17 +93,16 @@ accept_row(void *arg, const fr_row *r)
 	return 1;
 }
 
+/* Only wakes the loop: the driver's next pass leases again. */
 static void
 on_poll(uv_timer_t *t)
 {
 	(void)t;
-	sched_pump();
-	fetch_maybe_exit();
 }
 
 /* Leases what capacity allows; decides when the job is over. */
 void
-queue_want(void)
+lease_want(void)
 {
 	if (!front || seeding || F.stopping || F.input_done)
 		return;
@@ -130,14 +129,14 @@ queue_want(void)
 }
 
 int
-queue_init_loop(void)
+lease_init_loop(void)
 {
 	return uv_timer_init(F.loop, &poll_timer);
 }
 
 /* --report and --requeue-dead: print the job's state and exit. */
 int
-queue_report(int requeue)
+lease_report(int requeue)
 {
 	if (requeue) {
 		int n = fr_requeue_dead(front);
@@ -146,12 +145,12 @@ queue_report(int requeue)
 		msg_note("%d dead URLs back to pending", n);
 	}
 	int rc = fr_report(front, tm_wall(), stdout);
-	queue_close();
+	lease_close();
 	return rc;
 }
 
 void
-queue_close(void)
+lease_close(void)
 {
 	if (!front)
 		return;

@@ -1,4 +1,4 @@
-#include "queue.h"
+#include "ack.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +15,14 @@ typedef struct ack {
 	uint32_t n_links;
 } ack;
 
-static sq_opts opt;
+static ack_opts opt;
 static fr *front;
 static int shared;
 static ack *acks;
 static size_t n_acks, cap_acks;
 
 void
-sq_open(const sq_opts *o, sqlite3 *db)
+ack_open(const ack_opts *o, sqlite3 *db)
 {
 	char err[256];
 	opt = *o;
@@ -33,7 +33,7 @@ sq_open(const sq_opts *o, sqlite3 *db)
 }
 
 int
-sq_shared(void)
+ack_shared(void)
 {
 	return shared;
 }
@@ -47,7 +47,7 @@ nofollow(const msgpack_object *rec)
 }
 
 void
-sq_note(const msgpack_object *rec)
+ack_note(const msgpack_object *rec)
 {
 	char *url = rec_strdup(rec, "url");
 	if (!url)
@@ -152,7 +152,7 @@ follow(const ack *a)
 }
 
 void
-sq_flush(void)
+ack_flush(void)
 {
 	if (n_acks == 0)
 		return;
@@ -179,7 +179,7 @@ fail:
 }
 
 void
-sq_close(void)
+ack_close(void)
 {
 	fr_close(front);
 	front = NULL;

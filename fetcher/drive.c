@@ -1,0 +1,117 @@
+/* drive — the one place where fetch's work happens.
+ *
+ * Every event callback (sockets, curl's timer, input readable, stdout
+ * writable, the scheduler's and the lease poll's timers, signals) only
+ * changes state: it tells curl, fills a buffer, writes bytes, sets a
+ * flag.  Once per loop iteration, just before libuv waits for events,
+ * drive_pass runs in a uv_prepare_t and does the rest in a fixed order:
+ * resume paused transfers once output has room, take finished
+ * transfers, read input or lease while capacity allows, start what
+ * may start, write output, decide exit.  A pass that unblocks output,
+ * or ends jobs after input was read, runs again: no event may come to
+ * wake it (the pipe took everything; the input's bytes are buffered).  Calls go one way: drive calls the modules, none calls
+ * drive.
+ */
+#include "fetch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+#include "tm.h"
+
+static uv_prepare_t prepare;
+static int handled_interrupts;
+
+/* Ends one attempt of j: a robots.txt answer goes to its host; a page
+ * is retried (back to its host, holding no slot) or emitted. */
+static void
+finished(job *j, CURLcode rc)
+{
+	double retry_after = xfer_end(j, rc), wait;
+	sched_finished(j->host);
+	if (j->is_robots) {
+		robots_done(j, rc);
+		return;
+	}
+	retry_host_feedback(j, rc, retry_after);
+	if (!F.stopping && retry_decide(j, rc, retry_after, &wait)) {
+		j->not_before = tm_mono() + wait;
+		xfer_release(j->easy);
+		j->easy = NULL;
+		sched_retry(j);
+		return;
+	}
+	job_emit(j);
+}
+
+/* After a second signal: every transfer in flight ends now as
+ * interrupted (robots.txt requests just end). */
+static void
+abort_all(void)
+{
+	while (F.flying) {
+		job *j = F.flying;
+		xfer_end(j, CURLE_ABORTED_BY_CALLBACK);
+		sched_finished(j->host);
+		if (j->is_robots) {
+			job_free(j);
+			continue;
+		}
+		j->error = "interrupted";
+		free(j->error_detail);
+		j->error_detail = strdup("stopped by signal while in flight");
+		job_emit(j);
+	}
+}
+
+/* First signal: start nothing, end waiting jobs as interrupted, let
+ * transfers in flight finish within their timeout.  Second: end those
+ * too. */
+static void
+interrupts(void)
+{
+	if (F.interrupts == handled_interrupts)
+		return;
+	if (handled_interrupts == 0) {
+		F.stopping = 1;
+		msg_note("stopping: %ld in flight", F.inflight);
+		sched_interrupt_waiting();
+	}
+	if (F.interrupts > 1)
+		abort_all();
+	handled_interrupts = F.interrupts;
+}
+
+static void
+drive_pass(uv_prepare_t *p)
+{
+	(void)p;
+	int again;
+	do {
+		int was_blocked = output_blocked();
+		interrupts();
+		if (!output_blocked() && xfer_paused()) {
+			xfer_unpause_all();
+			loop_kick();
+		}
+		CURLcode rc;
+		for (job *j; (j = loop_done(&rc));)
+			finished(j, rc);
+		input_want();
+		lease_want();
+		long alive = F.alive;
+		sched_pump();   /* may end jobs at once (robots refusals) */
+		output_drain();
+		again = (was_blocked && !output_blocked()) || F.alive < alive;
+	} while (again);
+	if ((F.input_done || F.stopping) && F.alive == 0 && F.inflight == 0 && output_idle())
+		uv_stop(F.loop);
+}
+
+void
+drive_init(void)
+{
+	uv_prepare_init(F.loop, &prepare);
+	uv_prepare_start(&prepare, drive_pass);
+}
