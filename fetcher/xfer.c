@@ -286,9 +286,10 @@ classify(const job *j, CURLcode rc)
 	case CURLE_FILESIZE_EXCEEDED: return "too_large";
 	case CURLE_WRITE_ERROR: return j->too_large ? "too_large" : "other";
 	case CURLE_OUT_OF_MEMORY:
-		/* curl 7.88's word for a header line over its 100 KiB cap,
-		 * which its error buffer names; a real shortage stays other. */
-		return strstr(j->errbuf, "header") ? "too_large" : "other";
+		/* curl 7.88's word for a header line over its 100 KiB cap
+		 * (it says so only in its verbose log): inside the headers
+		 * it is that; elsewhere a real shortage, other. */
+		return j->hdrs_end ? "other" : "too_large";
 	case CURLE_TOO_MANY_REDIRECTS: return "redirects";
 	case CURLE_UNSUPPORTED_PROTOCOL: {
 		/* Also curl's word for a reply that is not HTTP at all
