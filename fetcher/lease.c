@@ -18,7 +18,7 @@
 #include "tm.h"
 #include "url.h"
 
-#define QUEUE_POLL_MS 200
+#define QUEUE_POLL_MS 50
 #define QUEUE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
 
 static fr *front;

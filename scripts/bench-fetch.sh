@@ -79,74 +79,8 @@ chmod -R a+rX "$dir/www"
 pagesize=$(wc -c <"$dir/www/p0.html")
 
 # ---- private nginx on a free port -----------------------------------------
-mkdir "$dir/ng" "$dir/ng/logs" "$dir/ng/tmp"
-start_nginx() {
-	port=$1
-	cat >"$dir/ng/nginx.conf" <<EOF
-worker_processes 1;
-worker_rlimit_nofile 8192;
-daemon off;
-master_process on;
-pid $dir/ng/nginx.pid;
-error_log $dir/ng/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	sendfile on;
-	tcp_nopush on;
-	tcp_nodelay on;
-	keepalive_requests 100000;
-	keepalive_timeout 65;
-	types { text/html html; }
-	default_type application/octet-stream;
-	client_body_temp_path $dir/ng/tmp/body;
-	proxy_temp_path $dir/ng/tmp/proxy;
-	fastcgi_temp_path $dir/ng/tmp/fastcgi;
-	uwsgi_temp_path $dir/ng/tmp/uwsgi;
-	scgi_temp_path $dir/ng/tmp/scgi;
-	server {
-		listen 127.0.0.1:$port;
-		server_name localhost;
-		root $dir/www;
-	}
-}
-EOF
-	: >"$dir/ng/logs/error.log"
-	"$NGINX" -p "$dir/ng" -c "$dir/ng/nginx.conf" -e "$dir/ng/logs/error.log" \
-	    2>>"$dir/ng/logs/error.log" &
-	ngpid=$!
-	i=0
-	while [ $i -lt 50 ]; do
-		if ! kill -0 "$ngpid" 2>/dev/null; then
-			wait "$ngpid" 2>/dev/null || true
-			ngpid=
-			return 1
-		fi
-		if curl -s -o /dev/null -f "http://127.0.0.1:$port/p0.html"; then
-			return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	kill "$ngpid" 2>/dev/null || true
-	wait "$ngpid" 2>/dev/null || true
-	ngpid=
-	return 1
-}
-port=
-tries=0
-while [ $tries -lt 20 ]; do
-	cand=$(awk -v s="$$$tries" 'BEGIN { srand(s); print 20000 + int(rand() * 40000) }')
-	# someone else there?  then nginx would not be ours
-	if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$cand/" 2>/dev/null; then
-		tries=$((tries + 1)); continue
-	fi
-	if start_nginx "$cand"; then port=$cand; break; fi
-	tries=$((tries + 1))
-done
-[ -n "$port" ] || { cat "$dir/ng/logs/error.log" >&2; die "could not start nginx"; }
-base=http://127.0.0.1:$port
-say "nginx pid $ngpid on $base"
+. "$here/bench/nginx.sh"
+nginx_up "$dir" "$dir/www" /p0.html
 
 # ---- inputs -----------------------------------------------------------------
 awk -v n="$N" -v b="$base" 'BEGIN { for (i = 0; i < n; i++) print b "/p" i ".html" }' \

@@ -10,3 +10,4 @@ for b in fetch parse sink; do
 	sh "$here/bench-$b.sh"
 	echo
 done
+echo "## pipeline"; sh "$here/bench-pipeline.sh"; echo

@@ -281,6 +281,10 @@ main(int argc, char **argv)
 		if (k.pending) {
 			long long left = k.deadline - tm_mono_ms();
 			wait = left > 0 ? (long)left : 0;
+			/* In a crawl, fetch waits for these acks and links:
+			 * commit as soon as the input goes quiet. */
+			if (k.q.path)
+				wait = 0;
 		}
 		int f = stop_fill(&in, wait);
 		if (f == STOP_TIMEOUT)

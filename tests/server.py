@@ -43,6 +43,9 @@ Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
     /retry-after-date?...     same with an HTTP-date N seconds ahead
     /robots.txt               --robots FILE (re-read), --robots-status N, or 404
     /charset?cs=NAME&title=T&how=header|meta|none   title encoded in NAME
+    /status-only              exactly "HTTP/1.1 200 OK\r\n", then close
+    /hugeheader?mb=N          status line, one header line X-Big of N MiB
+                              (default 10) of 'a', a small body, close
     anything else             a file under --root DIR when given, else 404
 
 F defaults to 1, N of s to 1; counters are per endpoint and key.
@@ -527,6 +530,39 @@ ROUTES = {
     "robots.txt": ep_robots, "charset": ep_charset,
 }
 WITH_ARG = {"page", "status", "redirect"}   # /name/N; the rest take no segment
+
+
+# ---- replies that stop or bloat inside the headers
+
+def ep_status_only(h, _, q):
+    # A status line and nothing more: no header, no blank line, then close.
+    h.close_connection = True
+    h.wfile.write(b"HTTP/1.1 200 OK\r\n")
+    h.wfile.flush()
+
+
+def ep_hugeheader(h, _, q):
+    # One header line of N MiB, written in chunks; the client is expected
+    # to give up (and close) long before the end.
+    mb = qint(q, "mb", 10, 0, 4096)
+    h.close_connection = True
+    block = b"a" * CHUNK
+    try:
+        h.wfile.write(b"HTTP/1.1 200 OK\r\nX-Big: ")
+        left = mb << 20
+        while left > 0:
+            c = block[:left]
+            h.wfile.write(c)
+            left -= len(c)
+        h.wfile.write(b"\r\n\r\n")
+        if h.command != "HEAD":
+            h.wfile.write(b"<html><head><title>Huge header</title></head></html>\n")
+        h.wfile.flush()
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
+ROUTES.update({"status-only": ep_status_only, "hugeheader": ep_hugeheader})
 
 
 class Server(ThreadingHTTPServer):

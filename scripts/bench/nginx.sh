@@ -1,0 +1,97 @@
+# scripts/bench/nginx.sh: a private nginx for the benchmarks (sourced, POSIX sh)
+#
+#   . "$here/bench/nginx.sh"
+#   nginx_up DIR DOCROOT PROBE     # sets $port, $base and $ngpid, or dies
+#   nginx_down                     # idempotent; call it from the EXIT trap
+#
+# DIR is a scratch directory (the nginx prefix goes in DIR/ng); DOCROOT is
+# served as is at /, read by the worker (nobody, when started as root), so
+# it must be world-readable; symlinks are followed.  PROBE is a path under
+# DOCROOT (e.g. /index.html) that must answer 200 before nginx counts as up.
+# nginx listens on 127.0.0.1 on a free random port, 1 worker, access_log
+# off, keep-alive, /etc/nginx/mime.types (so .html is text/html).
+# Needs nginx, curl and awk; the caller defines die and say.
+
+ngpid=
+nginx_down() {
+	if [ -n "$ngpid" ]; then
+		kill "$ngpid" 2>/dev/null || true
+		wait "$ngpid" 2>/dev/null || true
+		ngpid=
+	fi
+}
+
+# _nginx_try DIR DOCROOT PROBE PORT: 0 when our nginx answers on PORT
+_nginx_try() {
+	_d=$1/ng
+	cat >"$_d/nginx.conf" <<EOF
+worker_processes 1;
+worker_rlimit_nofile 8192;
+daemon off;
+master_process on;
+pid $_d/nginx.pid;
+error_log $_d/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+	access_log off;
+	sendfile on;
+	tcp_nopush on;
+	tcp_nodelay on;
+	keepalive_requests 100000;
+	keepalive_timeout 65;
+	include /etc/nginx/mime.types;
+	default_type application/octet-stream;
+	disable_symlinks off;
+	client_body_temp_path $_d/tmp/body;
+	proxy_temp_path $_d/tmp/proxy;
+	fastcgi_temp_path $_d/tmp/fastcgi;
+	uwsgi_temp_path $_d/tmp/uwsgi;
+	scgi_temp_path $_d/tmp/scgi;
+	server {
+		listen 127.0.0.1:$4;
+		server_name localhost;
+		root $2;
+	}
+}
+EOF
+	: >"$_d/logs/error.log"
+	nginx -p "$_d" -c "$_d/nginx.conf" -e "$_d/logs/error.log" \
+	    2>>"$_d/logs/error.log" &
+	ngpid=$!
+	_i=0
+	while [ $_i -lt 50 ]; do
+		if ! kill -0 "$ngpid" 2>/dev/null; then
+			wait "$ngpid" 2>/dev/null || true
+			ngpid=
+			return 1
+		fi
+		if curl -s -o /dev/null -f --max-time 2 "http://127.0.0.1:$4$3"; then
+			return 0
+		fi
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	nginx_down
+	return 1
+}
+
+nginx_up() {
+	mkdir -p "$1/ng/logs" "$1/ng/tmp"
+	port=
+	_t=0
+	while [ $_t -lt 20 ]; do
+		_c=$(awk -v s="$$$_t" 'BEGIN { srand(s); print 20000 + int(rand() * 40000) }')
+		# someone else there?  then what answers would not be ours
+		if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$_c/" 2>/dev/null; then
+			_t=$((_t + 1)); continue
+		fi
+		if _nginx_try "$1" "$2" "$3" "$_c"; then port=$_c; break; fi
+		_t=$((_t + 1))
+	done
+	if [ -z "$port" ]; then
+		cat "$1/ng/logs/error.log" >&2
+		die "could not start nginx on 127.0.0.1 (docroot $2, probe $3)"
+	fi
+	base=http://127.0.0.1:$port
+	say "nginx pid $ngpid on $base (docroot $2)"
+}
