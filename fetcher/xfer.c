@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "msg.h"
 #include "tm.h"
 
 /* Paused transfers, so output_drain can resume them.  Bounded by -c. */
