@@ -9,8 +9,8 @@
  * transfers, read input or lease while capacity allows, start what
  * may start, write output, decide exit.  A pass that unblocks output,
  * or ends jobs after input was read, runs again: no event may come to
- * wake it (the pipe took everything; the input's bytes are buffered).  Calls go one way: drive calls the modules, none calls
- * drive.
+ * wake it (the pipe took everything; the input's bytes are buffered).
+ * Calls go one way: drive calls the modules, none calls drive.
  */
 #include "fetch.h"
 

@@ -18,8 +18,8 @@
 #include "tm.h"
 #include "url.h"
 
-#define QUEUE_POLL_MS 50
-#define QUEUE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
+#define LEASE_POLL_MS 50
+#define LEASE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
 
 static fr *front;
 static uv_timer_t poll_timer;
@@ -78,7 +78,7 @@ accept_row(void *arg, const fr_row *r)
 {
 	(void)arg;
 	host *h = sched_host(r->url, url_origin_len(r->url), r->host);
-	if (h->n_fresh >= QUEUE_HOST_BACKLOG * h->per_host)
+	if (h->n_fresh >= LEASE_HOST_BACKLOG * h->per_host)
 		return 0;
 	/* The input record the job passes through: what sink needs to
 	 * acknowledge the lease and to follow links. */
@@ -125,7 +125,7 @@ lease_want(void)
 		F.input_done = 1;
 		return;
 	}
-	uv_timer_start(&poll_timer, on_poll, QUEUE_POLL_MS, 0);
+	uv_timer_start(&poll_timer, on_poll, LEASE_POLL_MS, 0);
 }
 
 int

@@ -1,8 +1,8 @@
 /* loop — one libuv loop driving one libcurl multi handle through the
  * multi-socket API: curl tells us which sockets to watch and when to time
  * out; uv tells curl what happened.  The callbacks only tell curl: what
- * finished is taken by the driver (drive.c) with loop_done.  See curl's docs/examples/multi-uv.c
- * for the skeleton this follows. */
+ * finished is taken by the driver (drive.c) with loop_done.  See curl's
+ * docs/examples/multi-uv.c for the skeleton this follows. */
 #include "fetch.h"
 
 #include <stdlib.h>
@@ -68,8 +68,7 @@ static void
 on_curl_timeout(uv_timer_t *t)
 {
 	(void)t;
-	int running;
-	curl_multi_socket_action(F.multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	loop_kick();
 }
 
 /* CURLMOPT_TIMERFUNCTION: curl wants to be called after ms.  A zero

@@ -258,6 +258,15 @@ xfer_start(job *j)
 	return 0;
 }
 
+/* Whether rc is curl 7.88's word for a header line over its 100 KiB
+ * cap: CURLE_OUT_OF_MEMORY (it names the cap only in its verbose log)
+ * while the headers are still coming.  Elsewhere it is a real shortage. */
+static int
+header_overflow(const job *j, CURLcode rc)
+{
+	return rc == CURLE_OUT_OF_MEMORY && !j->hdrs_end;
+}
+
 /* The record's error word for curl result rc. */
 static const char *
 classify(const job *j, CURLcode rc)
@@ -284,11 +293,7 @@ classify(const job *j, CURLcode rc)
 	case CURLE_WEIRD_SERVER_REPLY: return "reset";
 	case CURLE_FILESIZE_EXCEEDED: return "too_large";
 	case CURLE_WRITE_ERROR: return j->too_large ? "too_large" : "other";
-	case CURLE_OUT_OF_MEMORY:
-		/* curl 7.88's word for a header line over its 100 KiB cap
-		 * (it says so only in its verbose log): inside the headers
-		 * it is that; elsewhere a real shortage, other. */
-		return j->hdrs_end ? "other" : "too_large";
+	case CURLE_OUT_OF_MEMORY: return header_overflow(j, rc) ? "too_large" : "other";
 	case CURLE_TOO_MANY_REDIRECTS: return "redirects";
 	case CURLE_UNSUPPORTED_PROTOCOL: {
 		/* Also curl's word for a reply that is not HTTP at all
@@ -325,7 +330,7 @@ xfer_end(job *j, CURLcode rc)
 	set_detail(j, rc == CURLE_OK ? NULL : j->errbuf[0] ? j->errbuf : curl_easy_strerror(rc));
 	if (j->too_large)
 		set_detail(j, "body larger than --max-body");
-	else if (rc == CURLE_OUT_OF_MEMORY && j->error && strcmp(j->error, "too_large") == 0)
+	else if (header_overflow(j, rc))
 		set_detail(j, "response header larger than libcurl accepts (100 KiB)");
 	if (rc == CURLE_OK && j->status > 0 && !j->hdrs_end) {
 		/* curl 7.88 takes a status line and a close for a reply. */

@@ -224,28 +224,26 @@ done
 [ $stages_ok = 1 ] || sum=
 rm -f "$dir"/f.mp "$dir"/p.mp "$dir"/v.mp "$dir"/x.db*
 
-echo "rm -f '$dir/aio.jsonl'" | cmd aio.prep
-echo "'$PY' '$here/bench/aiohttp_recipe.py' '$dir/urls.txt' '$dir/aio.jsonl'" | cmd aio
-cmd aio.check <<EOF
-n=\$(wc -l <'$dir/aio.jsonl')
-ok=\$(grep -c '"status": 200' '$dir/aio.jsonl' || true)
-echo "\$n lines (\$ok status 200) for $N URLs"
+# pylist NAME LABEL NOUN SCRIPT...: measures `$PY SCRIPT... urls out` of a
+# Python tool over the URL list, writing $dir/NAME.jsonl, checked for one
+# line (NOUN) per URL
+pylist() {
+	_n=$1 _l=$2 _w=$3
+	shift 3
+	echo "rm -f '$dir/$_n.jsonl'" | cmd "$_n.prep"
+	echo "'$PY' $* '$dir/urls.txt' '$dir/$_n.jsonl'" | cmd "$_n"
+	cmd "$_n.check" <<EOF
+n=\$(wc -l <'$dir/$_n.jsonl')
+ok=\$(grep -c '"status": 200' '$dir/$_n.jsonl' || true)
+echo "\$n $_w (\$ok status 200) for $N URLs"
 [ "\$n" -eq $N ]
 EOF
-say "list job: aiohttp recipe"
-measure aio "aiohttp recipe"
+	say "list job: $_l"
+	measure "$_n" "$_l"
+}
+pylist aio "aiohttp recipe" lines "'$here/bench/aiohttp_recipe.py'"
 aio_s=$best aio_n=$count aio_note=$note
-
-echo "rm -f '$dir/scrapy.jsonl'" | cmd scrapy.prep
-echo "'$PY' '$here/bench/scrapy_spider.py' list '$dir/urls.txt' '$dir/scrapy.jsonl'" | cmd scrapy
-cmd scrapy.check <<EOF
-n=\$(wc -l <'$dir/scrapy.jsonl')
-ok=\$(grep -c '"status": 200' '$dir/scrapy.jsonl' || true)
-echo "\$n items (\$ok status 200) for $N URLs"
-[ "\$n" -eq $N ]
-EOF
-say "list job: scrapy"
-measure scrapy "scrapy list"
+pylist scrapy "scrapy list" items "'$here/bench/scrapy_spider.py'" list
 scrapy_s=$best scrapy_n=$count scrapy_note=$note
 
 # ---- crawl job ------------------------------------------------------------------------
