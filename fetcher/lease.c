@@ -6,7 +6,12 @@
  * waiting so one slow host cannot starve the rest.  Each record carries
  * `depth` and `lease` so the sink can acknowledge it.  fetch ends only
  * when nothing is pending or leased: while the sink may still add links
- * or a lease may still expire, it polls.
+ * or a lease may still come back, it polls.
+ *
+ * fetch is an owner of the frontier (lib/frontier.h): it joins when its
+ * loop starts, beats every second, and each beat takes back the leases
+ * of fetches that no longer run, so a rerun after kill -9 resumes at
+ * once and several fetches can work on one job.
  */
 #include "fetch.h"
 
@@ -22,11 +27,19 @@
 #define LEASE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
 
 static fr *front;
-static uv_timer_t poll_timer;
+static uv_timer_t poll_timer, beat_timer;
 static int seeding = 1;
 static rec_build lease_rec;       /* {depth, lease} of each leased job */
 static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
+
+/* Dies with the frontier's reason when a frontier call failed. */
+static void
+check(int rc, const char *what)
+{
+	if (rc < 0)
+		msg_die(EX_IOERR, "cannot %s the queue: %s", what, sqlite3_errmsg(fr_db(front)));
+}
 
 int
 lease_open(const char *path)
@@ -114,11 +127,9 @@ lease_want(void)
 	    uv_is_active((uv_handle_t *)&poll_timer))
 		return;
 	double now = tm_wall();
-	if (fr_expire(front, now) != 0)
-		msg_die(EX_IOERR, "cannot update the queue: %s", sqlite3_errmsg(fr_db(front)));
+	check(fr_expire(front, now), "update");
 	int n = fr_lease(front, (int)room, now, F.o.lease, accept_row, NULL);
-	if (n < 0)
-		msg_die(EX_IOERR, "cannot lease from the queue: %s", sqlite3_errmsg(fr_db(front)));
+	check(n, "lease from");
 	if (n > 0)
 		return;
 	if (F.alive == 0 && fr_outstanding(front) == 0) {
@@ -128,10 +139,30 @@ lease_want(void)
 	uv_timer_start(&poll_timer, on_poll, LEASE_POLL_MS, 0);
 }
 
+/* The heartbeat.  URLs it takes back are leased by the next pass. */
+static void
+on_beat(uv_timer_t *t)
+{
+	(void)t;
+	int n = fr_beat(front, tm_wall());
+	check(n, "update");
+	if (n > 0)
+		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
+}
+
 int
 lease_init_loop(void)
 {
-	return uv_timer_init(F.loop, &poll_timer);
+	if (!front)
+		return 0;
+	if (uv_timer_init(F.loop, &poll_timer) != 0 || uv_timer_init(F.loop, &beat_timer) != 0)
+		return -1;
+	int n = fr_join(front, tm_wall());
+	check(n, "join");
+	if (n > 0)
+		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
+	uint64_t ms = (uint64_t)(FR_OWNER_BEAT * 1000);
+	return uv_timer_start(&beat_timer, on_beat, ms, ms);
 }
 
 /* --report and --requeue-dead: print the job's state and exit. */
@@ -140,8 +171,7 @@ lease_report(int requeue)
 {
 	if (requeue) {
 		int n = fr_requeue_dead(front);
-		if (n < 0)
-			msg_die(EX_IOERR, "cannot requeue: %s", sqlite3_errmsg(fr_db(front)));
+		check(n, "requeue in");
 		msg_note("%d dead URLs back to pending", n);
 	}
 	int rc = fr_report(front, tm_wall(), stdout);

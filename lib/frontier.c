@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "owner.h"
 #include "sql.h"
 #include "tm.h"
 
@@ -19,16 +20,26 @@ const char fr_schema[] =
 "  attempts    INTEGER NOT NULL DEFAULT 0, -- leases taken\n"
 "  next_at     REAL NOT NULL DEFAULT 0,    -- earliest lease, unix seconds\n"
 "  lease_until REAL,                       -- when a lease expires\n"
+"  owner       INTEGER,                    -- frontier_owner holding the lease\n"
 "  last_error  TEXT,                       -- why it is dead\n"
 "  added_at    REAL NOT NULL,\n"
 "  updated_at  REAL NOT NULL\n"
 ");\n"
 "CREATE INDEX IF NOT EXISTS frontier_due ON frontier(state, next_at);\n"
 "CREATE INDEX IF NOT EXISTS frontier_lease ON frontier(state, lease_until);\n"
-"CREATE TABLE IF NOT EXISTS frontier_meta (key TEXT PRIMARY KEY, value INTEGER);\n";
+"CREATE TABLE IF NOT EXISTS frontier_meta (key TEXT PRIMARY KEY, value INTEGER);\n"
+"CREATE TABLE IF NOT EXISTS frontier_owner (\n"
+"  id          INTEGER PRIMARY KEY,        -- a fetch working on the job\n"
+"  ns          TEXT NOT NULL,              -- boot id and pid namespace\n"
+"  pid         INTEGER NOT NULL,\n"
+"  start       INTEGER NOT NULL,           -- process start, clock ticks after boot\n"
+"  started_at  REAL NOT NULL,\n"
+"  beat_at     REAL NOT NULL               -- last heartbeat, unix seconds\n"
+");\n";
 
 enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
-       S_DEAD, S_OUTSTANDING, S_REQUEUE, S_BEGIN, S_COMMIT, S_N };
+       S_DEAD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
+       S_BEGIN, S_COMMIT, S_ROLLBACK, S_N };
 
 static const char *const sql[S_N] = {
 	[S_LOOKUP] = "SELECT depth, scope FROM frontier WHERE url = ?1",
@@ -37,34 +48,61 @@ static const char *const sql[S_N] = {
 	[S_COUNT_ADD] = "INSERT INTO frontier_meta VALUES ('admitted', 1)"
 			" ON CONFLICT(key) DO UPDATE SET value = value + 1",
 	[S_ADMITTED] = "SELECT value FROM frontier_meta WHERE key = 'admitted'",
-	[S_EXPIRE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, updated_at = ?1"
+	[S_EXPIRE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
+		     " updated_at = ?1"
 		     " WHERE state = 'leased' AND lease_until < ?1",
 	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
 			 " WHERE state = 'pending' AND next_at <= ?1 ORDER BY next_at, id LIMIT ?2",
 	[S_LEASE] = "UPDATE frontier SET state = 'leased', attempts = attempts + 1,"
-		    " lease_until = ?2, updated_at = ?3 WHERE id = ?1",
-	[S_DONE] = "UPDATE frontier SET state = 'done', lease_until = NULL, updated_at = ?2"
+		    " lease_until = ?2, updated_at = ?3, owner = ?4 WHERE id = ?1",
+	[S_DONE] = "UPDATE frontier SET state = 'done', lease_until = NULL, owner = NULL, updated_at = ?2"
 		   " WHERE url = ?1",
-	[S_DEAD] = "UPDATE frontier SET state = 'dead', lease_until = NULL, last_error = ?2,"
+	[S_DEAD] = "UPDATE frontier SET state = 'dead', lease_until = NULL, owner = NULL, last_error = ?2,"
 		   " updated_at = ?3 WHERE url = ?1",
 	[S_OUTSTANDING] = "SELECT (SELECT count(*) FROM frontier WHERE state = 'pending')"
 			  " + (SELECT count(*) FROM frontier WHERE state = 'leased')",
 	[S_REQUEUE] = "UPDATE frontier SET state = 'pending', next_at = 0, updated_at = ?1"
 		      " WHERE state = 'dead'",
+	[S_JOIN] = "INSERT INTO frontier_owner(ns, pid, start, started_at, beat_at)"
+		   " VALUES (?1, ?2, ?3, ?4, ?4)",
+	/* An upsert: a fetch that a peer wrongly declared dead (it could
+	 * not beat for FR_OWNER_TIMEOUT) comes back under its own id. */
+	[S_BEAT] = "INSERT INTO frontier_owner(id, ns, pid, start, started_at, beat_at)"
+		   " VALUES (?1, ?2, ?3, ?4, ?5, ?5) ON CONFLICT(id) DO UPDATE SET beat_at = ?5",
+	[S_OWNERS] = "SELECT id, ns, pid, start, beat_at FROM frontier_owner WHERE id != ?1",
+	[S_RECLAIM] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
+		      " updated_at = ?2 WHERE state = 'leased' AND owner = ?1",
+	[S_DROP_OWNER] = "DELETE FROM frontier_owner WHERE id = ?1",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_COMMIT] = "COMMIT",
+	[S_ROLLBACK] = "ROLLBACK",
 };
 
 struct fr {
 	sqlite3 *db;
 	int own_db;
 	sqlite3_stmt *st[S_N];
+	own_id me;
+	sqlite3_int64 owner;   /* our frontier_owner row; 0 until fr_join */
 };
 
 sqlite3 *
 fr_db(fr *f)
 {
 	return f->db;
+}
+
+/* Frontiers made before leases had owners lack the column; their
+ * ownerless leases end by lease_until as they always did. */
+static int
+add_owner_column(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "SELECT owner FROM frontier LIMIT 0", -1, &s, NULL) == SQLITE_OK) {
+		sqlite3_finalize(s);
+		return 0;
+	}
+	return sql_exec(db, "ALTER TABLE frontier ADD COLUMN owner INTEGER") == SQLITE_OK ? 0 : -1;
 }
 
 fr *
@@ -83,7 +121,7 @@ fr_open(const char *path, sqlite3 *db, char *err, size_t errlen)
 		free(f);
 		return NULL;
 	}
-	if (sql_exec(f->db, fr_schema) != SQLITE_OK)
+	if (sql_exec(f->db, fr_schema) != SQLITE_OK || add_owner_column(f->db) != 0)
 		goto fail;
 	for (int i = 0; i < S_N; i++)
 		if (sqlite3_prepare_v3(f->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT,
@@ -101,6 +139,8 @@ fr_close(fr *f)
 {
 	if (!f)
 		return;
+	if (f->owner)
+		fr_leave(f);
 	for (int i = 0; i < S_N; i++)
 		sqlite3_finalize(f->st[i]);
 	if (f->own_db)
@@ -227,12 +267,107 @@ fr_lease(fr *f, int n, double now, double lease_secs,
 		sqlite3_bind_int64(l, 1, ids[i]);
 		sqlite3_bind_double(l, 2, now + lease_secs);
 		sqlite3_bind_double(l, 3, now);
+		if (f->owner)
+			sqlite3_bind_int64(l, 4, f->owner);
+		else
+			sqlite3_bind_null(l, 4);
 		rc = run(f, S_LEASE);
 	}
 	free(ids);
 	if (fr_commit(f) != 0 || rc != 0)
 		return -1;
 	return taken;
+}
+
+/* Binds our identity to S_JOIN/S_BEAT's ns, pid, start (from index k). */
+static void
+bind_me(fr *f, sqlite3_stmt *s, int k)
+{
+	sqlite3_bind_text(s, k, f->me.ns, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, k + 1, f->me.pid);
+	sqlite3_bind_int64(s, k + 2, f->me.start);
+}
+
+/* Returns the leases of owner id to pending and forgets the owner. */
+static int
+release(fr *f, sqlite3_int64 id, double now)
+{
+	sqlite3_bind_int64(f->st[S_RECLAIM], 1, id);
+	sqlite3_bind_double(f->st[S_RECLAIM], 2, now);
+	if (run(f, S_RECLAIM) != 0)
+		return -1;
+	int n = sqlite3_changes(f->db);
+	sqlite3_bind_int64(f->st[S_DROP_OWNER], 1, id);
+	return run(f, S_DROP_OWNER) == 0 ? n : -1;
+}
+
+/* The owners other than us that no longer run: gone from this pid
+ * namespace, or silent for FR_OWNER_TIMEOUT.  Collects at most max ids
+ * into ids and returns how many. */
+static int
+dead_owners(fr *f, double now, sqlite3_int64 *ids, int max)
+{
+	sqlite3_stmt *s = f->st[S_OWNERS];
+	sqlite3_bind_int64(s, 1, f->owner);
+	int n = 0;
+	while (n < max && sqlite3_step(s) == SQLITE_ROW) {
+		own_id o = { .pid = (long)sqlite3_column_int64(s, 2),
+			     .start = sqlite3_column_int64(s, 3) };
+		const unsigned char *ns = sqlite3_column_text(s, 1);
+		snprintf(o.ns, sizeof o.ns, "%s", ns ? (const char *)ns : "");
+		if (sqlite3_column_double(s, 4) < now - FR_OWNER_TIMEOUT || own_alive(&o) == 0)
+			ids[n++] = sqlite3_column_int64(s, 0);
+	}
+	sqlite3_reset(s);
+	return n;
+}
+
+int
+fr_beat(fr *f, double now)
+{
+	if (fr_begin(f) != 0)
+		return -1;
+	sqlite3_stmt *b = f->st[S_BEAT];
+	sqlite3_bind_int64(b, 1, f->owner);
+	bind_me(f, b, 2);
+	sqlite3_bind_double(b, 5, now);
+	int rc = run(f, S_BEAT), total = 0;
+	/* A batch at a time: the ids are read before the rows change. */
+	sqlite3_int64 ids[32];
+	for (int n = 32; rc == 0 && n == 32;) {
+		n = dead_owners(f, now, ids, 32);
+		for (int i = 0; i < n && rc == 0; i++) {
+			int k = release(f, ids[i], now);
+			rc = k < 0 ? -1 : 0;
+			total += k;
+		}
+	}
+	if (rc != 0) {
+		run(f, S_ROLLBACK);
+		return -1;
+	}
+	return fr_commit(f) == 0 ? total : -1;
+}
+
+int
+fr_join(fr *f, double now)
+{
+	own_self(&f->me);
+	sqlite3_stmt *j = f->st[S_JOIN];
+	bind_me(f, j, 1);
+	sqlite3_bind_double(j, 4, now);
+	if (run(f, S_JOIN) != 0)
+		return -1;
+	f->owner = sqlite3_last_insert_rowid(f->db);
+	return fr_beat(f, now);
+}
+
+int
+fr_leave(fr *f)
+{
+	int n = release(f, f->owner, tm_wall());
+	f->owner = 0;
+	return n;
 }
 
 int

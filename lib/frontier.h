@@ -8,9 +8,19 @@
  *
  * fetch leases due URLs and fetches them; sink marks each `done` only
  * after its page row is committed (or `dead` with the reason when the
- * fetch gave up).  A crash anywhere loses nothing: its leases expire and
- * the URLs are fetched again, and the sink's upsert makes the second
- * store harmless.  The schema is in fr_schema and docs/queue.md.
+ * fetch gave up).  A crash anywhere loses nothing: the URLs leased by a
+ * fetch that no longer runs go back to pending, and the sink's upsert
+ * makes the second store harmless.
+ *
+ * Each lease names its owner, a fetch registered by fr_join.  Owners
+ * beat every FR_OWNER_BEAT seconds (fr_beat); every beat, and every
+ * join, returns the leases of owners that are dead to pending: at once
+ * when the owner was a process of this machine's pid namespace that has
+ * exited, otherwise when it has been silent for FR_OWNER_TIMEOUT.  So a
+ * rerun after kill -9 resumes at once, several fetches can share a job
+ * without taking each other's work, and lease_until is only a backstop
+ * for a record lost between a live fetch and the sink.  The schema is
+ * in fr_schema and docs/queue.md.
  */
 #ifndef SLUICE_FRONTIER_H
 #define SLUICE_FRONTIER_H
@@ -19,6 +29,9 @@
 #include <stdio.h>
 
 typedef struct fr fr;
+
+#define FR_OWNER_BEAT 1.0      /* seconds between an owner's heartbeats */
+#define FR_OWNER_TIMEOUT 10.0  /* silence after which an owner is dead */
 
 extern const char fr_schema[];
 
@@ -45,6 +58,19 @@ int fr_lookup(fr *f, const char *url, int *depth, char **scope);
 
 /* URLs ever admitted: the --max-pages budget. */
 long long fr_admitted(fr *f);
+
+/* Registers the calling process as an owner of leases, then as fr_beat.
+ * Leases taken after it are ours.  Returns fr_beat's count, or -1. */
+int fr_join(fr *f, double now);
+
+/* Our heartbeat: records that we run, then returns the leases of dead
+ * owners to pending and forgets those owners.  Returns how many URLs came
+ * back, or -1 on error. */
+int fr_beat(fr *f, double now);
+
+/* Ends our ownership: our remaining leases go back to pending at once.
+ * fr_close does it for a joined frontier.  Returns their number, or -1. */
+int fr_leave(fr *f);
 
 /* Returns leases that expired before now to pending. */
 int fr_expire(fr *f, double now);

@@ -78,18 +78,30 @@ expect_match "--report counts by state" "dead  1" "$report"
 "$BIN/fetch" -q --queue "$T/dead.db" --requeue-dead >/dev/null
 expect_eq "--requeue-dead makes it pending" pending "$(q "$T/dead.db" 'select state from frontier')"
 
-# Leases expire: a fetch whose records were never acknowledged leaves
-# them leased; after --lease seconds another run fetches them again.
+# --lease is the backstop for a live owner: a fetch that still runs but
+# has held a lease for --lease seconds (here stopped with SIGSTOP, before
+# its 10 s heartbeat timeout) loses it to another fetch on the job.
 before=$(count '^/p7[.]html$')
 echo "$URL/p7.html" >"$T/lease.txt"
-# (stopped before its own lease runs out: it would re-lease the URL itself)
-timeout 0.8 "$BIN/fetch" -q --queue "$T/lease.db" --no-robots --lease 1 "$T/lease.txt" >/dev/null
+"$BIN/fetch" -q --queue "$T/lease.db" --no-robots --lease 1 "$T/lease.txt" >/dev/null &
+held=$!
+i=0
+while [ "$(count '^/p7[.]html$')" -le "$before" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -STOP $held
 expect_eq "an unacknowledged URL stays leased" leased "$(q "$T/lease.db" 'select state from frontier')"
 sleep 1.2
 timeout 20 "$BIN/fetch" -q --queue "$T/lease.db" --no-robots --lease 1 "$T/lease.txt" |
 	timeout 20 "$BIN/sink" -q --queue "$T/lease.db" "$T/lease.db"
 expect_eq "an expired lease is fetched again" 2 "$(( $(count '^/p7[.]html$') - before ))"
 expect_eq "the second lease is numbered 2 and done" "done|2" "$(q "$T/lease.db" 'select state, attempts from frontier')"
+kill -KILL $held; kill -CONT $held
+wait $held 2>/dev/null
+
+# A fetch that exits normally hands back the leases it was not acked for.
+echo "$URL/p8.html" >"$T/leave.txt"
+timeout 0.8 "$BIN/fetch" -q --queue "$T/leave.db" --no-robots "$T/leave.txt" >/dev/null
+expect_eq "a stopped fetch leaves its lease pending and no owner" "pending|0" \
+	"$(q "$T/leave.db" 'select state, (select count(*) from frontier_owner) from frontier')"
 
 expect_eq "usage: --follow needs --queue" 64 "$("$BIN/sink" --follow x.db </dev/null 2>/dev/null; echo $?)"
 finish
