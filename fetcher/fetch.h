@@ -90,7 +90,8 @@ typedef struct job {
 	int paused;              /* write callback returned PAUSE */
 	int too_large;
 	int hdrs_end;            /* the blank line ending the headers came */
-	double first_start;      /* monotonic, of attempt 1 */
+	double queued_sick;      /* its host's sick clock when it was queued */
+	double deadline;         /* monotonic, set at attempt 1: --max-elapsed */
 	double start;            /* monotonic, of this attempt */
 	double not_before;       /* monotonic, earliest next attempt */
 	long status;             /* last HTTP status, 0 when none */
@@ -125,6 +126,9 @@ typedef struct host {
 	int failures;            /* transient failures in a row */
 	int trips;               /* circuit breaker trips in a row */
 	double paused_until;
+	int sick;                /* learnt interval, failures or trips: struggling */
+	double sick_since;       /* monotonic, when it last became sick */
+	double sick_total;       /* seconds sick before that */
 	/* robots.txt */
 	int robots_state;        /* ROBOTS_* */
 	int robots_fails;        /* unanswered robots.txt fetches */
@@ -151,6 +155,7 @@ typedef struct fetch {
 	size_t table_size, n_hosts;
 	host *ring;              /* hosts with waiting jobs */
 	size_t n_ring;
+	double expire_at;        /* monotonic: the earliest waiting job's deadline */
 	/* state */
 	int stopping;            /* a signal arrived: start nothing new */
 	int interrupts;
@@ -196,6 +201,9 @@ void sched_free(void);
 int retry_status_listed(int status);
 int retry_decide(job *j, CURLcode rc, double retry_after, double *wait);
 void retry_host_feedback(job *j, CURLcode rc, double retry_after);
+void retry_queued(job *j, double now);
+double retry_deadline(const job *j, double now);
+void retry_expired(job *j);
 
 /* robots.c */
 struct robots *robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay);

@@ -50,7 +50,7 @@ static const char usage_text[] =
 "      --retry-on LIST     HTTP statuses to retry (429,502,503,504)\n"
 "      --backoff S         base of exponential backoff with jitter (1)\n"
 "      --max-retry-after S longer Retry-After ends the URL (300)\n"
-"      --max-elapsed S     give a URL up after S seconds (600)\n"
+"      --max-elapsed S     give a URL up S seconds after taking it (600)\n"
 "      --no-adapt          do not slow a host down on 429/503\n"
 "      --host-failures N   transient failures in a row that pause a host (10)\n"
 "      --host-pause S      first pause of a failing host (60)\n"

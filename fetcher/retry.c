@@ -6,6 +6,15 @@
  * retried: a name that does not resolve now rarely does a second later,
  * and the resolver has its own retries.  Never retried: other statuses,
  * bad URLs, scheme and robots refusals, too_large, redirects.
+ *
+ * Deadlines: --max-elapsed counts from when fetch took the URL.  Time a
+ * URL spends queued behind others of its host while that host is
+ * healthy does not count: that wait is the pacing the user asked for (a
+ * Crawl-delay of 10 s over 1024 read-ahead URLs is nearly 3 hours), not a
+ * failure.  Each host keeps a sick clock, the seconds it has spent
+ * struggling (a learnt interval, failures in a row, a breaker trip); a
+ * queued URL is charged the sick clock's advance, and from its first
+ * attempt on every second counts.
  */
 #include "fetch.h"
 
@@ -16,6 +25,7 @@
 #include "tm.h"
 
 #define BACKOFF_CAP 60.0        /* seconds, for one URL's wait */
+#define PAUSE_CAP 3600.0        /* seconds, for one breaker pause */
 #define ADAPT_CAP 60.0          /* seconds, for a host's learnt interval */
 #define ADAPT_FLOOR 0.25        /* first learnt interval when none was set */
 #define ADAPT_DECAY_AFTER 10    /* successes in a row before halving */
@@ -77,18 +87,81 @@ retry_decide(job *j, CURLcode rc, double retry_after, double *wait)
 		double cap = fmin(BACKOFF_CAP, F.o.backoff * pow(2, j->attempts - 1));
 		*wait = cap * unit_random();
 	}
-	double host_free = j->host->paused_until - tm_mono();
-	double start = fmax(*wait, host_free);
-	if (tm_mono() + start - j->first_start > F.o.max_elapsed)
+	/* The retry starts no earlier than its host allows. */
+	double now = tm_mono();
+	double host_free = fmax(j->host->next_start, j->host->paused_until) - now;
+	if (now + fmax(*wait, host_free) > j->deadline) {
+		retry_expired(j);
 		return 0;
+	}
 	return 1;
+}
+
+/* Seconds h has been sick, up to now. */
+static double
+sick_clock(const host *h, double now)
+{
+	return h->sick_total + (h->sick ? now - h->sick_since : 0);
+}
+
+/* Notes j joining its host's queue. */
+void
+retry_queued(job *j, double now)
+{
+	j->queued_sick = sick_clock(j->host, now);
+}
+
+/* When j passes --max-elapsed: its deadline once it has started; before
+ * that, the deadline it would get starting now (later while its host is
+ * healthy, since then waiting costs it nothing). */
+double
+retry_deadline(const job *j, double now)
+{
+	if (j->attempts)
+		return j->deadline;
+	return now + F.o.max_elapsed - (sick_clock(j->host, now) - j->queued_sick);
+}
+
+/* Ends j's retries on its deadline: a URL that was tried keeps its last
+ * status and error; one that never started gets `deadline`. */
+void
+retry_expired(job *j)
+{
+	char why[96];
+	if (j->attempts == 0) {
+		j->error = "deadline";
+		snprintf(why, sizeof why, "not started within --max-elapsed (%g s): its host was failing",
+			 F.o.max_elapsed);
+	} else {
+		snprintf(why, sizeof why, "--max-elapsed (%g s) passed before attempt %d",
+			 F.o.max_elapsed, j->attempts + 1);
+	}
+	free(j->error_detail);
+	j->error_detail = strdup(why);
+}
+
+/* Starts or stops h's sick clock after an outcome changed its state. */
+static void
+sick_update(host *h, double now)
+{
+	int sick = h->adapt_delay > 0 || h->failures > 0 || h->trips > 0;
+	if (sick == h->sick)
+		return;
+	if (sick) {
+		h->sick_since = now;
+		F.expire_at = now;   /* its queue now has deadlines: recompute */
+	} else {
+		h->sick_total += now - h->sick_since;
+	}
+	h->sick = sick;
 }
 
 /* Updates j's host from the attempt's outcome: 429/503 widen its start
  * interval (one event per burst of answers to requests already in
  * flight), Retry-After becomes a floor for the whole host, a run of
  * successes decays the interval, and a run of transient failures trips
- * the circuit breaker. */
+ * the circuit breaker.  Neither the interval nor a pause grows past
+ * --max-elapsed: longer, every URL of the host would expire unprobed. */
 void
 retry_host_feedback(job *j, CURLcode rc, double retry_after)
 {
@@ -102,7 +175,7 @@ retry_host_feedback(job *j, CURLcode rc, double retry_after)
 		if (j->start >= h->backoff_at) {
 			double base = fmax(h->delay, h->crawl_delay);
 			double d = h->adapt_delay > 0 ? h->adapt_delay * 2 : fmax(base * 2, ADAPT_FLOOR);
-			h->adapt_delay = fmin(d, ADAPT_CAP);
+			h->adapt_delay = fmin(d, fmin(ADAPT_CAP, F.o.max_elapsed));
 			h->backoff_at = now;
 		}
 		if (retry_after > 0 && retry_after <= F.o.max_retry_after &&
@@ -118,7 +191,8 @@ retry_host_feedback(job *j, CURLcode rc, double retry_after)
 	if (transient(j) || (rc == CURLE_OK && j->status >= 500 &&
 			      retry_status_listed((int)j->status))) {
 		if (++h->failures >= F.o.host_failures) {
-			double pause = fmin(F.o.host_pause * pow(2, h->trips), 3600);
+			double pause = fmin(F.o.host_pause * pow(2, h->trips),
+					    fmin(PAUSE_CAP, F.o.max_elapsed));
 			h->paused_until = now + pause * (1 + 0.2 * unit_random());
 			h->trips++;
 			h->failures = 0;
@@ -127,4 +201,5 @@ retry_host_feedback(job *j, CURLcode rc, double retry_after)
 		h->failures = 0;
 		h->trips = 0;
 	}
+	sick_update(h, now);
 }

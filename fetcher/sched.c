@@ -5,6 +5,9 @@
  * (a minimum interval and/or a token bucket).  A host that must wait
  * holds no global slot: the pump skips it and starts other hosts, and one
  * timer wakes the pump when the earliest waiting host may go.
+ *
+ * Waiting jobs also end here when they pass --max-elapsed (the rule is
+ * in retry.c): the same timer wakes the pump for the earliest deadline.
  */
 #include "fetch.h"
 
@@ -157,10 +160,23 @@ ring_del(host *h)
 	}
 }
 
+/* When waiting job j must end: INFINITY for a job that has not started
+ * while its host is healthy, whose wait costs it nothing. */
+static double
+ends_at(const job *j, double now)
+{
+	if (!j->attempts && !j->host->sick)
+		return INFINITY;
+	return retry_deadline(j, now);
+}
+
 void
 sched_enqueue(job *j)
 {
 	host *h = j->host;
+	double now = tm_mono();
+	retry_queued(j, now);
+	F.expire_at = fmin(F.expire_at, ends_at(j, now));
 	j->next = NULL;
 	if (h->fresh_tail)
 		h->fresh_tail->next = j;
@@ -180,7 +196,53 @@ sched_retry(job *j)
 		p = &(*p)->next;
 	j->next = *p;
 	*p = j;
+	F.expire_at = fmin(F.expire_at, j->deadline);
 	ring_add(h);
+}
+
+/* Ends h's waiting jobs that are past their deadline; returns the
+ * earliest deadline left.  Fresh jobs are in the order they were queued,
+ * so the head has been charged the most. */
+static double
+expire_host(host *h, double now)
+{
+	while (h->fresh && ends_at(h->fresh, now) <= now) {
+		job *j = h->fresh;
+		if (!(h->fresh = j->next))
+			h->fresh_tail = NULL;
+		h->n_fresh--;
+		retry_expired(j);
+		job_emit(j);
+	}
+	double next = h->fresh ? ends_at(h->fresh, now) : INFINITY;
+	for (job **p = &h->retry; *p;) {
+		job *j = *p;
+		if (j->deadline <= now) {
+			*p = j->next;
+			retry_expired(j);
+			job_emit(j);
+		} else {
+			next = fmin(next, j->deadline);
+			p = &j->next;
+		}
+	}
+	return next;
+}
+
+/* Ends every waiting job past its deadline and notes the next one. */
+static void
+expire(double now)
+{
+	double next = INFINITY;
+	host *h = F.ring;
+	for (size_t i = 0, n = F.n_ring; h && i < n; i++) {
+		host *after = h->wnext;
+		next = fmin(next, expire_host(h, now));
+		if (!h->fresh && !h->retry)
+			ring_del(h);
+		h = F.ring ? after : NULL;
+	}
+	F.expire_at = next;
 }
 
 /* The host's current start interval: the configured delay, raised by
@@ -297,6 +359,8 @@ pump_host(host *h, double now)
 			job_emit(j);
 			continue;
 		}
+		if (!j->attempts)
+			j->deadline = retry_deadline(j, now);
 		sched_started(h, now);
 		if (xfer_start(j) != 0) {
 			sched_finished(h);
@@ -310,6 +374,8 @@ void
 sched_pump(void)
 {
 	double now = tm_mono(), wake = INFINITY;
+	if (F.expire_at <= now && !F.stopping)
+		expire(now);
 	/* One lap of the ring, starting where the last lap stopped so no
 	 * host is always served first.  Hosts left with nothing waiting
 	 * drop out of the ring. */
@@ -327,6 +393,7 @@ sched_pump(void)
 	}
 	if (h && h->waiting)
 		F.ring = h;
+	wake = fmin(wake, F.expire_at);
 	if (isfinite(wake) && !F.stopping) {
 		double ms = ceil((wake - now) * 1000);
 		uv_timer_start(&F.sched_timer, on_sched_timer, ms > 0 ? (uint64_t)ms : 0, 0);

@@ -236,8 +236,7 @@ xfer_start(job *j)
 	}
 	double now = tm_mono();
 	F.stats.requests++;
-	if (j->attempts++ == 0)
-		j->first_start = now;
+	j->attempts++;
 	j->start = now;
 	j->body_len = j->hdrs_len = 0;
 	j->status = 0;
