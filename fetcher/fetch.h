@@ -66,12 +66,28 @@ typedef struct fetch_opts {
 } fetch_opts;
 
 #define STATS_ERRORS 16
+#define HSTAT_CODES 16           /* distinct statuses kept per host */
+#define HSTAT_BUCKETS 128        /* latency: 8 per doubling from 1 ms to 65 s */
+
+typedef struct stats_word {
+	const char *word;        /* of the error vocabulary */
+	unsigned long long n;
+} stats_word;
+
+/* One host's counters for --stats: fixed size, whatever the traffic. */
+typedef struct host_stats {
+	unsigned long long records, starts, requests, retries, bytes;
+	struct { int code; unsigned long long n; } status[HSTAT_CODES];  /* code 0: others */
+	stats_word errors[STATS_ERRORS];
+	unsigned long long latency[HSTAT_BUCKETS];
+} host_stats;
 
 typedef struct fetch_stats {
 	unsigned long long records, requests, bytes;
 	unsigned long long by_class[6];   /* records by status: none, 1xx..5xx */
-	struct { const char *word; unsigned long long n; } errors[STATS_ERRORS];
+	stats_word errors[STATS_ERRORS];
 	unsigned long long hosts_seen, hosts_evicted;
+	host_stats other;                 /* the evicted hosts, folded */
 	double started;                   /* monotonic */
 } fetch_stats;
 
@@ -135,7 +151,21 @@ typedef struct host {
 	struct robots *robots;
 	double crawl_delay;
 	int use_robots;
+	host_stats st;
 } host;
+
+/* The host's current start interval: the configured delay, raised by
+ * robots.txt Crawl-delay and by what the host taught us (429/503). */
+static inline double
+host_interval(const host *h)
+{
+	double d = h->delay;
+	if (h->crawl_delay > d)
+		d = h->crawl_delay;
+	if (h->adapt_delay > d)
+		d = h->adapt_delay;
+	return d;
+}
 
 enum { ROBOTS_NONE, ROBOTS_LOADING, ROBOTS_READY };
 
@@ -255,6 +285,9 @@ void output_close(void);
 /* stats.c */
 void stats_init(void);            /* starts the --stats timer, if any */
 void stats_record(const job *j);  /* a record was emitted */
+void stats_started(const job *j); /* an attempt (or robots.txt) started */
+void stats_finished(const job *j);/* it ended: xfer_end has run */
+void stats_evicted(const host *h);/* h's counters go to "other" */
 void stats_write(void);           /* writes --stats FILE now */
 void stats_close(void);
 

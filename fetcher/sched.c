@@ -78,6 +78,7 @@ evict(double now)
 			host *h = *p;
 			if (idle(h, now)) {
 				*p = h->hnext;
+				stats_evicted(h);
 				host_free(h);
 				F.n_hosts--;
 				F.stats.hosts_evicted++;
@@ -245,19 +246,6 @@ expire(double now)
 	F.expire_at = next;
 }
 
-/* The host's current start interval: the configured delay, raised by
- * robots.txt Crawl-delay and by what the host taught us (429/503). */
-static double
-interval(const host *h)
-{
-	double d = h->delay;
-	if (h->crawl_delay > d)
-		d = h->crawl_delay;
-	if (h->adapt_delay > d)
-		d = h->adapt_delay;
-	return d;
-}
-
 /* Earliest time h may start another request, ignoring its in-flight
  * count; refills the token bucket as a side effect. */
 static double
@@ -282,7 +270,7 @@ void
 sched_started(host *h, double now)
 {
 	h->active++;
-	h->next_start = now + interval(h);
+	h->next_start = now + host_interval(h);
 	if (h->rate > 0)
 		h->tokens -= 1;
 }

@@ -5,13 +5,23 @@
  *   {"records": 1000, "requests": 1012, "bytes": 51200000,
  *    "status": {"none": 3, "1xx": 0, "2xx": 950, "3xx": 0, "4xx": 40, "5xx": 7},
  *    "errors": {"timeout": 2, "robots": 1}, "in_flight": 0, "pending": 0,
- *    "hosts": 12, "hosts_seen": 12, "hosts_evicted": 0,
- *    "elapsed_s": 4.2, "records_per_s": 238.1}
+ *    "hosts_kept": 12, "hosts_seen": 12, "hosts_evicted": 0,
+ *    "elapsed_s": 4.2, "records_per_s": 238.1,
+ *    "hosts": {"example.org": {"records": 90, "starts": 93, "requests": 93,
+ *      "in_flight": 0, "retries": 2, "bytes": 4600000,
+ *      "status": {"200": 88, "503": 3}, "errors": {"timeout": 1},
+ *      "latency_ms": {"p50": 41.2, "p90": 120.3, "p99": 800.1},
+ *      "interval_s": 0.5, "paused": null}, ...}}
+ *
+ * Per host, memory is fixed (a log-bucket latency histogram, not a list
+ * of samples), and hosts evicted under --max-hosts fold into "other".
  */
 #include "fetch.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "msg.h"
@@ -41,6 +51,36 @@ stats_init(void)
 	timer_on = 1;
 }
 
+/* Adds n to word's count in a table of STATS_ERRORS words (the
+ * vocabulary is smaller than that). */
+static void
+count_word(stats_word *t, const char *word, unsigned long long n)
+{
+	for (int i = 0; i < STATS_ERRORS; i++) {
+		if (!t[i].word)
+			t[i].word = word;
+		if (strcmp(t[i].word, word) == 0) {
+			t[i].n += n;
+			return;
+		}
+	}
+}
+
+/* Adds n to code's count; past HSTAT_CODES distinct codes, to slot 0's. */
+static void
+count_code(host_stats *st, int code, unsigned long long n)
+{
+	for (int i = 1; i < HSTAT_CODES; i++) {
+		if (!st->status[i].code)
+			st->status[i].code = code;
+		if (st->status[i].code == code) {
+			st->status[i].n += n;
+			return;
+		}
+	}
+	st->status[0].n += n;
+}
+
 void
 stats_record(const job *j)
 {
@@ -49,16 +89,189 @@ stats_record(const job *j)
 	s->bytes += j->body_len;
 	long c = j->status / 100;
 	s->by_class[c >= 1 && c <= 5 ? c : 0]++;
-	if (!j->error)
-		return;
-	for (int i = 0; i < STATS_ERRORS; i++) {
-		if (!s->errors[i].word)
-			s->errors[i].word = j->error;
-		if (strcmp(s->errors[i].word, j->error) == 0) {
-			s->errors[i].n++;
-			return;
-		}
+	if (j->host) {
+		j->host->st.records++;
+		/* An attempt's error was counted when it ended; this is one
+		 * that never got one (robots, deadline). */
+		if (j->error && j->attempts == 0)
+			count_word(j->host->st.errors, j->error, 1);
 	}
+	if (j->error)
+		count_word(s->errors, j->error, 1);
+}
+
+void
+stats_started(const job *j)
+{
+	j->host->st.starts++;
+	if (!j->is_robots && j->attempts > 1)
+		j->host->st.retries++;
+}
+
+/* The histogram bucket of a latency in ms: 8 per doubling from 1 ms. */
+static int
+bucket(double ms)
+{
+	if (ms < 1)
+		return 0;
+	int b = (int)(log2(ms) * 8) + 1;
+	return b < HSTAT_BUCKETS ? b : HSTAT_BUCKETS - 1;
+}
+
+void
+stats_finished(const job *j)
+{
+	host_stats *st = &j->host->st;
+	st->requests++;
+	st->bytes += j->body_len;
+	if (j->status > 0)
+		count_code(st, (int)j->status, 1);
+	if (j->error)
+		count_word(st->errors, j->error, 1);
+	curl_off_t us = 0;
+	curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
+	st->latency[bucket((double)us / 1000.0)]++;
+}
+
+/* Adds the counters of from to into. */
+static void
+fold(host_stats *into, const host_stats *from)
+{
+	into->records += from->records;
+	into->starts += from->starts;
+	into->requests += from->requests;
+	into->retries += from->retries;
+	into->bytes += from->bytes;
+	for (int i = 0; i < HSTAT_CODES; i++)
+		if (from->status[i].n)
+			count_code(into, i ? from->status[i].code : 0, from->status[i].n);
+	for (int i = 0; i < STATS_ERRORS && from->errors[i].word; i++)
+		count_word(into->errors, from->errors[i].word, from->errors[i].n);
+	for (int i = 0; i < HSTAT_BUCKETS; i++)
+		into->latency[i] += from->latency[i];
+}
+
+void
+stats_evicted(const host *h)
+{
+	fold(&F.stats.other, &h->st);
+}
+
+/* The latency below which a share q of the histogram's requests fall:
+ * the geometric middle of that bucket (within 5%). */
+static double
+quantile(const host_stats *st, double q)
+{
+	unsigned long long n = 0, seen = 0;
+	for (int i = 0; i < HSTAT_BUCKETS; i++)
+		n += st->latency[i];
+	if (n == 0)
+		return 0;
+	for (int i = 0; i < HSTAT_BUCKETS; i++) {
+		seen += st->latency[i];
+		if ((double)seen >= q * (double)n)
+			return i == 0 ? 0.5 : exp2((i - 0.5) / 8);
+	}
+	return exp2((HSTAT_BUCKETS - 1) / 8.0);
+}
+
+/* Writes s as a JSON string: host names are canonical, but a stats
+ * file must stay JSON whatever a name holds. */
+static void
+put_name(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* What "hosts" shows of the origins sharing one name (http and https,
+ * several ports): their counters summed, their state at its busiest. */
+typedef struct host_view {
+	host_stats st;
+	int in_flight;
+	double interval, paused_for;
+} host_view;
+
+/* Writes one entry of "hosts" after sep; state is left out for "other",
+ * which has none. */
+static void
+put_host(FILE *f, const char *sep, const char *name, const host_view *v, int state)
+{
+	const host_stats *st = &v->st;
+	fputs(sep, f);
+	put_name(f, name);
+	fprintf(f, ": {\"records\": %llu, \"starts\": %llu, \"requests\": %llu,"
+		   " \"in_flight\": %d, \"retries\": %llu, \"bytes\": %llu, \"status\": {",
+		st->records, st->starts, st->requests, v->in_flight, st->retries, st->bytes);
+	const char *s = "";
+	for (int i = 1; i < HSTAT_CODES && st->status[i].code; i++, s = ", ")
+		fprintf(f, "%s\"%d\": %llu", s, st->status[i].code, st->status[i].n);
+	if (st->status[0].n)
+		fprintf(f, "%s\"other\": %llu", s, st->status[0].n);
+	fputs("}, \"errors\": {", f);
+	for (int i = 0; i < STATS_ERRORS && st->errors[i].word; i++)
+		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", st->errors[i].word, st->errors[i].n);
+	fprintf(f, "}, \"latency_ms\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f}",
+		quantile(st, 0.5), quantile(st, 0.9), quantile(st, 0.99));
+	if (state) {
+		fprintf(f, ", \"interval_s\": %.3f, \"paused\": ", v->interval);
+		if (v->paused_for > 0)
+			fprintf(f, "{\"reason\": \"breaker\", \"for_s\": %.1f}", v->paused_for);
+		else
+			fputs("null", f);
+	}
+	fputc('}', f);
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp((*(host *const *)a)->name, (*(host *const *)b)->name);
+}
+
+/* Writes the "hosts" map: the hosts kept, by name, then "other". */
+static void
+put_hosts(FILE *f)
+{
+	double now = tm_mono();
+	host **v = malloc((F.n_hosts + 1) * sizeof *v);
+	if (!v)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < F.table_size; i++)
+		for (host *h = F.table[i]; h; h = h->hnext)
+			v[n++] = h;
+	qsort(v, n, sizeof *v, by_name);
+	fputs(",\n \"hosts\": {", f);
+	const char *sep = "\n  ";
+	static host_view hv;
+	for (size_t i = 0; i < n;) {
+		memset(&hv, 0, sizeof hv);
+		size_t k = i;
+		for (; k < n && strcmp(v[k]->name, v[i]->name) == 0; k++) {
+			fold(&hv.st, &v[k]->st);
+			hv.in_flight += v[k]->active;
+			hv.interval = fmax(hv.interval, host_interval(v[k]));
+			hv.paused_for = fmax(hv.paused_for, v[k]->paused_until - now);
+		}
+		put_host(f, sep, v[i]->name, &hv, 1);
+		sep = ",\n  ";
+		i = k;
+	}
+	memset(&hv, 0, sizeof hv);
+	hv.st = F.stats.other;
+	put_host(f, sep, "other", &hv, 0);
+	fputs("}", f);
+	free(v);
 }
 
 void
@@ -82,11 +295,13 @@ stats_write(void)
 		s->by_class[2], s->by_class[3], s->by_class[4], s->by_class[5]);
 	for (int i = 0; i < STATS_ERRORS && s->errors[i].word; i++)
 		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", s->errors[i].word, s->errors[i].n);
-	fprintf(f, "},\n \"in_flight\": %ld, \"pending\": %ld, \"hosts\": %zu,"
+	fprintf(f, "},\n \"in_flight\": %ld, \"pending\": %ld, \"hosts_kept\": %zu,"
 		   " \"hosts_seen\": %llu, \"hosts_evicted\": %llu,\n"
-		   " \"elapsed_s\": %.3f, \"records_per_s\": %.1f}\n",
+		   " \"elapsed_s\": %.3f, \"records_per_s\": %.1f",
 		F.inflight, F.alive, F.n_hosts, s->hosts_seen, s->hosts_evicted,
 		elapsed, elapsed > 0 ? (double)s->records / elapsed : 0.0);
+	put_hosts(f);
+	fputs("}\n", f);
 	if (fclose(f) != 0 || rename(tmp, F.o.stats) != 0)
 		msg_warn("cannot write '%s': %s", F.o.stats, strerror(errno));
 }

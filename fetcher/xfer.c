@@ -237,6 +237,7 @@ xfer_start(job *j)
 	double now = tm_mono();
 	F.stats.requests++;
 	j->attempts++;
+	stats_started(j);
 	j->start = now;
 	j->body_len = j->hdrs_len = 0;
 	j->status = 0;
@@ -336,6 +337,7 @@ xfer_end(job *j, CURLcode rc)
 		j->error = "reset";
 		set_detail(j, "connection closed inside the response headers");
 	}
+	stats_finished(j);
 	curl_off_t ra = -1;
 	curl_easy_getinfo(j->easy, CURLINFO_RETRY_AFTER, &ra);
 	return ra > 0 ? (double)ra : -1;

@@ -13,8 +13,31 @@ expect_eq "every host's URL has its record" 2000 "$(records "$T/out.json")"
 expect_eq "stats: 2000 records, 2000 requests, all connect errors" "2000 2000 2000" \
 	"$(jq -r '"\(.records) \(.requests) \(.errors.connect)"' "$T/s.json")"
 expect_eq "stats: every host seen" 2000 "$(jq .hosts_seen "$T/s.json")"
-expect_eq "no more than --max-hosts host states are held" true "$(jq '.hosts <= 50' "$T/s.json")"
+expect_eq "no more than --max-hosts host states are held" true "$(jq '.hosts_kept <= 50' "$T/s.json")"
 expect_eq "idle hosts were evicted" true "$(jq '.hosts_evicted >= 1950' "$T/s.json")"
+expect_eq "the per-host map stays bounded too" true "$(jq '.hosts | length <= 51' "$T/s.json")"
+expect_eq "evicted hosts fold into other: all 2000 requests add up" "2000 2000 2000" \
+	"$(jq -r '[.hosts[]] | "\(map(.records) | add) \(map(.requests) | add) \(map(.errors.connect // 0) | add)"' "$T/s.json")"
+
+# Per host: a host answering 429 five times, a 100 ms one, a healthy one.
+{
+	for i in 1 2 3 4 5; do echo "$U2/status/429?n=$i"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo "$U3/slow?ms=100&n=$i"; done
+	echo "$U1/ok"
+} >"$T/mix.txt"
+"$BIN/fetch" -q --no-robots --retries 0 --no-adapt --stats "$T/mix.json" <"$T/mix.txt" >/dev/null
+expect_eq "a host answering 429 five times shows \"429\": 5" '{"429":5}' \
+	"$(jq -c '.hosts["127.0.0.2"].status' "$T/mix.json")"
+expect_eq "its counts: 5 records, starts, requests, no retries" "5 5 5 0 0" \
+	"$(jq -r '.hosts["127.0.0.2"] | "\(.records) \(.starts) \(.requests) \(.retries) \(.in_flight)"' "$T/mix.json")"
+expect_eq "its errors: retries_exhausted is a record's word, not an attempt's" '{}' \
+	"$(jq -c '.hosts["127.0.0.2"].errors' "$T/mix.json")"
+p50=$(jq '.hosts["127.0.0.3"].latency_ms.p50' "$T/mix.json")
+expect_cmd "a 100 ms endpoint shows p50 near 100 ms ($p50)" test "$(echo "$p50 >= 95 && $p50 < 200" | bc)" = 1
+expect_cmd "and a fast one well below it" \
+	test "$(echo "$(jq '.hosts["127.0.0.1"].latency_ms.p99' "$T/mix.json") < 95" | bc)" = 1
+expect_eq "state per host: interval and pause" "0 null" \
+	"$(jq -r '.hosts["127.0.0.1"] | "\(.interval_s) \(.paused)"' "$T/mix.json")"
 
 # An evicted host that comes back starts afresh: robots.txt again.  The
 # input pauses so page/1 is done (its host idle) before 60 other hosts
