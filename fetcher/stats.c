@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jstr.h"
 #include "msg.h"
 #include "tm.h"
 
@@ -175,24 +176,6 @@ quantile(const host_stats *st, double q)
 	return exp2((HSTAT_BUCKETS - 1) / 8.0);
 }
 
-/* Writes s as a JSON string: host names are canonical, but a stats
- * file must stay JSON whatever a name holds. */
-static void
-put_name(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* What "hosts" shows of the origins sharing one name (http and https,
  * several ports): their counters summed, their state at its busiest. */
 typedef struct host_view {
@@ -208,7 +191,7 @@ put_host(FILE *f, const char *sep, const char *name, const host_view *v, int sta
 {
 	const host_stats *st = &v->st;
 	fputs(sep, f);
-	put_name(f, name);
+	jstr_put(f, name);
 	fprintf(f, ": {\"records\": %llu, \"starts\": %llu, \"requests\": %llu,"
 		   " \"in_flight\": %d, \"retries\": %llu, \"bytes\": %llu, \"status\": {",
 		st->records, st->starts, st->requests, v->in_flight, st->retries, st->bytes);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jstr.h"
 #include "msg.h"
 
 #define NO_HOST "(none)"
@@ -144,23 +145,6 @@ vsum_print(const vsum *s)
 	free(v);
 }
 
-/* Writes a JSON string; host names come from records, so escape. */
-static void
-json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* c as the JSON object of the --summary file. */
 static void
 json_counts(FILE *f, const vsum_counts *c)
@@ -185,7 +169,7 @@ vsum_write_json(const vsum *s, FILE *f)
 	for (size_t i = 0; i < s->n; i++) {
 		if (i)
 			fputc(',', f);
-		json_str(f, v[i]->name);
+		jstr_put(f, v[i]->name);
 		fputc(':', f);
 		json_counts(f, &v[i]->c);
 	}
