@@ -13,6 +13,7 @@
  *   loop.c    libuv + libcurl multi-socket glue (loop_)
  *   output.c  records out through a bounded non-blocking buffer (output_)
  *   stats.c   --stats FILE: counters as JSON (stats_)
+ *   progress.c  the status line on a terminal (progress_)
  *
  * Calls go down this list, never up: event callbacks only change state,
  * and drive.c, run once per loop iteration, does the work.
@@ -63,6 +64,7 @@ typedef struct fetch_opts {
 	double lease;            /* --queue: seconds a leased URL is ours */
 	long max_hosts;          /* host states kept before idle ones go */
 	const char *stats;       /* --stats FILE */
+	int progress;            /* status line: 1 on, 0 off, -1 on a terminal */
 } fetch_opts;
 
 #define STATS_ERRORS 16
@@ -87,6 +89,7 @@ typedef struct fetch_stats {
 	unsigned long long by_class[6];   /* records by status: none, 1xx..5xx */
 	stats_word errors[STATS_ERRORS];
 	unsigned long long hosts_seen, hosts_evicted;
+	unsigned long long throttled;     /* 429 answers */
 	host_stats other;                 /* the evicted hosts, folded */
 	double started;                   /* monotonic */
 } fetch_stats;
@@ -290,5 +293,9 @@ void stats_finished(const job *j);/* it ended: xfer_end has run */
 void stats_evicted(const host *h);/* h's counters go to "other" */
 void stats_write(void);           /* writes --stats FILE now */
 void stats_close(void);
+
+/* progress.c */
+void progress_init(void);         /* starts the status line, if wanted */
+void progress_close(void);        /* its last state, and a newline */
 
 #endif

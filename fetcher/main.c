@@ -61,6 +61,8 @@ static const char usage_text[] =
 "      --max-record BYTES  largest input record (64M)\n"
 "      --max-hosts N       host states kept before idle ones are dropped (10000)\n"
 "      --stats FILE        write counters as JSON to FILE every 5 s and at exit\n"
+"      --progress          draw a status line on stderr (on a terminal without -q)\n"
+"      --no-progress       never draw it\n"
 "      --json              write JSON lines\n"
 "Durable jobs (docs/queue.md):\n"
 "      --queue DB          take URLs from the SQLite frontier DB (FILEs seed it)\n"
@@ -77,7 +79,7 @@ enum {
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
 	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE,
-	O_MAX_HOSTS, O_STATS
+	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS
 };
 
 static const struct option longopts[] = {
@@ -109,6 +111,8 @@ static const struct option longopts[] = {
 	{ "json", no_argument, 0, O_JSON },
 	{ "max-hosts", required_argument, 0, O_MAX_HOSTS },
 	{ "stats", required_argument, 0, O_STATS },
+	{ "progress", no_argument, 0, O_PROGRESS },
+	{ "no-progress", no_argument, 0, O_NO_PROGRESS },
 	{ "queue", required_argument, 0, O_QUEUE },
 	{ "lease", required_argument, 0, O_LEASE },
 	{ "report", no_argument, 0, O_REPORT },
@@ -153,6 +157,7 @@ parse_options(int argc, char **argv)
 		.backoff = 1, .adapt = 1, .host_failures = 10, .host_pause = 60,
 		.pending = 1024, .out_buffer = (size_t)4 << 20,
 		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900, .max_hosts = 10000,
+		.progress = -1,
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL;
@@ -189,6 +194,8 @@ parse_options(int argc, char **argv)
 		case O_JSON: o->json = 1; break;
 		case O_MAX_HOSTS: if (num_long(a, 100000000, &o->max_hosts) || o->max_hosts < 1) bad("--max-hosts", a); break;
 		case O_STATS: o->stats = a; break;
+		case O_PROGRESS: o->progress = 1; break;
+		case O_NO_PROGRESS: o->progress = 0; break;
 		case O_QUEUE: queue_path = a; break;
 		case O_LEASE: if (num_seconds(a, &o->lease) || o->lease <= 0) bad("--lease", a); break;
 		case O_REPORT: report = 1; break;
@@ -248,6 +255,7 @@ main(int argc, char **argv)
 	uv_timer_init(F.loop, &F.sched_timer);
 	lease_init_loop();
 	stats_init();
+	progress_init();
 	uv_signal_init(F.loop, &F.sig_int);
 	uv_signal_init(F.loop, &F.sig_term);
 	uv_signal_start(&F.sig_int, on_signal, SIGINT);
@@ -259,6 +267,7 @@ main(int argc, char **argv)
 
 	/* Shutdown order: curl first, then every uv handle, then the loop. */
 	stats_close();
+	progress_close();
 	output_close();
 	input_close();
 	lease_close();

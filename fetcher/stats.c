@@ -127,6 +127,8 @@ stats_finished(const job *j)
 	st->bytes += j->body_len;
 	if (j->status > 0)
 		count_code(st, (int)j->status, 1);
+	if (j->status == 429)
+		F.stats.throttled++;
 	if (j->error)
 		count_word(st->errors, j->error, 1);
 	curl_off_t us = 0;

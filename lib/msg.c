@@ -10,6 +10,7 @@
 
 const char *msg_prog = "sluice";
 int msg_quiet;
+int msg_status_line;
 
 void
 msg_init(const char *prog)
@@ -24,7 +25,7 @@ vmsg(const char *fmt, va_list ap)
 	/* One buffer and one write, so lines from parallel stages and
 	 * workers do not interleave mid-line. */
 	char line[1024];
-	int n = snprintf(line, sizeof line, "%s: ", msg_prog);
+	int n = snprintf(line, sizeof line, "%s%s: ", msg_status_line ? "\r\033[K" : "", msg_prog);
 	vsnprintf(line + n, sizeof line - n - 1, fmt, ap);
 	strcat(line, "\n");
 	fputs(line, stderr);

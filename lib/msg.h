@@ -11,6 +11,7 @@
 
 extern const char *msg_prog;   /* program name, set by msg_init */
 extern int msg_quiet;          /* -q: suppress notices, never errors */
+extern int msg_status_line;    /* a status line is drawn: clear it first */
 
 /* Sets the program name used as the prefix of every message and ignores
  * SIGPIPE, so a closed stdout surfaces as EPIPE that the caller can turn
