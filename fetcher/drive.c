@@ -21,7 +21,7 @@
 #include "tm.h"
 
 static uv_prepare_t prepare;
-static int handled_interrupts;
+static int handled_interrupts, handled_reloads;
 
 /* Ends one attempt of j: a robots.txt answer goes to its host; a page
  * is retried (back to its host, holding no slot) or emitted. */
@@ -83,6 +83,28 @@ interrupts(void)
 	handled_interrupts = F.interrupts;
 }
 
+/* After SIGHUP: the --policy file again, for every host; a file that no
+ * longer reads leaves the one in use. */
+static void
+reload(void)
+{
+	if (F.reloads == handled_reloads)
+		return;
+	handled_reloads = F.reloads;
+	struct policy *p;
+	char err[512];
+	if (policy_load(F.policy_path, &p, err, sizeof err) != 0) {
+		msg_warn("%s: keeping the policy in use", err);
+		return;
+	}
+	policy_free(F.policy);
+	F.policy = p;
+	curl_multi_setopt(F.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
+			  policy_max_per_host(F.policy, F.o.per_host));
+	sched_reconfigure();
+	msg_note("re-read '%s'", F.policy_path);
+}
+
 static void
 drive_pass(uv_prepare_t *p)
 {
@@ -91,6 +113,7 @@ drive_pass(uv_prepare_t *p)
 	do {
 		int was_blocked = output_blocked();
 		interrupts();
+		reload();
 		if (!output_blocked() && xfer_paused()) {
 			xfer_unpause_all();
 			loop_kick();

@@ -154,6 +154,9 @@ typedef struct host {
 	struct robots *robots;
 	double crawl_delay;
 	int use_robots;
+	/* pausing by hand: no start while either is set */
+	int policy_hold;         /* pause=on in --policy */
+	const char *queue_hold;  /* the frontier's reason (owned by lease.c) */
 	host_stats st;
 } host;
 
@@ -178,7 +181,7 @@ typedef struct fetch {
 	CURLM *multi;
 	uv_timer_t curl_timer;   /* curl's own timeouts */
 	uv_timer_t sched_timer;  /* the next host that may start */
-	uv_signal_t sig_int, sig_term;
+	uv_signal_t sig_int, sig_term, sig_hup;
 	/* jobs */
 	long alive;              /* jobs read and not yet emitted */
 	long inflight;           /* easy handles in the multi */
@@ -192,6 +195,8 @@ typedef struct fetch {
 	/* state */
 	int stopping;            /* a signal arrived: start nothing new */
 	int interrupts;
+	int reloads;             /* SIGHUPs: re-read --policy */
+	const char *policy_path;
 	int bad_input;           /* malformed input: exit 65 at the end */
 	int input_done;
 	struct policy *policy;
@@ -218,6 +223,7 @@ void lease_admit(const char *canon, const char *host);
 void lease_seeded(void);
 void lease_want(void);            /* lease more if capacity allows */
 int lease_report(int requeue);
+int lease_pause(const char *host, int on);
 void lease_close(void);
 
 /* sched.c */
@@ -228,6 +234,11 @@ void sched_pump(void);            /* start whatever may start now */
 void sched_started(host *h, double now);
 void sched_finished(host *h);
 void sched_interrupt_waiting(void);
+void sched_reconfigure(void);     /* the flags and --policy, again, for every host */
+/* Sets each host's queue_hold to the reason of its name among the n
+ * paused names (NULL when not among them). */
+void sched_hold(const char *const *names, const char *const *reasons, int n);
+job *sched_take_held(void);       /* a waiting job of a held host, or NULL */
 void sched_free(void);
 
 /* retry.c */
@@ -247,7 +258,7 @@ job *robots_job(host *h);
 void robots_done(job *j, CURLcode rc);
 
 /* policy.c */
-struct policy *policy_load(const char *path);
+int policy_load(const char *path, struct policy **out, char *err, size_t errlen);
 void policy_apply(const struct policy *p, host *h);
 long policy_max_per_host(const struct policy *p, long dflt);
 void policy_free(struct policy *p);
@@ -267,6 +278,7 @@ void xfer_free_spares(void);      /* at exit, before curl_global_cleanup */
 job *job_new(char *url, const char *in, size_t in_len);
 void job_emit(job *j);            /* writes j's one record, frees j */
 void job_free(job *j);
+void job_drop(job *j);            /* ends j without a record (lease handed back) */
 
 /* loop.c */
 int loop_init(void);

@@ -100,6 +100,13 @@ job_new(char *url, const char *in, size_t in_len)
 }
 
 void
+job_drop(job *j)
+{
+	F.alive--;
+	job_free(j);
+}
+
+void
 job_free(job *j)
 {
 	if (j->easy)

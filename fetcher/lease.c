@@ -12,6 +12,12 @@
  * loop starts, beats every second, and each beat takes back the leases
  * of fetches that no longer run, so a rerun after kill -9 resumes at
  * once and several fetches can work on one job.
+ *
+ * Hosts can be paused in the frontier (fetch --pause HOST): every beat
+ * reads the paused set, so within a second or two no fetch on the job
+ * starts such a host; the URLs it had waiting go back to pending
+ * unstarted, the ones in flight finish.  The job ends when all that
+ * remains belongs to paused hosts, and says so.
  */
 #include "fetch.h"
 
@@ -32,6 +38,13 @@ static int seeding = 1;
 static rec_build lease_rec;       /* {depth, lease} of each leased job */
 static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
+
+/* The paused hosts, as of the last beat: sched points into reasons. */
+typedef struct holds {
+	char **names, **reasons;
+	int n, cap;
+} holds;
+static holds held;
 
 /* Dies with the frontier's reason when a frontier call failed. */
 static void
@@ -106,6 +119,69 @@ accept_row(void *arg, const fr_row *r)
 	return 1;
 }
 
+static void
+holds_free(holds *h)
+{
+	for (int i = 0; i < h->n; i++) {
+		free(h->names[i]);
+		free(h->reasons[i]);
+	}
+	free(h->names);
+	free(h->reasons);
+	*h = (holds){ 0 };
+}
+
+/* fr_paused's callback: one more paused host. */
+static void
+collect(void *arg, const char *host, const char *reason)
+{
+	holds *h = arg;
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 8;
+		h->names = realloc(h->names, h->cap * sizeof *h->names);
+		h->reasons = realloc(h->reasons, h->cap * sizeof *h->reasons);
+		if (!h->names || !h->reasons)
+			abort();
+	}
+	h->names[h->n] = strdup(host);
+	h->reasons[h->n++] = strdup(reason);
+}
+
+/* Reads the paused hosts and hands back the leases of their URLs that
+ * have not started. */
+static void
+refresh_holds(void)
+{
+	holds now = { 0 };
+	check(fr_paused(front, collect, &now), "read");
+	sched_hold((const char *const *)now.names, (const char *const *)now.reasons, now.n);
+	holds_free(&held);
+	held = now;
+	int n = 0;
+	for (job *j; (j = sched_take_held()); n++) {
+		check(fr_unlease(front, j->url), "update");
+		job_drop(j);
+	}
+	if (n > 0)
+		msg_note("%d URLs of paused hosts handed back to the queue", n);
+}
+
+/* The job is over for us: says what waits for paused hosts. */
+static void
+note_held(void)
+{
+	long long n = fr_held(front);
+	if (n <= 0 || held.n == 0)
+		return;
+	char list[512] = "";
+	for (int i = 0; i < held.n; i++) {
+		size_t l = strlen(list);
+		snprintf(list + l, sizeof list - l, "%s%s (%s)", i ? ", " : "", held.names[i],
+			 held.reasons[i]);
+	}
+	msg_note("%lld URLs wait for paused hosts: %s", n, list);
+}
+
 /* Only wakes the loop: the driver's next pass leases again. */
 static void
 on_poll(uv_timer_t *t)
@@ -134,6 +210,7 @@ lease_want(void)
 		return;
 	if (F.alive == 0 && fr_outstanding(front) == 0) {
 		F.input_done = 1;
+		note_held();
 		return;
 	}
 	uv_timer_start(&poll_timer, on_poll, LEASE_POLL_MS, 0);
@@ -148,6 +225,7 @@ on_beat(uv_timer_t *t)
 	check(n, "update");
 	if (n > 0)
 		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
+	refresh_holds();
 }
 
 int
@@ -161,8 +239,24 @@ lease_init_loop(void)
 	check(n, "join");
 	if (n > 0)
 		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
+	refresh_holds();
 	uint64_t ms = (uint64_t)(FR_OWNER_BEAT * 1000);
 	return uv_timer_start(&beat_timer, on_beat, ms, ms);
+}
+
+/* --pause HOST (on) and --resume HOST: change the job and exit. */
+int
+lease_pause(const char *host, int on)
+{
+	double now = tm_wall();
+	int rc = on ? fr_pause(front, host, "paused by hand", now) : fr_resume(front, host, now);
+	check(rc, "update");
+	if (on)
+		msg_note("paused %s: fetches on the job stop starting it within 2 s", host);
+	else
+		msg_note(rc ? "resumed %s" : "%s was not paused", host);
+	lease_close();
+	return 0;
 }
 
 /* --report and --requeue-dead: print the job's state and exit. */
@@ -186,6 +280,7 @@ lease_close(void)
 		return;
 	fr_close(front);
 	front = NULL;
+	holds_free(&held);
 	rec_build_free(&lease_rec);
 	msgpack_sbuffer_destroy(&lease_bytes);
 }

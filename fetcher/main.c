@@ -24,6 +24,8 @@ fetch F;
 static int exit_signal;
 static const char *queue_path;
 static int report;   /* 1 --report, 2 --requeue-dead */
+static const char *pause_host;   /* --pause or --resume HOST */
+static int pause_on;
 
 static const char usage_text[] =
 "usage: fetch [OPTION...] [FILE...]\n"
@@ -70,6 +72,8 @@ static const char usage_text[] =
 "                          a dead fetch's leases are retaken at once\n"
 "      --report            print the job's state and exit\n"
 "      --requeue-dead      put dead URLs back to pending, then --report\n"
+"      --pause HOST        stop every fetch on the job starting HOST, and exit\n"
+"      --resume HOST       let them start it again, and exit\n"
 "  -q, --quiet             no notices on stderr\n"
 "      --help, --version\n";
 
@@ -78,7 +82,7 @@ enum {
 	O_MAX_REDIRS, O_MAX_BODY, O_UA, O_NO_ROBOTS, O_POLICY, O_RETRIES,
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
-	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE,
+	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME,
 	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS
 };
 
@@ -117,6 +121,8 @@ static const struct option longopts[] = {
 	{ "lease", required_argument, 0, O_LEASE },
 	{ "report", no_argument, 0, O_REPORT },
 	{ "requeue-dead", no_argument, 0, O_REQUEUE },
+	{ "pause", required_argument, 0, O_PAUSE },
+	{ "resume", required_argument, 0, O_RESUME },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "help", no_argument, 0, O_HELP },
 	{ "version", no_argument, 0, O_VERSION },
@@ -200,6 +206,8 @@ parse_options(int argc, char **argv)
 		case O_LEASE: if (num_seconds(a, &o->lease) || o->lease <= 0) bad("--lease", a); break;
 		case O_REPORT: report = 1; break;
 		case O_REQUEUE: report = 2; break;
+		case O_PAUSE: pause_host = a; pause_on = 1; break;
+		case O_RESUME: pause_host = a; pause_on = 0; break;
 		case 'q': msg_quiet = 1; break;
 		case O_HELP: fputs(usage_text, stdout); exit(0);
 		case O_VERSION: {
@@ -213,10 +221,26 @@ parse_options(int argc, char **argv)
 		default: msg_bad_option(argv);
 		}
 	}
-	if (policy)
-		F.policy = policy_load(policy);
-	if (report && !queue_path)
-		msg_usage("--report and --requeue-dead need --queue");
+	if (policy) {
+		char err[512];
+		int rc = policy_load(policy, &F.policy, err, sizeof err);
+		if (rc == EX_USAGE)
+			msg_usage("%s", err);
+		if (rc)
+			msg_die(rc, "%s", err);
+		F.policy_path = policy;
+	}
+	if ((report || pause_host) && !queue_path)
+		msg_usage("--report, --requeue-dead, --pause and --resume need --queue");
+}
+
+/* Counts a SIGHUP; the driver re-reads --policy (drive.c). */
+static void
+on_hup(uv_signal_t *s, int signum)
+{
+	(void)s;
+	(void)signum;
+	F.reloads++;
 }
 
 /* Counts the signal; the driver acts on it (drive.c). */
@@ -243,6 +267,8 @@ main(int argc, char **argv)
 	parse_options(argc, argv);
 	if (queue_path) {
 		lease_open(queue_path);
+		if (pause_host)
+			return lease_pause(pause_host, pause_on);
 		if (report)
 			return lease_report(report == 2) == 0 ? 0 : EX_IOERR;
 	}
@@ -260,6 +286,10 @@ main(int argc, char **argv)
 	uv_signal_init(F.loop, &F.sig_term);
 	uv_signal_start(&F.sig_int, on_signal, SIGINT);
 	uv_signal_start(&F.sig_term, on_signal, SIGTERM);
+	if (F.policy_path) {   /* else SIGHUP keeps its default: end fetch */
+		uv_signal_init(F.loop, &F.sig_hup);
+		uv_signal_start(&F.sig_hup, on_hup, SIGHUP);
+	}
 	output_init(1, F.o.json, F.o.out_buffer);
 	input_init(argv + optind, argc - optind);
 	drive_init();

@@ -3,10 +3,12 @@
  *   # host            settings
  *   example.org       delay=1.5 per_host=2
  *   *.example.net     rate=0.5 burst=2 robots=on
+ *   slow.example.com  pause=on
  *
  * A line names a host exactly, or "*.domain" for the domain and all its
  * subdomains; the first matching line wins.  Keys: delay, rate, burst,
- * per_host, robots (on|off).
+ * per_host, robots (on|off), pause (on|off).  SIGHUP re-reads the file
+ * (drive.c), so a running fetch can pause and resume hosts.
  */
 #include "fetch.h"
 
@@ -19,20 +21,29 @@
 #include "msg.h"
 #include "num.h"
 
-enum { SET_DELAY = 1, SET_RATE = 2, SET_BURST = 4, SET_PER_HOST = 8, SET_ROBOTS = 16 };
+enum { SET_DELAY = 1, SET_RATE = 2, SET_BURST = 4, SET_PER_HOST = 8, SET_ROBOTS = 16,
+       SET_PAUSE = 32 };
 
 typedef struct pentry {
 	char *host;
 	unsigned set;
 	double delay, rate, burst;
 	long per_host;
-	int robots;
+	int robots, pause;
 } pentry;
 
 struct policy {
 	pentry *v;
 	size_t n;
 };
+
+/* Sets *flag from "on" or "off"; -1 for anything else. */
+static int
+on_off(const char *v, int *flag)
+{
+	*flag = strcmp(v, "on") == 0;
+	return *flag || strcmp(v, "off") == 0 ? 0 : -1;
+}
 
 static int
 setting(pentry *e, const char *k, const char *v)
@@ -46,21 +57,23 @@ setting(pentry *e, const char *k, const char *v)
 	if (strcmp(k, "per_host") == 0)
 		return e->set |= SET_PER_HOST,
 		       num_long(v, 10000, &e->per_host) || e->per_host < 1 ? -1 : 0;
-	if (strcmp(k, "robots") == 0) {
-		e->set |= SET_ROBOTS;
-		e->robots = strcmp(v, "on") == 0;
-		return e->robots || strcmp(v, "off") == 0 ? 0 : -1;
-	}
+	if (strcmp(k, "robots") == 0)
+		return e->set |= SET_ROBOTS, on_off(v, &e->robots);
+	if (strcmp(k, "pause") == 0)
+		return e->set |= SET_PAUSE, on_off(v, &e->pause);
 	return -1;
 }
 
-/* Reads path; a bad line is a usage error naming file and line. */
-struct policy *
-policy_load(const char *path)
+/* Reads path into *out.  Returns 0; or EX_NOINPUT or EX_USAGE (a bad
+ * line, named by file and line) with the message in err. */
+int
+policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	if (!f)
-		msg_die(EX_NOINPUT, "cannot open '%s': %s", path, strerror(errno));
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return EX_NOINPUT;
+	}
 	struct policy *p = calloc(1, sizeof *p);
 	char line[1024];
 	for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
@@ -78,12 +91,19 @@ policy_load(const char *path)
 			char *eq = strchr(tok, '=');
 			if (eq)
 				*eq = '\0';
-			if (!eq || setting(e, tok, eq + 1) != 0)
-				msg_usage("%s:%d: bad setting '%s'", path, lineno, tok);
+			if (!eq || setting(e, tok, eq + 1) != 0) {
+				if (eq)
+					*eq = '=';
+				snprintf(err, errlen, "%s:%d: bad setting '%s'", path, lineno, tok);
+				fclose(f);
+				policy_free(p);
+				return EX_USAGE;
+			}
 		}
 	}
 	fclose(f);
-	return p;
+	*out = p;
+	return 0;
 }
 
 static int
@@ -109,6 +129,7 @@ policy_apply(const struct policy *p, host *h)
 		if (e->set & SET_BURST) h->burst = e->burst;
 		if (e->set & SET_PER_HOST) h->per_host = e->per_host;
 		if (e->set & SET_ROBOTS) h->use_robots = e->robots;
+		if (e->set & SET_PAUSE) h->policy_hold = e->pause;
 		return;
 	}
 }

@@ -21,14 +21,14 @@
 static uv_timer_t timer;
 static int on;
 
-/* Hosts whose circuit breaker holds them now. */
+/* Hosts held now: by the circuit breaker or by hand. */
 static size_t
 paused_hosts(double now)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < F.table_size; i++)
 		for (const host *h = F.table[i]; h; h = h->hnext)
-			n += h->paused_until > now;
+			n += h->paused_until > now || h->policy_hold || h->queue_hold;
 	return n;
 }
 

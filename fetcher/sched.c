@@ -88,6 +88,19 @@ evict(double now)
 		}
 }
 
+/* Sets h's pacing from the flags, then from the --policy line for it. */
+static void
+configure(host *h)
+{
+	h->delay = F.o.delay;
+	h->rate = F.o.rate;
+	h->burst = F.o.burst;
+	h->per_host = F.o.per_host;
+	h->use_robots = F.o.robots;
+	h->policy_hold = 0;
+	policy_apply(F.policy, h);
+}
+
 /* Returns the host whose origin is the first n bytes of origin, creating
  * it with the configured pacing and the --policy overrides. */
 host *
@@ -112,12 +125,7 @@ sched_host(const char *origin, size_t n, const char *name)
 	if (!h || !(h->key = strdup(key)) || !(h->name = strdup(name)))
 		abort();
 	F.stats.hosts_seen++;
-	h->delay = F.o.delay;
-	h->rate = F.o.rate;
-	h->burst = F.o.burst;
-	h->per_host = F.o.per_host;
-	h->use_robots = F.o.robots;
-	policy_apply(F.policy, h);
+	configure(h);
 	h->tokens = h->burst;
 	h->tokens_at = tm_mono();
 	h->hnext = F.table[b];
@@ -159,6 +167,51 @@ ring_del(host *h)
 		if (F.ring == h)
 			F.ring = h->wnext;
 	}
+}
+
+void
+sched_reconfigure(void)
+{
+	for (size_t i = 0; i < F.table_size; i++)
+		for (host *h = F.table[i]; h; h = h->hnext) {
+			configure(h);
+			ring_add(h);   /* a resumed host may start again */
+		}
+}
+
+void
+sched_hold(const char *const *names, const char *const *reasons, int n)
+{
+	for (size_t i = 0; i < F.table_size; i++)
+		for (host *h = F.table[i]; h; h = h->hnext) {
+			h->queue_hold = NULL;
+			for (int k = 0; k < n && !h->queue_hold; k++)
+				if (strcmp(names[k], h->name) == 0)
+					h->queue_hold = reasons[k];
+		}
+}
+
+job *
+sched_take_held(void)
+{
+	host *h = F.ring;
+	for (size_t i = 0; h && i < F.n_ring; i++, h = h->wnext) {
+		if (!h->queue_hold)
+			continue;
+		job *j = h->retry;
+		if (j) {
+			h->retry = j->next;
+		} else if ((j = h->fresh)) {
+			if (!(h->fresh = j->next))
+				h->fresh_tail = NULL;
+			h->n_fresh--;
+		}
+		if (!h->fresh && !h->retry)
+			ring_del(h);
+		if (j)
+			return j;
+	}
+	return NULL;
 }
 
 /* When waiting job j must end: INFINITY for a job that has not started
@@ -321,8 +374,9 @@ pump_host(host *h, double now)
 {
 	double when = INFINITY;
 	while (F.inflight < F.o.concurrency && !output_blocked() && !F.stopping) {
-		if (h->robots_state == ROBOTS_LOADING || h->active >= h->per_host)
-			return when;   /* a finishing request re-pumps */
+		if (h->robots_state == ROBOTS_LOADING || h->active >= h->per_host ||
+		    h->policy_hold || h->queue_hold)
+			return when;   /* a finishing request, or a resume, re-pumps */
 		double t = ready_at(h, now);
 		if (t > now)
 			return t;

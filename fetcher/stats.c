@@ -184,6 +184,7 @@ typedef struct host_view {
 	host_stats st;
 	int in_flight;
 	double interval, paused_for;
+	const char *hold;        /* paused by hand: the reason */
 } host_view;
 
 /* Writes one entry of "hosts" after sep; state is left out for "other",
@@ -209,10 +210,15 @@ put_host(FILE *f, const char *sep, const char *name, const host_view *v, int sta
 		quantile(st, 0.5), quantile(st, 0.9), quantile(st, 0.99));
 	if (state) {
 		fprintf(f, ", \"interval_s\": %.3f, \"paused\": ", v->interval);
-		if (v->paused_for > 0)
+		if (v->hold) {
+			fputs("{\"reason\": ", f);
+			jstr_put(f, v->hold);
+			fputc('}', f);
+		} else if (v->paused_for > 0) {
 			fprintf(f, "{\"reason\": \"breaker\", \"for_s\": %.1f}", v->paused_for);
-		else
+		} else {
 			fputs("null", f);
+		}
 	}
 	fputc('}', f);
 }
@@ -247,6 +253,10 @@ put_hosts(FILE *f)
 			hv.in_flight += v[k]->active;
 			hv.interval = fmax(hv.interval, host_interval(v[k]));
 			hv.paused_for = fmax(hv.paused_for, v[k]->paused_until - now);
+			if (v[k]->queue_hold)
+				hv.hold = v[k]->queue_hold;
+			else if (v[k]->policy_hold)
+				hv.hold = "policy";
 		}
 		put_host(f, sep, v[i]->name, &hv, 1);
 		sep = ",\n  ";

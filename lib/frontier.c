@@ -35,10 +35,17 @@ const char fr_schema[] =
 "  start       INTEGER NOT NULL,           -- process start, clock ticks after boot\n"
 "  started_at  REAL NOT NULL,\n"
 "  beat_at     REAL NOT NULL               -- last heartbeat, unix seconds\n"
+");\n"
+"CREATE TABLE IF NOT EXISTS frontier_host (\n"
+"  host        TEXT PRIMARY KEY,\n"
+"  paused      INTEGER NOT NULL DEFAULT 0, -- no fetch starts it while 1\n"
+"  reason      TEXT,                       -- why, for --report\n"
+"  updated_at  REAL NOT NULL\n"
 ");\n";
 
 enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
        S_DEAD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
+       S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE,
        S_BEGIN, S_COMMIT, S_ROLLBACK, S_N };
 
 static const char *const sql[S_N] = {
@@ -52,14 +59,17 @@ static const char *const sql[S_N] = {
 		     " updated_at = ?1"
 		     " WHERE state = 'leased' AND lease_until < ?1",
 	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
-			 " WHERE state = 'pending' AND next_at <= ?1 ORDER BY next_at, id LIMIT ?2",
+			 " WHERE state = 'pending' AND next_at <= ?1"
+			 " AND host NOT IN (SELECT host FROM frontier_host WHERE paused = 1)"
+			 " ORDER BY next_at, id LIMIT ?2",
 	[S_LEASE] = "UPDATE frontier SET state = 'leased', attempts = attempts + 1,"
 		    " lease_until = ?2, updated_at = ?3, owner = ?4 WHERE id = ?1",
 	[S_DONE] = "UPDATE frontier SET state = 'done', lease_until = NULL, owner = NULL, updated_at = ?2"
 		   " WHERE url = ?1",
 	[S_DEAD] = "UPDATE frontier SET state = 'dead', lease_until = NULL, owner = NULL, last_error = ?2,"
 		   " updated_at = ?3 WHERE url = ?1",
-	[S_OUTSTANDING] = "SELECT (SELECT count(*) FROM frontier WHERE state = 'pending')"
+	[S_OUTSTANDING] = "SELECT (SELECT count(*) FROM frontier WHERE state = 'pending'"
+			  " AND host NOT IN (SELECT host FROM frontier_host WHERE paused = 1))"
 			  " + (SELECT count(*) FROM frontier WHERE state = 'leased')",
 	[S_REQUEUE] = "UPDATE frontier SET state = 'pending', next_at = 0, updated_at = ?1"
 		      " WHERE state = 'dead'",
@@ -73,6 +83,15 @@ static const char *const sql[S_N] = {
 	[S_RECLAIM] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
 		      " updated_at = ?2 WHERE state = 'leased' AND owner = ?1",
 	[S_DROP_OWNER] = "DELETE FROM frontier_owner WHERE id = ?1",
+	[S_PAUSE] = "INSERT INTO frontier_host(host, paused, reason, updated_at) VALUES (?1, 1, ?2, ?3)"
+		    " ON CONFLICT(host) DO UPDATE SET paused = 1, reason = ?2, updated_at = ?3",
+	[S_RESUME] = "UPDATE frontier_host SET paused = 0, reason = NULL, updated_at = ?2"
+		     " WHERE host = ?1 AND paused = 1",
+	[S_PAUSED] = "SELECT host, reason FROM frontier_host WHERE paused = 1 ORDER BY host",
+	[S_HELD] = "SELECT count(*) FROM frontier WHERE state = 'pending'"
+		   " AND host IN (SELECT host FROM frontier_host WHERE paused = 1)",
+	[S_UNLEASE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
+		      " updated_at = ?2 WHERE url = ?1 AND state = 'leased'",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_COMMIT] = "COMMIT",
 	[S_ROLLBACK] = "ROLLBACK",
@@ -371,6 +390,54 @@ fr_leave(fr *f)
 }
 
 int
+fr_pause(fr *f, const char *host, const char *reason, double now)
+{
+	sqlite3_stmt *s = f->st[S_PAUSE];
+	sqlite3_bind_text(s, 1, host, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 3, now);
+	return run(f, S_PAUSE);
+}
+
+int
+fr_resume(fr *f, const char *host, double now)
+{
+	sqlite3_stmt *s = f->st[S_RESUME];
+	sqlite3_bind_text(s, 1, host, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 2, now);
+	return run(f, S_RESUME) == 0 ? sqlite3_changes(f->db) : -1;
+}
+
+int
+fr_paused(fr *f, void (*each)(void *arg, const char *host, const char *reason), void *arg)
+{
+	sqlite3_stmt *s = f->st[S_PAUSED];
+	int n = 0, rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const unsigned char *r = sqlite3_column_text(s, 1);
+		each(arg, (const char *)sqlite3_column_text(s, 0), r ? (const char *)r : "paused");
+		n++;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
+long long
+fr_held(fr *f)
+{
+	return scalar(f, S_HELD);
+}
+
+int
+fr_unlease(fr *f, const char *url)
+{
+	sqlite3_stmt *s = f->st[S_UNLEASE];
+	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 2, tm_wall());
+	return run(f, S_UNLEASE);
+}
+
+int
 fr_done(fr *f, const char *url)
 {
 	sqlite3_stmt *s = f->st[S_DONE];
@@ -425,6 +492,9 @@ fr_report(fr *f, double now, FILE *out)
 	fprintf(out, "by host (pending leased done dead):\n");
 	rows(f, out, "SELECT host, sum(state='pending'), sum(state='leased'), sum(state='done'),"
 		     " sum(state='dead') FROM frontier GROUP BY host ORDER BY count(*) DESC, host", now);
+	fprintf(out, "paused hosts:\n");
+	rows(f, out, "SELECT host, coalesce(reason, 'paused') FROM frontier_host WHERE paused = 1"
+		     " ORDER BY host", now);
 	fprintf(out, "oldest pending:\n");
 	rows(f, out, "SELECT printf('%.0f s', ?1 - added_at), url FROM frontier"
 		     " WHERE state = 'pending' ORDER BY added_at LIMIT 1", now);

@@ -88,6 +88,20 @@ typedef struct fr_row {
 int fr_lease(fr *f, int n, double now, double lease_secs,
 	     int (*accept)(void *arg, const fr_row *row), void *arg);
 
+/* Pauses host for every fetch on the job, with a reason for --report:
+ * its pending URLs are not leased (nor counted as outstanding) until
+ * fr_resume.  0, or -1 on error. */
+int fr_pause(fr *f, const char *host, const char *reason, double now);
+/* Resumes host; returns 1 when it was paused, 0 when not, -1 on error. */
+int fr_resume(fr *f, const char *host, double now);
+/* Calls each(arg, host, reason) for every paused host; returns how many,
+ * or -1 on error. */
+int fr_paused(fr *f, void (*each)(void *arg, const char *host, const char *reason), void *arg);
+/* Pending URLs of paused hosts. */
+long long fr_held(fr *f);
+/* Hands url's lease back (pending, no owner) without an outcome: its
+ * host was paused before it started. */
+int fr_unlease(fr *f, const char *url);
 /* Marks url done, or dead with reason.  -1 on error. */
 int fr_done(fr *f, const char *url);
 int fr_dead(fr *f, const char *url, const char *reason);
