@@ -73,12 +73,20 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev \
         python3 sqlite3 curl jq valgrind time bc procps nginx-light wrk hyperfine \
         postgresql-doc-15 python3.11-doc python3-aiohttp python3-bs4 \
-        python3-scrapy wget2
+        python3-scrapy wget2 gnuplot-nox chromium fonts-dejavu-core python3-pil \
+        clang libclang-rt-14-dev
 deps:
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)
 
-test: all
+# make demo and make test install what is missing first (as root), so a
+# fresh machine needs only those two commands.
+deps-ok:
+	@scripts/deps-ok $(DEPS)
+
+test:
+	@$(MAKE) -s deps-ok
+	@$(MAKE) all
 	@BIN=$(abspath $(BIN)) UNIT=$(abspath $(OUT)/tests) tests/run.sh
 
 test-asan:
@@ -88,7 +96,9 @@ test-asan:
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
 	  tests/run.sh
 
-demo: all
+demo:
+	@$(MAKE) -s deps-ok
+	@$(MAKE) all
 	@scripts/demo.sh
 
 bench: all
@@ -102,4 +112,4 @@ install: all
 clean:
 	rm -rf build bin demo.db
 
-.PHONY: all deps test test-asan demo bench install clean
+.PHONY: all deps deps-ok test test-asan demo bench install clean

@@ -31,7 +31,7 @@ URLS
 db=${DEMO_DB:-$root/demo.db}
 rm -f "$db"
 echo "demo: fetch < urls.txt | parse | validate --reject 'Access Denied' --min-text 40 | sink demo.db"
-"$bin/fetch" -q -d 0.05 <"$tmp/urls.txt" |
+"$bin/fetch" -q -d 0.05 --stats "$tmp/fetch.json" <"$tmp/urls.txt" |
 	"$bin/parse" -q |
 	"$bin/validate" -q --reject 'Access Denied' --min-text 40 |
 	"$bin/sink" -q "$db"
@@ -46,3 +46,8 @@ echo "accepted pages:"
 sqlite3 -separator '  ' "$db" "select '  ' || url, title from pages where accepted order by url"
 echo
 echo "the database is $db; try: sqlite3 $db 'select url, status, reason from pages'"
+echo
+echo "per host (scripts/report):"
+html=${db%.db}-report.html
+"$root/scripts/report" "$db" --stats "$tmp/fetch.json" --html "$html" |
+	sed -e 's/^report: \(.*\)/charts: open \1 in a browser/' -e 's/^/  /'

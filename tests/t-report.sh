@@ -1,0 +1,73 @@
+# scripts/report: the per-host table on the terminal and the HTML page with
+# gnuplot charts, rendered by headless Chromium; bad inputs are refused.
+. "$TESTS/lib.sh"
+server_start
+report=$TESTS/../scripts/report
+{
+	for i in 1 2 3 4 5 6; do echo "$U1/ok?n=$i"; done
+	echo "$U1/missing"
+	for i in 1 2 3; do echo "$U2/status/429?n=$i"; done
+	for i in 1 2 3 4; do echo "$U3/slow?ms=100&n=$i"; done
+} >"$T/urls.txt"
+"$BIN/fetch" -q --no-robots --retries 0 --no-adapt --stats "$T/fetch.json" <"$T/urls.txt" |
+	"$BIN/parse" -q | "$BIN/validate" -q --summary "$T/validate.json" | "$BIN/sink" -q "$T/pages.db"
+
+"$report" "$T/pages.db" --stats "$T/fetch.json" >"$T/out" 2>"$T/err"
+expect_eq "report exits 0" 0 $?
+expect_eq "a header and one line per host" \
+	"host raw accepted yield p50 ms p99 ms 429s timeouts dead" "$(head -1 "$T/out" | tr -s ' ')"
+expect_eq "the healthy host: 7 raw, 6 accepted (the 404 is rejected)" "127.0.0.1 7 6 85.7%" \
+	"$(grep '^127.0.0.1 ' "$T/out" | tr -s ' ' | cut -d' ' -f1-4)"
+expect_eq "the rate-limited host: 3 raw, none accepted, three 429s" "127.0.0.2 3 0 0.0% 3" \
+	"$(grep '^127.0.0.2 ' "$T/out" | tr -s ' ' | cut -d' ' -f1-4,7)"
+p50=$(grep '^127.0.0.3 ' "$T/out" | tr -s ' ' | cut -d' ' -f5)
+expect_cmd "the 100 ms host shows p50 near 100 ms ($p50)" test "$p50" -ge 95 -a "$p50" -lt 200
+
+# --queue adds dead letters and the frontier by state.
+i=0
+while [ $i -lt 3 ]; do echo "$U1/page/$i"; i=$((i + 1)); done >"$T/seeds.txt"
+echo "$U2/status/404" >>"$T/seeds.txt"
+echo "$U2/status/503?dead" >>"$T/seeds.txt"
+"$BIN/fetch" -q --queue "$T/job.db" --no-robots --retries 0 "$T/seeds.txt" |
+	"$BIN/sink" -q --queue "$T/job.db" "$T/qpages.db"
+"$report" "$T/qpages.db" --queue "$T/job.db" >"$T/qout"
+expect_eq "dead letters per host" 1 "$(grep '^127.0.0.2 ' "$T/qout" | tr -s ' ' | cut -d' ' -f9)"
+expect_eq "the frontier by state" "frontier: dead 1, done 4" "$(tail -1 "$T/qout")"
+
+"$report" "$T/pages.db" --stats "$T/fetch.json" --summary "$T/validate.json" --queue "$T/job.db" \
+	--html "$T/r.html" >"$T/hout"
+expect_eq "--html names the page it wrote" "report: $T/r.html" "$(tail -1 "$T/hout")"
+expect_eq "four charts as inline SVG" 4 "$(grep -c '<svg' "$T/r.html")"
+expect_eq "self-contained: nothing fetched from elsewhere" 0 \
+	"$(grep -Ec '(src|href)=.(https?:)?//' "$T/r.html")"
+for t in 'Accepted vs raw per host' 'Latency quantiles per host' 'Outcomes over time' 'Frontier by state'; do
+	expect_match "chart: $t" "$t" "$(cat "$T/r.html")"
+done
+
+# The page renders in a browser to something other than a blank page.
+if command -v chromium >/dev/null &&
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size=1000,2400 --screenshot="$T/r.png" "file://$T/r.html" >/dev/null 2>&1 &&
+	[ -s "$T/r.png" ]; then
+	ink=$(/usr/bin/python3 -c "
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1]).convert('RGB')
+bg = im.getpixel((0, 0))
+print('%.3f' % (sum(n for n, c in im.getcolors(1 << 24) if c != bg) / (im.width * im.height)))" "$T/r.png")
+	expect_cmd "Chromium renders the charts: $ink of the screenshot is ink" test "$(echo "$ink > 0.05" | bc)" = 1
+else
+	echo "# skipped: headless Chromium cannot start here (install it: make deps)"
+fi
+
+# Careless input: a missing file, a database that is not sink's, stats
+# that are not JSON, a bad option.
+expect_eq "a missing database: exit 66" 66 "$("$report" "$T/nope.db" >/dev/null 2>&1; echo $?)"
+expect_eq "and the message says why" "report: cannot open '$T/nope.db': no such file" \
+	"$("$report" "$T/nope.db" 2>&1)"
+expect_eq "a database without pages: exit 65" 65 "$("$report" "$T/job.db" >/dev/null 2>&1; echo $?)"
+echo '{"hosts": ' >"$T/bad.json"
+expect_eq "stats that are not JSON: exit 65" 65 \
+	"$("$report" "$T/pages.db" --stats "$T/bad.json" >/dev/null 2>&1; echo $?)"
+expect_eq "a bad option: exit 64" 64 "$("$report" "$T/pages.db" --bogus >/dev/null 2>&1; echo $?)"
+finish
