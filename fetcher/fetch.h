@@ -62,6 +62,8 @@ typedef struct fetch_opts {
 	size_t max_record;
 	int json;
 	double lease;            /* --queue: seconds a leased URL is ours */
+	double min_yield;        /* --min-yield: pause hosts below it, 0 = off */
+	long yield_window;       /* --yield-window: over this many stored */
 	long max_hosts;          /* host states kept before idle ones go */
 	const char *stats;       /* --stats FILE */
 	int progress;            /* status line: 1 on, 0 off, -1 on a terminal */

@@ -17,7 +17,9 @@
  * reads the paused set, so within a second or two no fetch on the job
  * starts such a host; the URLs it had waiting go back to pending
  * unstarted, the ones in flight finish.  The job ends when all that
- * remains belongs to paused hosts, and says so.
+ * remains belongs to paused hosts, and says so.  With --min-yield, the
+ * beat also pauses hosts whose accepted share over their last
+ * --yield-window stored records (counted by sink --queue) fell below it.
  */
 #include "fetch.h"
 
@@ -216,6 +218,20 @@ lease_want(void)
 	uv_timer_start(&poll_timer, on_poll, LEASE_POLL_MS, 0);
 }
 
+/* fr_yields's callback: pauses a host whose yield fell below the guard. */
+static void
+guard(void *arg, const char *host, double share)
+{
+	(void)arg;
+	if (share >= F.o.min_yield)
+		return;
+	char why[128];
+	snprintf(why, sizeof why, "yield %.0f%% < %.0f%% over the last %ld stored", share * 100,
+		 F.o.min_yield * 100, F.o.yield_window);
+	check(fr_pause(front, host, why, tm_wall()), "update");
+	msg_warn("paused %s: %s (fetch --queue DB --resume %s puts it back)", host, why, host);
+}
+
 /* The heartbeat.  URLs it takes back are leased by the next pass. */
 static void
 on_beat(uv_timer_t *t)
@@ -225,6 +241,8 @@ on_beat(uv_timer_t *t)
 	check(n, "update");
 	if (n > 0)
 		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
+	if (F.o.min_yield > 0)
+		check(fr_yields(front, (int)F.o.yield_window, guard, NULL), "read");
 	refresh_holds();
 }
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "frontier.h"
 #include "msg.h"
 #include "num.h"
 
@@ -74,6 +75,8 @@ static const char usage_text[] =
 "      --requeue-dead      put dead URLs back to pending, then --report\n"
 "      --pause HOST        stop every fetch on the job starting HOST, and exit\n"
 "      --resume HOST       let them start it again, and exit\n"
+"      --min-yield F       pause a host whose accepted share falls below F (off)\n"
+"      --yield-window N    ... over its last N stored records (50)\n"
 "  -q, --quiet             no notices on stderr\n"
 "      --help, --version\n";
 
@@ -82,7 +85,7 @@ enum {
 	O_MAX_REDIRS, O_MAX_BODY, O_UA, O_NO_ROBOTS, O_POLICY, O_RETRIES,
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
-	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME,
+	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
 	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS
 };
 
@@ -123,6 +126,8 @@ static const struct option longopts[] = {
 	{ "requeue-dead", no_argument, 0, O_REQUEUE },
 	{ "pause", required_argument, 0, O_PAUSE },
 	{ "resume", required_argument, 0, O_RESUME },
+	{ "min-yield", required_argument, 0, O_MIN_YIELD },
+	{ "yield-window", required_argument, 0, O_YIELD_WINDOW },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "help", no_argument, 0, O_HELP },
 	{ "version", no_argument, 0, O_VERSION },
@@ -163,7 +168,7 @@ parse_options(int argc, char **argv)
 		.backoff = 1, .adapt = 1, .host_failures = 10, .host_pause = 60,
 		.pending = 1024, .out_buffer = (size_t)4 << 20,
 		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900, .max_hosts = 10000,
-		.progress = -1,
+		.progress = -1, .yield_window = 50,
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL;
@@ -208,6 +213,14 @@ parse_options(int argc, char **argv)
 		case O_REQUEUE: report = 2; break;
 		case O_PAUSE: pause_host = a; pause_on = 1; break;
 		case O_RESUME: pause_host = a; pause_on = 0; break;
+		case O_MIN_YIELD:
+			if (num_seconds(a, &o->min_yield) || o->min_yield > 1)
+				bad("--min-yield", a);
+			break;
+		case O_YIELD_WINDOW:
+			if (num_long(a, FR_RECENT, &o->yield_window) || o->yield_window < 1)
+				bad("--yield-window", a);
+			break;
 		case 'q': msg_quiet = 1; break;
 		case O_HELP: fputs(usage_text, stdout); exit(0);
 		case O_VERSION: {
@@ -230,6 +243,8 @@ parse_options(int argc, char **argv)
 			msg_die(rc, "%s", err);
 		F.policy_path = policy;
 	}
+	if (o->min_yield > 0 && !queue_path)
+		msg_usage("--min-yield needs --queue");
 	if ((report || pause_host) && !queue_path)
 		msg_usage("--report, --requeue-dead, --pause and --resume need --queue");
 }

@@ -40,12 +40,15 @@ const char fr_schema[] =
 "  host        TEXT PRIMARY KEY,\n"
 "  paused      INTEGER NOT NULL DEFAULT 0, -- no fetch starts it while 1\n"
 "  reason      TEXT,                       -- why, for --report\n"
+"  stored      INTEGER NOT NULL DEFAULT 0, -- records sink stored, validated\n"
+"  accepted    INTEGER NOT NULL DEFAULT 0, -- of those, accepted\n"
+"  recent      TEXT NOT NULL DEFAULT '',   -- the last outcomes, 1 accepted 0 not\n"
 "  updated_at  REAL NOT NULL\n"
 ");\n";
 
 enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
        S_DEAD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
-       S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE,
+       S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS,
        S_BEGIN, S_COMMIT, S_ROLLBACK, S_N };
 
 static const char *const sql[S_N] = {
@@ -85,8 +88,15 @@ static const char *const sql[S_N] = {
 	[S_DROP_OWNER] = "DELETE FROM frontier_owner WHERE id = ?1",
 	[S_PAUSE] = "INSERT INTO frontier_host(host, paused, reason, updated_at) VALUES (?1, 1, ?2, ?3)"
 		    " ON CONFLICT(host) DO UPDATE SET paused = 1, reason = ?2, updated_at = ?3",
-	[S_RESUME] = "UPDATE frontier_host SET paused = 0, reason = NULL, updated_at = ?2"
+	/* A resumed host starts a new yield window: the old one would
+	 * pause it again at once. */
+	[S_RESUME] = "UPDATE frontier_host SET paused = 0, reason = NULL, recent = '', updated_at = ?2"
 		     " WHERE host = ?1 AND paused = 1",
+	[S_STORED] = "INSERT INTO frontier_host(host, stored, accepted, recent, updated_at)"
+		     " VALUES (?1, 1, ?2, ?2, ?3) ON CONFLICT(host) DO UPDATE SET stored = stored + 1,"
+		     " accepted = accepted + ?2, recent = substr(recent || ?2, -" FR_RECENT_S "),"
+		     " updated_at = ?3",
+	[S_YIELDS] = "SELECT host, recent FROM frontier_host WHERE paused = 0 AND length(recent) >= ?1",
 	[S_PAUSED] = "SELECT host, reason FROM frontier_host WHERE paused = 1 ORDER BY host",
 	[S_HELD] = "SELECT count(*) FROM frontier WHERE state = 'pending'"
 		   " AND host IN (SELECT host FROM frontier_host WHERE paused = 1)",
@@ -416,6 +426,34 @@ fr_paused(fr *f, void (*each)(void *arg, const char *host, const char *reason), 
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const unsigned char *r = sqlite3_column_text(s, 1);
 		each(arg, (const char *)sqlite3_column_text(s, 0), r ? (const char *)r : "paused");
+		n++;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
+int
+fr_stored(fr *f, const char *host, int accepted)
+{
+	sqlite3_stmt *s = f->st[S_STORED];
+	sqlite3_bind_text(s, 1, host, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 2, accepted != 0);
+	sqlite3_bind_double(s, 3, tm_wall());
+	return run(f, S_STORED);
+}
+
+int
+fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share), void *arg)
+{
+	sqlite3_stmt *s = f->st[S_YIELDS];
+	sqlite3_bind_int(s, 1, window);
+	int n = 0, rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *r = (const char *)sqlite3_column_text(s, 1);
+		size_t len = strlen(r), ones = 0;
+		for (size_t i = len - (size_t)window; i < len; i++)
+			ones += r[i] == '1';
+		each(arg, (const char *)sqlite3_column_text(s, 0), (double)ones / window);
 		n++;
 	}
 	sqlite3_reset(s);

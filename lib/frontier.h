@@ -32,6 +32,8 @@ typedef struct fr fr;
 
 #define FR_OWNER_BEAT 1.0      /* seconds between an owner's heartbeats */
 #define FR_OWNER_TIMEOUT 10.0  /* silence after which an owner is dead */
+#define FR_RECENT 1000         /* outcomes kept per host: the largest yield window */
+#define FR_RECENT_S "1000"
 
 extern const char fr_schema[];
 
@@ -97,6 +99,13 @@ int fr_resume(fr *f, const char *host, double now);
 /* Calls each(arg, host, reason) for every paused host; returns how many,
  * or -1 on error. */
 int fr_paused(fr *f, void (*each)(void *arg, const char *host, const char *reason), void *arg);
+/* sink stored a validated record of host: counts it, and whether it was
+ * accepted, in the host's last FR_RECENT outcomes.  -1 on error. */
+int fr_stored(fr *f, const char *host, int accepted);
+/* Calls each(arg, host, share) for every host not paused with at least
+ * window recent outcomes: share is the accepted part of the last window.
+ * Returns how many, or -1 on error. */
+int fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share), void *arg);
 /* Pending URLs of paused hosts. */
 long long fr_held(fr *f);
 /* Hands url's lease back (pending, no owner) without an outcome: its

@@ -11,6 +11,8 @@
 typedef struct ack {
 	char *url;
 	char *dead;        /* reason, or NULL for done */
+	char *host;        /* for the yield guard, with ... */
+	int verdict;       /* ... accepted 1, rejected 0, not validated -1 */
 	char **links;      /* to follow, or NULL */
 	uint32_t n_links;
 } ack;
@@ -61,6 +63,10 @@ ack_note(const msgpack_object *rec)
 	ack *a = &acks[n_acks++];
 	memset(a, 0, sizeof *a);
 	a->url = url;
+	const msgpack_object *acc = rec_get(rec, "accepted");
+	a->verdict = acc && acc->type == MSGPACK_OBJECT_BOOLEAN ? acc->via.boolean : -1;
+	if (a->verdict >= 0)
+		a->host = rec_strdup(rec, "host");
 	char *err = rec_strdup(rec, "error");
 	if (err) {
 		char *detail = rec_strdup(rec, "error_detail");
@@ -71,9 +77,8 @@ ack_note(const msgpack_object *rec)
 		free(detail);
 		return;
 	}
-	const msgpack_object *acc = rec_get(rec, "accepted");
 	const msgpack_object *links = rec_get(rec, "links");
-	if (!opt.follow || !acc || acc->type != MSGPACK_OBJECT_BOOLEAN || !acc->via.boolean ||
+	if (!opt.follow || a->verdict != 1 ||
 	    !links || links->type != MSGPACK_OBJECT_ARRAY || nofollow(rec))
 		return;
 	a->links = calloc(links->via.array.size + 1, sizeof *a->links);
@@ -162,6 +167,8 @@ ack_flush(void)
 		ack *a = &acks[i];
 		if ((a->dead ? fr_dead(front, a->url, a->dead) : fr_done(front, a->url)) != 0)
 			goto fail;
+		if (a->host && fr_stored(front, a->host, a->verdict) != 0)
+			goto fail;
 		if (a->links)
 			follow(a);
 		for (uint32_t k = 0; k < a->n_links; k++)
@@ -169,6 +176,7 @@ ack_flush(void)
 		free(a->links);
 		free(a->url);
 		free(a->dead);
+		free(a->host);
 	}
 	n_acks = 0;
 	if (!shared && fr_commit(front) != 0)
