@@ -166,7 +166,10 @@ int rec_out_flush(rec_out *o);
 
 /* Appends o as JSON to out.  Strings with invalid UTF-8 get U+FFFD for
  * each bad byte; bin values become base64 strings; NaN, infinities and
- * ext values become null; non-string map keys are stringified. */
+ * ext values become null.  A non-string map key becomes a string holding
+ * its JSON text, escaped once; non-string keys nested inside that text
+ * are not quoted again.  The output is at most 8 bytes per byte of o's
+ * msgpack encoding (docs/records.md derives the bound). */
 void rec_json(const msgpack_object *o, msgpack_sbuffer *out);
 
 #endif

@@ -791,6 +791,19 @@ test_json(void)
 	msgpack_pack_int(&pk, 1);
 	json_is("json: bin key stringified", &sb, "{\"\\\"AP8=\\\"\":1}");
 
+	/* {{{"\"": nil}: nil}: 1}: the key's text is rendered once, with
+	 * the nested map key left unquoted, and escaped once. */
+	sb.size = 0;
+	msgpack_pack_map(&pk, 1);
+	msgpack_pack_map(&pk, 1);
+	msgpack_pack_map(&pk, 1);
+	pk_str(&pk, "\"");
+	msgpack_pack_nil(&pk);
+	msgpack_pack_nil(&pk);
+	msgpack_pack_int(&pk, 1);
+	json_is("json: nested non-string keys escaped once", &sb,
+		"{\"{{\\\"\\\\\\\"\\\":null}:null}\":1}");
+
 	sb.size = 0;
 	msgpack_pack_ext(&pk, 1, 5);
 	msgpack_pack_ext_body(&pk, "\x01", 1);
