@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Appends n bytes of s to out. */
 static void
 put(msgpack_sbuffer *out, const char *s, size_t n)
 {
@@ -41,6 +42,9 @@ utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
+/* Appends s[0..n) as a JSON string: quote, backslash and control bytes
+ * escaped (at most 6 output bytes per input byte, for \u00XX), invalid
+ * UTF-8 as U+FFFD per bad byte; the output is always valid UTF-8. */
 static void
 json_str(const char *s, size_t n, msgpack_sbuffer *out)
 {
@@ -72,6 +76,7 @@ json_str(const char *s, size_t n, msgpack_sbuffer *out)
 	put(out, "\"", 1);
 }
 
+/* Appends s[0..n) as a quoted standard base64 string, padded. */
 static void
 json_base64(const char *s, size_t n, msgpack_sbuffer *out)
 {
@@ -90,8 +95,32 @@ json_base64(const char *s, size_t n, msgpack_sbuffer *out)
 	put(out, "\"", 1);
 }
 
-void
-rec_json(const msgpack_object *o, msgpack_sbuffer *out)
+static void json_value(const msgpack_object *o, msgpack_sbuffer *out, int in_key);
+
+/* Appends map key k.  A string key is a JSON string as usual.  Any other
+ * key is rendered once as JSON text into a scratch buffer, with every
+ * non-string key nested inside it written as its own text unquoted, and
+ * that text is escaped once as the key string.  Escaping each nesting
+ * level again would double every backslash per level: 49 bytes of
+ * nested map keys used to render as 12 MB. */
+static void
+json_key(const msgpack_object *k, msgpack_sbuffer *out, int in_key)
+{
+	if (k->type == MSGPACK_OBJECT_STR || in_key) {
+		json_value(k, out, in_key);
+		return;
+	}
+	msgpack_sbuffer text;
+	msgpack_sbuffer_init(&text);
+	json_value(k, &text, 1);
+	json_str(text.data, text.size, out);
+	msgpack_sbuffer_destroy(&text);
+}
+
+/* Appends o as JSON; in_key is set while rendering the text of a
+ * non-string key, where nested non-string keys stay unquoted. */
+static void
+json_value(const msgpack_object *o, msgpack_sbuffer *out, int in_key)
 {
 	char num[40];
 	switch (o->type) {
@@ -127,7 +156,7 @@ rec_json(const msgpack_object *o, msgpack_sbuffer *out)
 		for (uint32_t i = 0; i < o->via.array.size; i++) {
 			if (i)
 				put(out, ",", 1);
-			rec_json(&o->via.array.ptr[i], out);
+			json_value(&o->via.array.ptr[i], out, in_key);
 		}
 		put(out, "]", 1);
 		break;
@@ -137,17 +166,9 @@ rec_json(const msgpack_object *o, msgpack_sbuffer *out)
 			const msgpack_object_kv *kv = &o->via.map.ptr[i];
 			if (i)
 				put(out, ",", 1);
-			if (kv->key.type == MSGPACK_OBJECT_STR) {
-				rec_json(&kv->key, out);
-			} else {
-				msgpack_sbuffer tmp;
-				msgpack_sbuffer_init(&tmp);
-				rec_json(&kv->key, &tmp);
-				json_str(tmp.data, tmp.size, out);
-				msgpack_sbuffer_destroy(&tmp);
-			}
+			json_key(&kv->key, out, in_key);
 			put(out, ":", 1);
-			rec_json(&kv->val, out);
+			json_value(&kv->val, out, in_key);
 		}
 		put(out, "}", 1);
 		break;
@@ -155,4 +176,10 @@ rec_json(const msgpack_object *o, msgpack_sbuffer *out)
 		put(out, "null", 4);
 		break;
 	}
+}
+
+void
+rec_json(const msgpack_object *o, msgpack_sbuffer *out)
+{
+	json_value(o, out, 0);
 }

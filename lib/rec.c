@@ -11,6 +11,8 @@
 
 /* ---- reading ------------------------------------------------------------ */
 
+static void scan_reset(rec_scan *sc);
+
 int
 rec_in_init(rec_in *r, int fd, size_t max_record)
 {
@@ -20,6 +22,7 @@ rec_in_init(rec_in *r, int fd, size_t max_record)
 	if (!msgpack_unpacker_init(&r->u, REC_READ_CHUNK))
 		return -1;
 	msgpack_unpacked_init(&r->res);
+	scan_reset(&r->scan);
 	return 0;
 }
 
@@ -72,26 +75,47 @@ be(const unsigned char *p, int n)
 	return v;
 }
 
-/* Finds the length of the first complete msgpack object in p[0..n) by
- * walking its headers, allocating nothing.  Returns the length, 0 when
- * more bytes are needed, -1 for a byte that is never valid msgpack, -2
- * when containers nest deeper than REC_MAX_DEPTH.  This is the guard that
- * lets us hand msgpack-c only whole, bounded objects. */
-static long long
-scan(const unsigned char *p, size_t n)
+/* Starts the scan of a new record: one top-level element due. */
+static void
+scan_reset(rec_scan *sc)
 {
-	uint64_t left[REC_MAX_DEPTH + 1];
-	int d = 0;
-	size_t i = 0;
-	left[0] = 1;
+	sc->pos = 0;
+	sc->elements = 0;
+	sc->depth = 0;
+	sc->left[0] = 1;
+}
+
+/* The most elements a record may hold under max_record. */
+static uint64_t
+max_elements(size_t max_record)
+{
+	uint64_t n = max_record / REC_ELEMENT_BYTES;
+	return n < REC_MIN_ELEMENTS ? REC_MIN_ELEMENTS : n;
+}
+
+enum { SCAN_NEED = 0, SCAN_BAD = -1, SCAN_DEEP = -2, SCAN_MANY = -3 };
+
+/* Walks the headers of the record at p[0..n), the same record (with more
+ * bytes buffered) as every call since the last scan_reset, from where the
+ * previous call stopped.  Returns the record's length once it is whole,
+ * SCAN_NEED when more bytes are needed, SCAN_BAD for a byte that is never
+ * valid msgpack, SCAN_DEEP when containers nest deeper than
+ * REC_MAX_DEPTH, SCAN_MANY past max elements.  Allocates nothing: this is
+ * the guard that lets us hand msgpack-c only whole, bounded objects, and
+ * resuming keeps the total work linear in the record's size. */
+static long long
+scan(rec_scan *sc, const unsigned char *p, size_t n, uint64_t max)
+{
 	for (;;) {
-		while (d >= 0 && left[d] == 0)
-			d--;
-		if (d < 0)
-			return (long long)i;
+		if (sc->pos > n)
+			return SCAN_NEED;   /* inside a string still arriving */
+		while (sc->depth >= 0 && sc->left[sc->depth] == 0)
+			sc->depth--;
+		if (sc->depth < 0)
+			return (long long)sc->pos;
+		size_t i = (size_t)sc->pos;
 		if (i >= n)
-			return 0;
-		left[d]--;
+			return SCAN_NEED;
 		unsigned c = p[i++];
 		uint64_t skip = 0, items = 0;
 		int hdr = 0, container = 0;
@@ -125,11 +149,13 @@ scan(const unsigned char *p, size_t n)
 		case 0xdd: hdr = 4, container = 1; break;
 		case 0xde: hdr = 2, container = 2; break;
 		case 0xdf: hdr = 4, container = 2; break;
-		default: return -1;                             /* 0xc1 */
+		default: return SCAN_BAD;                       /* 0xc1 */
 		}
 		if (hdr) {
+			/* A length split across reads: wait, and read the
+			 * type byte again next time. */
 			if (n - i < (size_t)hdr)
-				return 0;
+				return SCAN_NEED;
 			uint64_t len = be(p + i, hdr);
 			i += hdr;
 			if (container)
@@ -137,15 +163,16 @@ scan(const unsigned char *p, size_t n)
 			else
 				skip += len;
 		}
+		/* The element is committed from here on. */
+		if (++sc->elements > max)
+			return SCAN_MANY;
+		sc->left[sc->depth]--;
 		if (container) {
-			if (d + 1 > REC_MAX_DEPTH)
-				return -2;
-			left[++d] = items;
-		} else {
-			if (n - i < skip)
-				return 0;
-			i += skip;
+			if (sc->depth + 1 > REC_MAX_DEPTH)
+				return SCAN_DEEP;
+			sc->left[++sc->depth] = items;
 		}
+		sc->pos = (uint64_t)i + skip;
 	}
 }
 
@@ -155,20 +182,30 @@ rec_in_parse(rec_in *r, msgpack_object *o)
 	size_t avail = unparsed(r);
 	if (avail == 0)
 		return r->eof ? REC_EOF : REC_NEED;
-	long long len = scan((const unsigned char *)r->u.buffer + r->u.off, avail);
-	if (len == -1)
+	long long len = scan(&r->scan, (const unsigned char *)r->u.buffer + r->u.off,
+			     avail, max_elements(r->max_record));
+	if (len == SCAN_BAD)
 		return fail(r, "invalid msgpack byte");
-	if (len == -2)
+	if (len == SCAN_DEEP)
 		return fail(r, "nested too deeply");
-	if ((len == 0 && avail > r->max_record) || (size_t)len > r->max_record) {
+	if (len == SCAN_MANY) {
+		char why[80];
+		snprintf(why, sizeof why, "more than %llu elements",
+			 (unsigned long long)max_elements(r->max_record));
+		return fail(r, why);
+	}
+	/* A string's claimed length counts before its bytes arrive, so a
+	 * hostile prefix is refused at once. */
+	if (r->scan.pos > r->max_record || (size_t)len > r->max_record) {
 		char why[80];
 		snprintf(why, sizeof why, "record larger than %zu bytes", r->max_record);
 		return fail(r, why);
 	}
-	if (len == 0)
+	if (len == SCAN_NEED)
 		return r->eof ? fail(r, "truncated record") : REC_NEED;
 	if (msgpack_unpacker_next(&r->u, &r->res) != MSGPACK_UNPACK_SUCCESS)
 		return fail(r, "cannot decode record");
+	scan_reset(&r->scan);
 	if (r->res.data.type != MSGPACK_OBJECT_MAP)
 		return fail(r, "not a map");
 	r->offset += (uint64_t)len;
@@ -221,6 +258,7 @@ rec_in_line(rec_in *r, const char **line, size_t *len)
 	size_t used = nl ? n + 1 : n;
 	r->u.off += used;
 	r->offset += used;
+	scan_reset(&r->scan);
 	if (n > 0 && p[n - 1] == '\r')
 		n--;
 	*line = p;

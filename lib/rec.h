@@ -7,9 +7,12 @@
  *   rec_out    writes built records to an fd as msgpack or JSON lines.
  *
  * Limits are the caller's: rec_in refuses a record larger than max_record
- * bytes or nested deeper than REC_MAX_DEPTH before msgpack-c allocates
- * anything for it, so a hostile length prefix cannot cause a giant
- * allocation.
+ * bytes, nested deeper than REC_MAX_DEPTH or holding more elements than
+ * max_record allows (REC_ELEMENT_BYTES) before msgpack-c allocates
+ * anything for it, so neither a hostile length prefix nor a record of
+ * millions of one-byte elements can cause a giant allocation.  Scanning
+ * resumes where it stopped at each fill: O(bytes read) however the
+ * record is split across reads.
  */
 #ifndef SLUICE_REC_H
 #define SLUICE_REC_H
@@ -22,13 +25,32 @@
 #define REC_MAX_DEPTH 24
 #define REC_MAX_LINE 65536
 
+/* msgpack-c decodes every element (scalar, string or container) into a
+ * 24-byte msgpack_object, so a record of one-byte elements would cost 24
+ * times its size.  rec_in allows one element per REC_ELEMENT_BYTES bytes
+ * of max_record, and never fewer than REC_MIN_ELEMENTS: the decoded tree
+ * stays under 1.5 times max_record (96 MiB at the default 64 MiB). */
+#define REC_ELEMENT_BYTES 16
+#define REC_MIN_ELEMENTS 65536
+
 enum { REC_OK = 1, REC_EOF = 0, REC_ERR = -1, REC_NEED = -2 };
+
+/* Where the scan of a partly buffered record stopped, so the next fill
+ * resumes there instead of rescanning the record from its start. */
+typedef struct rec_scan {
+	uint64_t pos;       /* bytes of the record walked; may pass the end of
+			       what is buffered while a string's body arrives */
+	uint64_t elements;  /* elements seen so far */
+	int depth;          /* index of the innermost open container */
+	uint64_t left[REC_MAX_DEPTH + 1];  /* elements still due per level */
+} rec_scan;
 
 typedef struct rec_in {
 	int fd;
 	size_t max_record;
 	msgpack_unpacker u;
 	msgpack_unpacked res;
+	rec_scan scan;     /* progress through the next record's headers */
 	uint64_t offset;   /* stream offset of the first unconsumed byte */
 	size_t last_len;   /* bytes of the record rec_in_parse last returned */
 	int eof;
@@ -166,7 +188,10 @@ int rec_out_flush(rec_out *o);
 
 /* Appends o as JSON to out.  Strings with invalid UTF-8 get U+FFFD for
  * each bad byte; bin values become base64 strings; NaN, infinities and
- * ext values become null; non-string map keys are stringified. */
+ * ext values become null.  A non-string map key becomes a string holding
+ * its JSON text, escaped once; non-string keys nested inside that text
+ * are not quoted again.  The output is at most 8 bytes per byte of o's
+ * msgpack encoding (docs/records.md derives the bound). */
 void rec_json(const msgpack_object *o, msgpack_sbuffer *out);
 
 #endif

@@ -24,7 +24,10 @@ int sjl_open(sjl *j, const char *path);
  * 0, or -1 with errno when a write failed. */
 int sjl_put(sjl *j, const msgpack_object *rec);
 
-/* Writes everything buffered.  0, or -1 with errno. */
+/* Writes everything buffered.  0, or -1 with errno; on failure a file
+ * is truncated back to the end of the last whole line written before,
+ * and the unwritten lines are dropped, so the file never keeps a partial
+ * line and a later append starts on a line of its own. */
 int sjl_flush(sjl *j);
 
 /* Frees the buffer and closes the file (not stdout).  0, or -1 with

@@ -413,6 +413,101 @@ test_huge_claim(void)
 	free(p);
 }
 
+/* Records of every header kind, fed one byte per read: the scan resumes
+ * mid-header and mid-string and still returns each record whole, with
+ * its bytes unchanged. */
+static void
+test_resume(void)
+{
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	char big[70000];
+	memset(big, 'z', sizeof big);
+	size_t ends[4];
+	msgpack_pack_map(&pk, 3);
+	pk_str(&pk, "s8"), msgpack_pack_str(&pk, 200), msgpack_pack_str_body(&pk, big, 200);
+	pk_str(&pk, "b16"), msgpack_pack_bin(&pk, 1000), msgpack_pack_bin_body(&pk, big, 1000);
+	pk_str(&pk, "a"), msgpack_pack_array(&pk, 20);
+	for (int i = 0; i < 20; i++)
+		msgpack_pack_int64(&pk, (int64_t)i << (i * 3 % 60));
+	ends[0] = sb.size;
+	msgpack_pack_map(&pk, 2);
+	pk_str(&pk, "s32"), msgpack_pack_str(&pk, sizeof big), msgpack_pack_str_body(&pk, big, sizeof big);
+	pk_str(&pk, "m"), msgpack_pack_map(&pk, 17);
+	for (int i = 0; i < 17; i++)
+		msgpack_pack_int(&pk, i), msgpack_pack_double(&pk, i / 4.0);
+	ends[1] = sb.size;
+	msgpack_pack_map(&pk, 1);
+	pk_str(&pk, "e"), msgpack_pack_ext(&pk, 300, 7), msgpack_pack_ext_body(&pk, big, 300);
+	ends[2] = sb.size;
+	msgpack_pack_map(&pk, 0);
+	ends[3] = sb.size;
+
+	int fds[2];
+	if (pipe(fds) < 0)
+		exit(2);
+	rec_in r;
+	rec_in_init(&r, fds[0], 0);
+	int got = 0, same = 1, rc = REC_NEED;
+	size_t start = 0;
+	for (size_t i = 0; i <= sb.size && rc != REC_ERR; i++) {
+		if (i == sb.size)
+			close(fds[1]);
+		else
+			write_all(fds[1], sb.data + i, 1);
+		if (rec_in_fill(&r) < 0)
+			break;
+		msgpack_object o;
+		while ((rc = rec_in_parse(&r, &o)) == REC_OK) {
+			const char *raw;
+			size_t n;
+			rec_in_raw(&r, &raw, &n);
+			same &= got < 4 && start + n == ends[got] &&
+				memcmp(raw, sb.data + start, n) == 0 && i + 1 == ends[got];
+			start += n;
+			got++;
+		}
+	}
+	check("one byte per read: every record whole, as soon as complete", got == 4 && same &&
+	      rc == REC_EOF, "got %d same %d rc %d err %s", got, same, rc, r.err);
+	rec_in_free(&r);
+	close(fds[0]);
+	msgpack_sbuffer_destroy(&sb);
+}
+
+/* A record of exactly REC_MIN_ELEMENTS elements passes; one more element
+ * is refused by count, naming the record's offset. */
+static void
+test_elements(void)
+{
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	/* {"a": [0 x n]}: 3 elements plus n */
+	msgpack_pack_map(&pk, 1), pk_str(&pk, "a"), msgpack_pack_array(&pk, REC_MIN_ELEMENTS - 3);
+	for (int i = 0; i < REC_MIN_ELEMENTS - 3; i++)
+		msgpack_pack_int(&pk, 0);
+	size_t first = sb.size;
+	msgpack_pack_map(&pk, 1), pk_str(&pk, "a"), msgpack_pack_array(&pk, REC_MIN_ELEMENTS - 2);
+	for (int i = 0; i < REC_MIN_ELEMENTS - 2; i++)
+		msgpack_pack_int(&pk, 0);
+	int good;
+	char err[200], want[100];
+	int rc = read_stream(sb.data, sb.size, 1 << 20, &good, err, sizeof err, NULL);
+	snprintf(want, sizeof want, "malformed record at byte %zu: more than %d elements",
+		 first, REC_MIN_ELEMENTS);
+	check("elements: the limit passes, one more is refused", good == 1 && rc == REC_ERR &&
+	      strcmp(err, want) == 0, "good %d rc %d err %s", good, rc, err);
+	/* With max_record 16 MiB the limit is 1 Mi elements: both pass. */
+	rc = read_stream(sb.data, sb.size, 16 << 20, &good, err, sizeof err, NULL);
+	check("elements: the limit grows with max_record", good == 2 && rc == REC_EOF,
+	      "good %d rc %d err %s", good, rc, err);
+	msgpack_sbuffer_destroy(&sb);
+}
+
 /* depth nested maps {"a":{"a":...nil}} */
 static size_t
 nested(unsigned char *p, int depth)
@@ -791,6 +886,19 @@ test_json(void)
 	msgpack_pack_int(&pk, 1);
 	json_is("json: bin key stringified", &sb, "{\"\\\"AP8=\\\"\":1}");
 
+	/* {{{"\"": nil}: nil}: 1}: the key's text is rendered once, with
+	 * the nested map key left unquoted, and escaped once. */
+	sb.size = 0;
+	msgpack_pack_map(&pk, 1);
+	msgpack_pack_map(&pk, 1);
+	msgpack_pack_map(&pk, 1);
+	pk_str(&pk, "\"");
+	msgpack_pack_nil(&pk);
+	msgpack_pack_nil(&pk);
+	msgpack_pack_int(&pk, 1);
+	json_is("json: nested non-string keys escaped once", &sb,
+		"{\"{{\\\"\\\\\\\"\\\":null}:null}\":1}");
+
 	sb.size = 0;
 	msgpack_pack_ext(&pk, 1, 5);
 	msgpack_pack_ext_body(&pk, "\x01", 1);
@@ -806,6 +914,8 @@ main(void)
 	test_truncated();
 	test_random();
 	test_huge_claim();
+	test_resume();
+	test_elements();
 	test_nesting();
 	test_not_map();
 	test_pass_through();
