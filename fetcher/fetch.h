@@ -6,7 +6,7 @@
  *   lease.c   --queue: URLs leased from the frontier (lease_)
  *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
  *   retry.c   what is retried and after how long (retry_)
- *   robots.c  robots.txt rules, and the job that fetches them (robots_)
+ *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
  *   policy.c  --policy per-host overrides (policy_)
  *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
  *   job.c     one input's life: new, its one record, free (job_)
@@ -31,6 +31,7 @@
 #include <uv.h>
 
 #include "rec.h"
+#include "robots.h"
 
 #define FETCH_MAX_RETRY_ON 32
 
@@ -252,10 +253,6 @@ double retry_deadline(const job *j, double now);
 void retry_expired(job *j);
 
 /* robots.c */
-struct robots *robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay);
-int robots_allowed(const struct robots *r, const char *path);
-const char *robots_reason(const struct robots *r);
-void robots_free(struct robots *r);
 job *robots_job(host *h);
 void robots_done(job *j, CURLcode rc);
 

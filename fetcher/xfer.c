@@ -40,7 +40,9 @@ on_body(char *data, size_t size, size_t n, void *userp)
 {
 	job *j = userp;
 	size_t len = size * n;
-	if (j->body_len + len > F.o.max_body) {
+	/* robots.txt is read up to what its parser reads. */
+	size_t cap = j->is_robots ? ROBOTS_MAX_BYTES : F.o.max_body;
+	if (j->body_len + len > cap) {
 		j->too_large = 1;
 		return 0;
 	}

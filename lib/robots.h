@@ -1,0 +1,39 @@
+/* robots — robots.txt rules per RFC 9309: parsing a file for one product
+ * token, and deciding whether a path may be fetched.  Pure: no I/O, no
+ * fetch state (fetcher/robots.c fetches the file), so tests and fuzzers
+ * link it alone.
+ *
+ * Bounded whatever the file holds: only the first ROBOTS_MAX_BYTES are
+ * parsed (RFC 9309 §2.5 asks crawlers to parse at least 500 KiB), a line
+ * is cut at ROBOTS_MAX_LINE bytes, and matching is iterative: at most
+ * pattern length × path length steps per rule, with constant stack.  So a
+ * decision costs at most ROBOTS_MAX_BYTES × path length steps.
+ */
+#ifndef SLUICE_ROBOTS_H
+#define SLUICE_ROBOTS_H
+
+#include <stddef.h>
+
+#define ROBOTS_MAX_BYTES (500 * 1024)
+#define ROBOTS_MAX_LINE (16 * 1024)
+
+struct robots;
+
+/* Parses robots.txt txt (n bytes, NULs allowed: they end a line) for
+ * product token agent; sets *crawl_delay (0 when none).  Returns the
+ * rules, NULL only when out of memory. */
+struct robots *robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay);
+
+/* Rules that refuse every path: robots.txt could not be had. */
+struct robots *robots_deny_all(void);
+
+/* Whether path (from the first '/', query included) may be fetched;
+ * NULL rules allow everything. */
+int robots_allowed(const struct robots *r, const char *path);
+
+/* The error_detail of a refusal by r. */
+const char *robots_reason(const struct robots *r);
+
+void robots_free(struct robots *r);
+
+#endif

@@ -1,0 +1,64 @@
+# Hostile robots.txt files against a real fetch: star runs that took
+# backtracking minutes or overflowed the stack, a 10 MB file, a 100 KiB
+# line; fetch decides correctly, promptly, and SIGTERM ends it at once.
+. "$TESTS/lib.sh"
+R=$T/robots.txt
+server_start --robots "$R"
+long=$(printf 'a%.0s' $(seq 60))
+verdicts() { jq -r '"\(.url | sub("^http://[^/]*"; "")) \(.status) \(.error // "-")"' "$1" | sort; }
+
+# 40 stars and an x, against a 60-character path: minutes before.
+{ printf 'User-agent: *\nDisallow: /'; printf '*%.0s' $(seq 40); printf 'x\nDisallow: /private\n'; } >"$R"
+printf '%s\n' "$U1/$long" "$U1/private/p" >"$T/urls.txt"
+t0=$(now)
+timeout 60 "$BIN/fetch" -q --json <"$T/urls.txt" >"$T/out"
+expect_eq "the star run: the long path is fetched (a 404 here), /private refused" \
+	"/$long 404 -
+/private/p 0 robots" "$(verdicts "$T/out")"
+expect_cmd "promptly ($(echo "$(now) - $t0" | bc) s)" test "$(echo "$(now) - $t0 < 5" | bc)" = 1
+
+# 2 000 000 stars: the stack overflowed (exit 139).  The line is cut at
+# 16 KiB to "/" and stars, which refuses everything.
+server_restart --robots "$R"
+{ printf 'User-agent: *\nDisallow: /'; head -c 2000000 /dev/zero | tr '\0' '*'; printf 'x\n'; } >"$R"
+echo "$U1/ok" | timeout 60 "$BIN/fetch" -q --json >"$T/out2"
+expect_eq "2 000 000 stars: fetch lives and refuses the URL" "0 robots 1" \
+	"$(jq -r '"\(.status) \(.error)"' "$T/out2") $(count '^/robots[.]txt$')"
+
+# A 10 MB file: read up to 500 KiB (not refused as too large), the rules
+# there apply, the rest is ignored.
+server_restart --robots "$R"
+/usr/bin/python3 -c "
+import sys
+sys.stdout.write('User-agent: *\nDisallow: /early\n' + 'Disallow: /filler\n' * 40000 + 'Disallow: /late\n' + 'x' * 10_000_000)" >"$R"
+printf '%s\n' "$U1/early" "$U1/late" "$U1/ok" >"$T/urls3.txt"
+timeout 60 "$BIN/fetch" -q --json <"$T/urls3.txt" >"$T/out3"
+expect_eq "a 10 MB robots.txt: rules in its first 500 KiB apply, later ones not" \
+	"/early 0 robots
+/late 404 -
+/ok 200 -" "$(verdicts "$T/out3")"
+
+# A 100 KiB line is cut at 16 KiB; the next line still applies.
+server_restart --robots "$R"
+{ printf 'User-agent: *\nDisallow: /'; head -c 102400 /dev/zero | tr '\0' 'a'; printf '\nDisallow: /after\n'; } >"$R"
+printf '%s\n' "$U1/after" "$U1/ok" >"$T/urls4.txt"
+timeout 60 "$BIN/fetch" -q --json <"$T/urls4.txt" >"$T/out4"
+expect_eq "a 100 KiB line: the line after it applies" "/after 0 robots
+/ok 200 -" "$(verdicts "$T/out4")"
+
+# SIGTERM while the star-run file rules a slow paced crawl: fetch stops
+# within a second or two, with a record for every URL read.
+server_restart --robots "$R"
+{ printf 'User-agent: *\nDisallow: /'; printf '*%.0s' $(seq 40); printf 'x\n'; } >"$R"
+i=0
+while [ $i -lt 30 ]; do echo "$U1/$long$i"; i=$((i + 1)); done >"$T/urls5.txt"
+"$BIN/fetch" -q --json -d 0.3 "$T/urls5.txt" >"$T/out5" &
+f=$!
+sleep 1
+term_at=$(now)
+kill -TERM $f
+wait $f
+expect_eq "SIGTERM: exit 143" 143 $?
+expect_cmd "within 2 s ($(echo "$(now) - $term_at" | bc) s)" test "$(echo "$(now) - $term_at < 2" | bc)" = 1
+expect_eq "a record for every URL read, the rest interrupted" 30 "$(records "$T/out5")"
+finish

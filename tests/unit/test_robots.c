@@ -1,0 +1,177 @@
+/* Unit tests of lib/robots: RFC 9309 matching and grouping, and the
+ * bounds that hold against hostile files (huge, long lines, star runs,
+ * NULs).  Prints `ok - test_robots: NAME` per check; exits 1 when any
+ * failed. */
+#include "robots.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int failed;
+
+static void
+check(const char *name, int cond)
+{
+	printf("%sok - test_robots: %s\n", cond ? "" : "not ", name);
+	failed += !cond;
+}
+
+static double
+seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Whether path is allowed by a file holding "User-agent: *" and lines. */
+static int
+allowed(const char *lines, const char *path)
+{
+	char txt[4096];
+	snprintf(txt, sizeof txt, "User-agent: *\n%s\n", lines);
+	double d;
+	struct robots *r = robots_parse(txt, strlen(txt), "sluice", &d);
+	int ok = robots_allowed(r, path);
+	robots_free(r);
+	return ok;
+}
+
+static const struct { const char *rules, *path; int allowed; } cases[] = {
+	{ "Disallow: /", "/x", 0 },
+	{ "Disallow: /private", "/private/a", 0 },
+	{ "Disallow: /private", "/privat", 1 },
+	{ "Disallow: /*.php", "/a/b.php", 0 },
+	{ "Disallow: /*.php", "/a/b.php?x=1", 0 },
+	{ "Disallow: /*.php$", "/a/b.php?x=1", 1 },
+	{ "Disallow: /*.php$", "/a/b.php", 0 },
+	{ "Disallow: /a$", "/a", 0 },
+	{ "Disallow: /a$", "/ab", 1 },
+	{ "Disallow: /*", "/", 0 },
+	{ "Disallow: *", "/anything", 0 },
+	{ "Disallow: /a*b*c", "/axxbyyc", 0 },
+	{ "Disallow: /a*b*c", "/axxbyy", 1 },
+	{ "Disallow: /a**b", "/a-b", 0 },
+	{ "Disallow: /a*$", "/a/b", 0 },
+	{ "Disallow: /$", "/", 0 },
+	{ "Disallow: /$", "/a", 1 },
+	{ "Disallow: /a$b", "/a$b", 0 },           /* `$` inside is literal */
+	{ "Disallow: /fish*.php", "/fishheads/catfish.php?p=1", 0 },
+	{ "Disallow: /fish*.php", "/Fish.PHP", 1 }, /* case-sensitive paths */
+	{ "Disallow: /p\nAllow: /p", "/p", 1 },     /* Allow wins a tie */
+	{ "Disallow: /page\nAllow: /page.html", "/page.html", 1 },
+	{ "Allow: /page\nDisallow: /*.html", "/page.html", 0 }, /* longer wins */
+	{ "Disallow:", "/x", 1 },                   /* empty: no rule */
+	{ "Disallow: /x # a comment", "/x", 0 },
+	{ "Disallow: /robots", "/robots.txt", 1 },  /* robots.txt itself */
+};
+
+/* A pattern of n stars then "x", over a path of m "a"s: the case that
+ * backtracking took minutes on. */
+static double
+stars(size_t n, size_t m, int *ok)
+{
+	char *txt = malloc(n + 64), *path = malloc(m + 2);
+	int k = sprintf(txt, "User-agent: *\nDisallow: /");
+	memset(txt + k, '*', n);
+	strcpy(txt + k + n, "x\n");
+	path[0] = '/';
+	memset(path + 1, 'a', m);
+	path[m + 1] = '\0';
+	double d, t0 = seconds();
+	struct robots *r = robots_parse(txt, strlen(txt), "sluice", &d);
+	*ok = robots_allowed(r, path);
+	double took = seconds() - t0;
+	robots_free(r);
+	free(txt);
+	free(path);
+	return took;
+}
+
+int
+main(void)
+{
+	int n = 0;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char name[160];
+		snprintf(name, sizeof name, "%s vs %s: %s", cases[i].rules, cases[i].path,
+			 cases[i].allowed ? "allowed" : "disallowed");
+		for (char *p = name; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		check(name, allowed(cases[i].rules, cases[i].path) == cases[i].allowed);
+		n++;
+	}
+
+	int ok;
+	check("40 stars and x against 60 characters: fast, and allowed", stars(40, 60, &ok) < 0.5 && ok);
+	/* Cut at 16 KiB, the line is "/" and stars only: it refuses all. */
+	check("2 000 000 stars: no stack overflow, bounded, cut to stars", stars(2000000, 60, &ok) < 2 && !ok);
+	check("16 KiB of stars against a 16 KiB path: bounded", stars(16000, 16000, &ok) < 5 && ok);
+
+	/* Groups: ours over *, a token with a version, several groups. */
+	const char *g = "User-agent: *\nDisallow: /\n\nUser-agent: Sluice/1.0\nDisallow: /private\n";
+	double d;
+	struct robots *r = robots_parse(g, strlen(g), "sluice", &d);
+	check("our group (token with a version) replaces *", robots_allowed(r, "/public") &&
+	      !robots_allowed(r, "/private/x"));
+	robots_free(r);
+	g = "User-agent: a\nUser-agent: sluice\nCrawl-delay: 2.5\nDisallow: /x\n";
+	r = robots_parse(g, strlen(g), "sluice", &d);
+	check("a group of several agents applies; its Crawl-delay", !robots_allowed(r, "/x") && d == 2.5);
+	robots_free(r);
+
+	/* Hostile files. */
+	size_t big = 10 << 20;
+	char *txt = malloc(big + 1);
+	int k = sprintf(txt, "User-agent: *\nDisallow: /early\n");
+	for (size_t i = k; i < big; i++)
+		txt[i] = "Disallow: /late\n"[(i - k) % 16];
+	double t0 = seconds();
+	r = robots_parse(txt, big, "sluice", &d);
+	check("a 10 MB file: parsed up to 500 KiB, quickly", seconds() - t0 < 2 && r &&
+	      !robots_allowed(r, "/early") && !robots_allowed(r, "/late"));
+	memcpy(txt + (600 << 10), "\nAllow: /early\n", 15);
+	struct robots *r2 = robots_parse(txt, big, "sluice", &d);
+	check("and a rule past 500 KiB is ignored", !robots_allowed(r2, "/early"));
+	robots_free(r2);
+	t0 = seconds();
+	for (int i = 0; i < 100; i++)
+		robots_allowed(r, "/some/path/that/matches/nothing");
+	check("and 100 decisions against its 32 000 rules stay bounded", seconds() - t0 < 2);
+	robots_free(r);
+
+	/* A 100 KiB line: cut at 16 KiB; the next line still counts. */
+	k = sprintf(txt, "User-agent: *\nDisallow: /");
+	memset(txt + k, 'a', 100 << 10);
+	k += 100 << 10;
+	k += sprintf(txt + k, "\nDisallow: /after\n");
+	r = robots_parse(txt, (size_t)k, "sluice", &d);
+	char *path = malloc(20000);
+	path[0] = '/';
+	memset(path + 1, 'a', 19998);
+	path[19999] = '\0';
+	path[ROBOTS_MAX_LINE - strlen("Disallow: ") + 1] = '\0';   /* the kept part */
+	check("a 100 KiB line is cut at 16 KiB; the line after it applies",
+	      !robots_allowed(r, path) && !robots_allowed(r, "/after/x") && robots_allowed(r, "/b"));
+	robots_free(r);
+	free(path);
+
+	/* NULs end lines; only stars and dollars. */
+	static const char nul[] = "User-agent: *\0Disallow: /n\0\0Allow: /n/ok";
+	r = robots_parse(nul, sizeof nul - 1, "sluice", &d);
+	check("NUL bytes end lines", !robots_allowed(r, "/n/x") && robots_allowed(r, "/n/ok"));
+	robots_free(r);
+	check("a pattern of only $ matches only the empty path", allowed("Disallow: $", "/"));
+	check("many $: literal but the last", allowed("Disallow: /$$$$", "/") &&
+	      !allowed("Disallow: /$$$$", "/$$$"));
+	r = robots_deny_all();
+	check("deny-all refuses everything, with its reason", !robots_allowed(r, "/") &&
+	      strcmp(robots_reason(r), "robots.txt unreachable") == 0);
+	robots_free(r);
+	check("no rules allow everything", robots_allowed(NULL, "/x"));
+	free(txt);
+	return failed ? 1 : 0;
+}
