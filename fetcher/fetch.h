@@ -102,7 +102,7 @@ struct host;
 typedef struct job {
 	struct job *next;
 	struct host *host;
-	char *url;               /* canonical URL (raw input for bad ones) */
+	char *url;               /* canonical URL (the input as given when not fetched) */
 	char *in;                /* input record (msgpack) to pass through */
 	size_t in_len;
 	CURL *easy;              /* set while in flight */

@@ -9,10 +9,12 @@
  */
 #include "fetch.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,6 +92,34 @@ next_file(void)
 	}
 }
 
+/* The URL as the input gave it, surrounding whitespace dropped: what the
+ * record of a URL that is not fetched carries, so the user finds their
+ * own text (libcurl's canonical form of file:/// is "file://(nil)"). */
+static char *
+as_given(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return strndup(s, n);
+}
+
+/* Whether text t starts with a scheme (RFC 3986: a letter, then letters,
+ * digits, "+", "-" or ".", then ":") other than http and https: mailto:
+ * or data: are refused schemes even where libcurl finds no URL. */
+static int
+other_scheme(const char *t)
+{
+	size_t k = 0;
+	if (!isalpha((unsigned char)t[0]))
+		return 0;
+	while (isalnum((unsigned char)t[k]) || t[k] == '+' || t[k] == '-' || t[k] == '.')
+		k++;
+	return t[k] == ':' && !(k == 4 && strncasecmp(t, "http", 4) == 0) &&
+	       !(k == 5 && strncasecmp(t, "https", 5) == 0);
+}
+
 /* Makes a job of one URL (s, n bytes) with its input record (raw, may
  * be empty) and hands it to the scheduler, or emits its error record at
  * once when the URL cannot be fetched. */
@@ -98,20 +128,17 @@ new_job(const char *s, size_t n, const char *rec, size_t rec_len)
 {
 	url_parts u;
 	const char *why;
-	if (url_canon(s, n, &u, &why) != 0) {
-		job *j = job_new(strndup(s, n), rec, rec_len);
-		j->error = "bad_url";
-		j->error_detail = strdup(why);
+	int bad = url_canon(s, n, &u, &why) != 0;
+	if (bad || !url_fetchable(u.scheme)) {
+		job *j = job_new(as_given(s, n), rec, rec_len);
+		int scheme = !bad || other_scheme(j->url);
+		j->error = scheme ? "scheme" : "bad_url";
+		j->error_detail = strdup(scheme ? "only http and https are fetched" : why);
 		job_emit(j);
+		url_parts_free(&u);   /* zeroed when url_canon failed */
 		return;
 	}
-	if (!url_fetchable(u.scheme)) {
-		job *j = job_new(u.canon, rec, rec_len);
-		u.canon = NULL;
-		j->error = "scheme";
-		j->error_detail = strdup("only http and https are fetched");
-		job_emit(j);
-	} else if (lease_active()) {
+	if (lease_active()) {
 		/* Seeding: the frontier holds it; a lease brings it back. */
 		lease_admit(u.canon, u.host);
 	} else {
