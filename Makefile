@@ -45,7 +45,23 @@ LIB_A     := $(OUT)/libsluice.a
 UNIT_SRC  := $(wildcard tests/unit/*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(OUT)/tests/%)
 
-all: $(PROGS:%=$(BIN)/%) $(UNIT_BIN)
+# Fuzz targets (fuzz/fuzz_NAME.c) and the program sources each needs
+# beyond lib/.  `make` builds each as $(OUT)/tests/replay_NAME, which
+# replays the corpus and past findings in `make test`; `make fuzz` builds
+# them with libFuzzer into build/fuzz and runs each FUZZ_SECONDS.
+FUZZ_NAMES := page robots rec rules sel url
+PARSE_LIB  := $(filter-out parser/main.c,$(wildcard parser/*.c))
+VALID_LIB  := $(filter-out validator/main.c,$(wildcard validator/*.c))
+FUZZ_DEPS_page  := $(PARSE_LIB)
+FUZZ_DEPS_sel   := $(PARSE_LIB)
+FUZZ_DEPS_rules := $(VALID_LIB)
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+               -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib -Iparser -Ivalidator \
+               -DSLUICE_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
+REPLAY_BIN := $(FUZZ_NAMES:%=$(OUT)/tests/replay_%)
+
+all: $(PROGS:%=$(BIN)/%) $(UNIT_BIN) $(REPLAY_BIN)
 
 $(OUT)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -65,6 +81,22 @@ $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 $(OUT)/tests/%: $(OUT)/tests/unit/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_unit)
+
+$(OUT)/fuzz/%.o: CFLAGS += -Iparser -Ivalidator
+
+define fuzz_rule
+$(OUT)/tests/replay_$(1): $(OUT)/fuzz/fuzz_$(1).o $(OUT)/fuzz/replay.o $(OUT)/fuzz/fuzz_fd.o \
+		$$(FUZZ_DEPS_$(1):%.c=$(OUT)/%.o) $(LIB_A)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LIBS_unit)
+build/fuzz/fuzz_$(1): fuzz/fuzz_$(1).c fuzz/fuzz_fd.c $(LIB_SRC) $$(FUZZ_DEPS_$(1))
+	@mkdir -p $$(dir $$@)
+	clang $$(FUZZ_CFLAGS) -o $$@ $$^ $$(LIBS_unit)
+endef
+$(foreach f,$(FUZZ_NAMES),$(eval $(call fuzz_rule,$(f))))
+
+fuzz: $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
@@ -112,4 +144,4 @@ install: all
 clean:
 	rm -rf build bin demo.db
 
-.PHONY: all deps deps-ok test test-asan demo bench install clean
+.PHONY: all deps deps-ok fuzz test test-asan demo bench install clean

@@ -77,6 +77,25 @@ url_canon(const char *s, unsigned long n, url_parts *p, const char **why)
 		goto fail;
 	}
 	p->canon = canon(u);
+	/* libcurl normalizes some hosts only when it parses them whole:
+	 * "http:/%31" comes out as "http://1/", which parses again as
+	 * "http://0.0.0.1/".  Re-parse until the name is stable, so a URL
+	 * has one name in the frontier and per host (found by fuzz/). */
+	for (int round = 0; p->canon && round < 3; round++) {
+		CURLU *again = curl_url();
+		char *c = NULL;
+		if (again && curl_url_set(again, CURLUPART_URL, p->canon, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK)
+			c = canon(again);
+		if (!c || strcmp(c, p->canon) == 0) {
+			free(c);
+			curl_url_cleanup(again);
+			break;
+		}
+		free(p->canon);
+		p->canon = c;
+		curl_url_cleanup(u);
+		u = again;
+	}
 	p->scheme = part(u, CURLUPART_SCHEME, 0);
 	p->host = part(u, CURLUPART_HOST, 0);
 	if (!p->host && p->scheme && !url_fetchable(p->scheme))

@@ -1,0 +1,22 @@
+#include "fuzz.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+int
+fuzz_fd(const uint8_t *data, size_t n)
+{
+	int fd = memfd_create("fuzz", 0);
+	if (fd < 0)
+		return -1;
+	for (size_t off = 0; off < n;) {
+		ssize_t w = write(fd, data + off, n - off);
+		if (w <= 0) {
+			close(fd);
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
