@@ -125,6 +125,11 @@ drive_pass(uv_prepare_t *p)
 		lease_want();
 		long alive = F.alive;
 		sched_pump();   /* may end jobs at once (robots refusals) */
+		if (F.stats_due) {
+			F.stats_due = 0;
+			lease_queue_ages();
+			stats_write();
+		}
 		output_drain();
 		again = (was_blocked && !output_blocked()) || F.alive < alive;
 	} while (again);

@@ -62,6 +62,7 @@ typedef struct fetch_opts {
 	size_t out_buffer;       /* output bytes buffered before we pause */
 	size_t max_record;
 	int json;
+	const char *queue;       /* --queue DB, or NULL */
 	double lease;            /* --queue: seconds a leased URL is ours */
 	double min_yield;        /* --min-yield: pause hosts below it, 0 = off */
 	long yield_window;       /* --yield-window: over this many stored */
@@ -205,6 +206,11 @@ typedef struct fetch {
 	struct policy *policy;
 	rec_build build;
 	fetch_stats stats;
+	int stats_due;           /* the --stats timer fired: drive writes it */
+	/* --queue: the frontier's queue age per host, as of the last write,
+	 * sorted by host (lease.c fills it, stats.c reads it) */
+	struct queue_age { char *host; double age; } *queue_ages;
+	size_t n_queue_ages;
 } fetch;
 
 extern fetch F;
@@ -225,6 +231,7 @@ int lease_active(void);
 void lease_admit(const char *canon, const char *host);
 void lease_seeded(void);
 void lease_want(void);            /* lease more if capacity allows */
+void lease_queue_ages(void);      /* F.queue_ages from the frontier */
 int lease_report(int requeue);
 int lease_pause(const char *host, int on);
 void lease_close(void);

@@ -262,6 +262,41 @@ lease_init_loop(void)
 	return uv_timer_start(&beat_timer, on_beat, ms, ms);
 }
 
+/* fr_queue_ages's callback: one more host into F.queue_ages. */
+static void
+add_age(void *arg, const char *host, double age)
+{
+	size_t *cap = arg;
+	if (F.n_queue_ages == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		F.queue_ages = realloc(F.queue_ages, *cap * sizeof *F.queue_ages);
+		if (!F.queue_ages)
+			abort();
+	}
+	F.queue_ages[F.n_queue_ages].host = strdup(host);
+	F.queue_ages[F.n_queue_ages++].age = age;
+}
+
+static void
+free_ages(void)
+{
+	for (size_t i = 0; i < F.n_queue_ages; i++)
+		free(F.queue_ages[i].host);
+	free(F.queue_ages);
+	F.queue_ages = NULL;
+	F.n_queue_ages = 0;
+}
+
+void
+lease_queue_ages(void)
+{
+	if (!front)
+		return;
+	free_ages();
+	size_t cap = 0;
+	check(fr_queue_ages(front, tm_wall(), add_age, &cap), "read");
+}
+
 /* --pause HOST (on) and --resume HOST: change the job and exit. */
 int
 lease_pause(const char *host, int on)
@@ -299,6 +334,7 @@ lease_close(void)
 	fr_close(front);
 	front = NULL;
 	holds_free(&held);
+	free_ages();
 	rec_build_free(&lease_rec);
 	msgpack_sbuffer_destroy(&lease_bytes);
 }

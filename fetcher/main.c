@@ -23,7 +23,6 @@
 
 fetch F;
 static int exit_signal;
-static const char *queue_path;
 static int report;   /* 1 --report, 2 --requeue-dead */
 static const char *pause_host;   /* --pause or --resume HOST */
 static int pause_on;
@@ -207,7 +206,7 @@ parse_options(int argc, char **argv)
 		case O_STATS: o->stats = a; break;
 		case O_PROGRESS: o->progress = 1; break;
 		case O_NO_PROGRESS: o->progress = 0; break;
-		case O_QUEUE: queue_path = a; break;
+		case O_QUEUE: o->queue = a; break;
 		case O_LEASE: if (num_seconds(a, &o->lease) || o->lease <= 0) bad("--lease", a); break;
 		case O_REPORT: report = 1; break;
 		case O_REQUEUE: report = 2; break;
@@ -243,9 +242,9 @@ parse_options(int argc, char **argv)
 			msg_die(rc, "%s", err);
 		F.policy_path = policy;
 	}
-	if (o->min_yield > 0 && !queue_path)
+	if (o->min_yield > 0 && !o->queue)
 		msg_usage("--min-yield needs --queue");
-	if ((report || pause_host) && !queue_path)
+	if ((report || pause_host) && !o->queue)
 		msg_usage("--report, --requeue-dead, --pause and --resume need --queue");
 }
 
@@ -280,8 +279,8 @@ main(int argc, char **argv)
 {
 	msg_init("fetch");
 	parse_options(argc, argv);
-	if (queue_path) {
-		lease_open(queue_path);
+	if (F.o.queue) {
+		lease_open(F.o.queue);
 		if (pause_host)
 			return lease_pause(pause_host, pause_on);
 		if (report)
@@ -311,6 +310,7 @@ main(int argc, char **argv)
 	uv_run(F.loop, UV_RUN_DEFAULT);
 
 	/* Shutdown order: curl first, then every uv handle, then the loop. */
+	lease_queue_ages();
 	stats_close();
 	progress_close();
 	output_close();

@@ -33,11 +33,13 @@
 static uv_timer_t timer;
 static int timer_on;
 
+/* Only marks the write due: drive writes it after lease.c has read the
+ * frontier's queue ages. */
 static void
 on_timer(uv_timer_t *t)
 {
 	(void)t;
-	stats_write();
+	F.stats_due = 1;
 }
 
 void
@@ -185,6 +187,7 @@ typedef struct host_view {
 	int in_flight;
 	double interval, paused_for;
 	const char *hold;        /* paused by hand: the reason */
+	double queue_age;        /* --queue: oldest due pending, -1 unknown */
 } host_view;
 
 /* Writes one entry of "hosts" after sep; state is left out for "other",
@@ -209,6 +212,8 @@ put_host(FILE *f, const char *sep, const char *name, const host_view *v, int sta
 	fprintf(f, "}, \"latency_ms\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f}",
 		quantile(st, 0.5), quantile(st, 0.9), quantile(st, 0.99));
 	if (state) {
+		if (v->queue_age >= 0)
+			fprintf(f, ", \"queue_age_s\": %.1f", v->queue_age);
 		fprintf(f, ", \"interval_s\": %.3f, \"paused\": ", v->interval);
 		if (v->hold) {
 			fputs("{\"reason\": ", f);
@@ -221,6 +226,24 @@ put_host(FILE *f, const char *sep, const char *name, const host_view *v, int sta
 		}
 	}
 	fputc('}', f);
+}
+
+static int
+by_age_host(const void *key, const void *e)
+{
+	return strcmp(key, ((const struct queue_age *)e)->host);
+}
+
+/* The frontier's queue age of host name: 0 when nothing of it is due,
+ * -1 outside queue mode. */
+static double
+queue_age(const char *name)
+{
+	if (!F.o.queue)
+		return -1;
+	const struct queue_age *a = bsearch(name, F.queue_ages, F.n_queue_ages,
+					    sizeof *F.queue_ages, by_age_host);
+	return a ? a->age : 0;
 }
 
 static int
@@ -258,12 +281,14 @@ put_hosts(FILE *f)
 			else if (v[k]->policy_hold)
 				hv.hold = "policy";
 		}
+		hv.queue_age = queue_age(v[i]->name);
 		put_host(f, sep, v[i]->name, &hv, 1);
 		sep = ",\n  ";
 		i = k;
 	}
 	memset(&hv, 0, sizeof hv);
 	hv.st = F.stats.other;
+	hv.queue_age = -1;
 	put_host(f, sep, "other", &hv, 0);
 	fputs("}", f);
 	free(v);

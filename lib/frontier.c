@@ -48,7 +48,7 @@ const char fr_schema[] =
 
 enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
        S_DEAD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
-       S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS,
+       S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
        S_BEGIN, S_COMMIT, S_ROLLBACK, S_N };
 
 static const char *const sql[S_N] = {
@@ -96,6 +96,8 @@ static const char *const sql[S_N] = {
 		     " VALUES (?1, 1, ?2, ?2, ?3) ON CONFLICT(host) DO UPDATE SET stored = stored + 1,"
 		     " accepted = accepted + ?2, recent = substr(recent || ?2, -" FR_RECENT_S "),"
 		     " updated_at = ?3",
+	[S_AGES] = "SELECT host, max(?1 - max(added_at, next_at)) FROM frontier"
+		   " WHERE state = 'pending' AND next_at <= ?1 GROUP BY host ORDER BY host",
 	[S_YIELDS] = "SELECT host, recent FROM frontier_host WHERE paused = 0 AND length(recent) >= ?1",
 	[S_PAUSED] = "SELECT host, reason FROM frontier_host WHERE paused = 1 ORDER BY host",
 	[S_HELD] = "SELECT count(*) FROM frontier WHERE state = 'pending'"
@@ -454,6 +456,20 @@ fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double sh
 		for (size_t i = len - (size_t)window; i < len; i++)
 			ones += r[i] == '1';
 		each(arg, (const char *)sqlite3_column_text(s, 0), (double)ones / window);
+		n++;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
+int
+fr_queue_ages(fr *f, double now, void (*each)(void *arg, const char *host, double age), void *arg)
+{
+	sqlite3_stmt *s = f->st[S_AGES];
+	sqlite3_bind_double(s, 1, now);
+	int n = 0, rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		each(arg, (const char *)sqlite3_column_text(s, 0), sqlite3_column_double(s, 1));
 		n++;
 	}
 	sqlite3_reset(s);

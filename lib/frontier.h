@@ -106,6 +106,10 @@ int fr_stored(fr *f, const char *host, int accepted);
  * window recent outcomes: share is the accepted part of the last window.
  * Returns how many, or -1 on error. */
 int fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share), void *arg);
+/* Calls each(arg, host, age) for every host with due pending URLs, in
+ * host order: age is how long the oldest of them has been due, in
+ * seconds.  Returns how many hosts, or -1 on error. */
+int fr_queue_ages(fr *f, double now, void (*each)(void *arg, const char *host, double age), void *arg);
 /* Pending URLs of paused hosts. */
 long long fr_held(fr *f);
 /* Hands url's lease back (pending, no owner) without an outcome: its

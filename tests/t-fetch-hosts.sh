@@ -36,8 +36,8 @@ p50=$(jq '.hosts["127.0.0.3"].latency_ms.p50' "$T/mix.json")
 expect_cmd "a 100 ms endpoint shows p50 near 100 ms ($p50)" test "$(echo "$p50 >= 95 && $p50 < 200" | bc)" = 1
 expect_cmd "and a fast one well below it" \
 	test "$(echo "$(jq '.hosts["127.0.0.1"].latency_ms.p99' "$T/mix.json") < 95" | bc)" = 1
-expect_eq "state per host: interval and pause" "0 null" \
-	"$(jq -r '.hosts["127.0.0.1"] | "\(.interval_s) \(.paused)"' "$T/mix.json")"
+expect_eq "state per host: interval and pause; no queue age outside --queue" "0 null null" \
+	"$(jq -r '.hosts["127.0.0.1"] | "\(.interval_s) \(.paused) \(.queue_age_s)"' "$T/mix.json")"
 
 # An evicted host that comes back starts afresh: robots.txt again.  The
 # input pauses so page/1 is done (its host idle) before 60 other hosts

@@ -11,8 +11,10 @@ crawl() { # FETCH-FLAGS...
 	timeout 60 "$BIN/fetch" --queue "$db" --no-robots -d 0.25 "$@" "$T/seeds.txt" 2>>"$T/fetch.err" |
 		"$BIN/parse" -q | "$BIN/validate" -q | "$BIN/sink" -q --queue "$db" "$db"
 }
-crawl --min-yield 0.5 --yield-window 5
+crawl --min-yield 0.5 --yield-window 5 --stats "$T/s.json"
 expect_eq "the crawl ends" 0 $?
+expect_eq "--stats: the paused host's queue has aged, the done one's is empty" "true 0 {\"reason\":\"yield 0% < 50% over the last 5 stored\"}" \
+	"$(jq -c '"\(.hosts["127.0.0.2"].queue_age_s > 0) \(.hosts["127.0.0.1"].queue_age_s)"' "$T/s.json" | tr -d '"') $(jq -c '.hosts["127.0.0.2"].paused' "$T/s.json")"
 expect_match "the guard says which host and why" \
 	"paused 127.0.0.2: yield 0% < 50% over the last 5 stored" "$(cat "$T/fetch.err")"
 expect_match "and what waits for it at the end" "URLs wait for paused hosts: 127.0.0.2 [(]yield 0%" "$(cat "$T/fetch.err")"
