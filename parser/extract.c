@@ -58,6 +58,9 @@ ex_free(ex_result *r)
 	free(r->hrefs);
 	free(r->m);
 	free(r->done);
+	for (int i = 0; i < r->nmemo; i++)
+		sel_memo_free(r->memo[i]);
+	free(r->memo);
 }
 
 /* Whether n has element data (templates are elements too). */
@@ -129,9 +132,10 @@ ex_rel_canonical(const char *rel)
 	return 0;
 }
 
-/* The per-element work of the walk: the page fields and selectors. */
+/* The per-element work of the walk: the page fields and selectors.
+ * depth is n's depth in the walk (for the selector memos). */
 static void
-ex_element(ex_result *r, const GumboNode *n, const ex_field *f, int nf)
+ex_element(ex_result *r, const GumboNode *n, size_t depth, const ex_field *f, int nf)
 {
 	const GumboElement *e = &n->v.element;
 	const char *v;
@@ -178,7 +182,7 @@ ex_element(ex_result *r, const GumboNode *n, const ex_field *f, int nf)
 	for (int i = 0; i < nf; i++) {
 		if (!f[i].all && r->done[i])
 			continue;
-		if (sel_match(f[i].sel, n)) {
+		if (sel_match(f[i].sel, n, depth, r->memo[i])) {
 			ex_push_match(r, i, n);
 			if (!f[i].all)
 				r->done[i] = 1;
@@ -211,12 +215,14 @@ ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
 	/* hidden counts the open elements whose text is not visible; text
 	 * is taken only at zero. */
 	int hidden = 0;
+	/* depth: n's distance from top, for the selector memos. */
+	size_t depth = 0;
 	const GumboNode *n = top;
 	for (;;) {
 		/* Enter n. */
 		if (ex_is_element(n)) {
 			if (r)
-				ex_element(r, n, f, nf);
+				ex_element(r, n, depth, f, nf);
 			if (n != top)
 				ex_edge(n, 1, b, head_shown, &hidden);
 		} else if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA ||
@@ -227,6 +233,7 @@ ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
 		const GumboVector *kids = ex_children(n);
 		if (kids && kids->length) {
 			n = kids->data[0];
+			depth++;
 			continue;
 		}
 		/* Leave n and every ancestor whose last child it is. */
@@ -243,6 +250,7 @@ ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
 				break;
 			}
 			n = p;
+			depth--;
 		}
 	}
 }
@@ -264,6 +272,15 @@ ex_walk(ex_result *r, const GumboOutput *out, const ex_field *f, int nf,
 	}
 	if (nf)
 		memset(r->done, 0, (size_t)nf);
+	if (nf > r->nmemo) {
+		r->memo = realloc(r->memo, (size_t)nf * sizeof *r->memo);
+		if (!r->memo)
+			abort();
+		while (r->nmemo < nf)
+			r->memo[r->nmemo++] = sel_memo_new();
+	}
+	for (int i = 0; i < nf; i++)
+		sel_memo_reset(r->memo[i], f[i].sel);
 
 	ex_visit(out->document, want_text ? &r->text : NULL, 0, r, f, nf);
 }

@@ -42,6 +42,8 @@ typedef struct ex_result {
 	size_t nm, capm;
 	unsigned char *done;   /* per -f field: first match found */
 	int ndone;
+	sel_memo **memo;       /* per field: its selector's memo */
+	int nmemo;
 } ex_result;
 
 void ex_init(ex_result *r);

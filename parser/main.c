@@ -25,12 +25,17 @@
 
 #define PARSE_MAX_JOBS 256
 
+/* --max-parse-time default, seconds: far above any honest page (the
+ * 20 MB one of the tests parses in about 2 s), short enough that a
+ * hostile one cannot hold a worker for long. */
+#define PARSE_MAX_TIME_DEFAULT 30.0
+
 static void
 parse_help(void)
 {
 	printf("usage: parse [-q] [--json] [-j N] [-f NAME=SELECTOR[@ATTR]]...\n"
 	       "             [-F NAME=SELECTOR[@ATTR]]... [--keep-body] [--no-text]\n"
-	       "             [--max-record BYTES]\n"
+	       "             [--max-record BYTES] [--max-parse-time S]\n"
 	       "       parse --html [--base URL] [options] FILE...\n"
 	       "\n"
 	       "Reads fetch records (msgpack) on stdin and writes each with title,\n"
@@ -45,6 +50,8 @@ parse_help(void)
 	       "      --html            operands are HTML files, not a record stream\n"
 	       "      --base URL        with --html: url and base for links\n"
 	       "      --max-record BYTES  refuse larger input records (default 64M)\n"
+	       "      --max-parse-time S  seconds a worker may spend on one record\n"
+	       "                        before it is replaced (default 30; 0: no limit)\n"
 	       "      --json            write JSON lines (default when stdout is a tty)\n"
 	       "  -q, --quiet           no notices\n"
 	       "      --help, --version\n");
@@ -121,7 +128,8 @@ int
 main(int argc, char **argv)
 {
 	msg_init("parse");
-	enum { O_JSON = 256, O_MAXREC, O_KEEP, O_NOTEXT, O_HTML, O_BASE, O_HELP, O_VERSION };
+	enum { O_JSON = 256, O_MAXREC, O_MAXTIME, O_KEEP, O_NOTEXT, O_HTML, O_BASE, O_HELP,
+	       O_VERSION };
 	static const struct option longs[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "field", required_argument, NULL, 'f' },
@@ -129,6 +137,7 @@ main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "max-record", required_argument, NULL, O_MAXREC },
+		{ "max-parse-time", required_argument, NULL, O_MAXTIME },
 		{ "keep-body", no_argument, NULL, O_KEEP },
 		{ "no-text", no_argument, NULL, O_NOTEXT },
 		{ "html", no_argument, NULL, O_HTML },
@@ -139,8 +148,9 @@ main(int argc, char **argv)
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	long jobs = cpus < 1 ? 1 : cpus > PARSE_MAX_JOBS ? PARSE_MAX_JOBS : cpus;
-	int json = 0, html = 0;
+	int json = 0, html = 0, max_time_set = 0;
 	size_t max_record = REC_MAX_RECORD_DEFAULT;
+	double max_time = PARSE_MAX_TIME_DEFAULT;
 	const char *base = NULL;
 	page_opts opts = { 0 };
 	ex_field *fields = calloc((size_t)argc, sizeof *fields);
@@ -168,6 +178,12 @@ main(int argc, char **argv)
 			if (num_size(optarg, &max_record) < 0 || max_record == 0)
 				msg_usage("bad --max-record value '%s'", optarg);
 			break;
+		case O_MAXTIME:
+			if (num_seconds(optarg, &max_time) < 0)
+				msg_usage("bad --max-parse-time value '%s': expected seconds, 0 for no limit",
+					  optarg);
+			max_time_set = 1;
+			break;
 		case O_KEEP: opts.keep_body = 1; break;
 		case O_NOTEXT: opts.no_text = 1; break;
 		case O_HTML: html = 1; break;
@@ -183,6 +199,9 @@ main(int argc, char **argv)
 		msg_usage("--html needs at least one FILE");
 	if (base && !html)
 		msg_usage("--base needs --html");
+	/* Only a worker can be stopped in the middle of a page. */
+	if (jobs == 0 && max_time_set && max_time > 0)
+		msg_usage("--max-parse-time needs workers (-j 1 or more)");
 	opts.fields = fields;
 	opts.nfields = nfields;
 
@@ -199,7 +218,7 @@ main(int argc, char **argv)
 	rec_out o;
 	rec_out_init(&o, STDOUT_FILENO, json ? 1 : -1);
 	int rc = jobs == 0 ? pool_run_inline(&opts, &s, &o)
-			   : pool_run((int)jobs, &opts, &s, &o);
+			   : pool_run((int)jobs, &opts, max_time, &s, &o);
 	if (stop_signal)
 		stop_reraise();
 	if (rc == 0 && s.file_errors)

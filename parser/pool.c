@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "msg.h"
 #include "stop.h"
+#include "tm.h"
 
 /* Results come from our own workers: no need to cap them below what a
  * page with --keep-body and its text can reach. */
@@ -35,12 +37,18 @@ typedef struct pool_worker {
 	int sent;       /* how many of q (from head) are fully written */
 	size_t sent_off;   /* bytes of the next one written */
 	int broken;     /* writing failed: wait for its results' EOF */
+	/* When (tm_mono) the parent saw the worker start on its oldest
+	 * record: that record fully sent, the one before it answered, and
+	 * no byte of its answer in yet.  0 when it is not parsing one. */
+	double started;
+	int timed_out;  /* killed for --max-parse-time: say so in the reap */
 } pool_worker;
 
 typedef struct pool {
 	int n;
 	pool_worker *w;
 	const page_opts *opts;
+	double max_time;   /* --max-parse-time seconds; 0: no limit */
 	rec_out *out;
 	int closing;    /* inputs closed: workers are finishing */
 	/* Records a dead worker held but had not started: handed out again
@@ -210,7 +218,9 @@ pool_reap(pool *p, int i)
 		;
 	rec_in_free(&w->r);
 	char why[64];
-	if (WIFSIGNALED(st))
+	if (w->timed_out)
+		snprintf(why, sizeof why, "timeout");
+	else if (WIFSIGNALED(st))
 		snprintf(why, sizeof why, "worker killed by signal %d", WTERMSIG(st));
 	else
 		snprintf(why, sizeof why, "worker exited with status %d", WEXITSTATUS(st));
@@ -223,7 +233,11 @@ pool_reap(pool *p, int i)
 	for (int k = 0; w->count > 0; w->count--, k++) {
 		pool_job *j = &w->q[w->head];
 		if (k == 0) {
-			msg_warn("%s: %s", j->url ? j->url : "(record without url)", why);
+			if (w->timed_out)
+				msg_warn("%s: timeout: still parsing after %g s (--max-parse-time), worker killed",
+					 j->url ? j->url : "(record without url)", p->max_time);
+			else
+				msg_warn("%s: %s", j->url ? j->url : "(record without url)", why);
 			pool_lost(p, j, why);
 			pool_job_free(j);
 		} else {
@@ -266,6 +280,7 @@ pool_read(pool *p, int i)
 		w->head = (w->head + 1) % POOL_CREDIT;
 		w->count--;
 		w->sent--;
+		w->started = 0;   /* the next record's clock starts afresh */
 	}
 }
 
@@ -335,10 +350,81 @@ pool_give_retry(pool *p, int i)
 	pool_send(p, i);
 }
 
-int
-pool_run(int n, const page_opts *opts, src *s, rec_out *out)
+/* ---- --max-parse-time ------------------------------------------------------
+ *
+ * The parent cannot see inside a worker, so it times each worker's
+ * oldest record from the moment the worker must be on it: fully sent,
+ * the record before it answered.  That moment is seen late, never early
+ * (the parent may have been busy), so a record is never cut short; and
+ * once a byte of its answer is in, the parsing is over, however long the
+ * answer takes to arrive behind a slow stdout. */
+
+/* Starts or stops worker i's clock for the state it is in now. */
+static void
+pool_clock(pool *p, int i, double now)
 {
-	pool p = { .n = n, .opts = opts, .out = out };
+	pool_worker *w = &p->w[i];
+	int parsing = w->pid && w->count > 0 && w->sent > 0 && rec_in_peek(&w->r) < 0;
+	if (!parsing)
+		w->started = 0;
+	else if (w->started == 0)
+		w->started = now;
+}
+
+/* How long the parent may sleep before some worker's record passes the
+ * limit: sets *ts and returns it, or NULL when no clock runs. */
+static const struct timespec *
+pool_sleep(pool *p, double now, struct timespec *ts)
+{
+	double wait = -1;
+	for (int i = 0; i < p->n; i++) {
+		pool_worker *w = &p->w[i];
+		if (!p->max_time || !w->started)
+			continue;
+		double left = w->started + p->max_time - now;
+		if (wait < 0 || left < wait)
+			wait = left > 0 ? left : 0;
+	}
+	if (wait < 0)
+		return NULL;
+	/* A millisecond late rather than early: waking before the deadline
+	 * would only loop back here.  A huge limit sleeps a day at a time
+	 * (a double that large does not fit a time_t). */
+	wait += 0.001;
+	if (wait > 86400)
+		wait = 86400;
+	ts->tv_sec = (time_t)wait;
+	ts->tv_nsec = (long)((wait - (double)ts->tv_sec) * 1e9);
+	return ts;
+}
+
+/* Kills and replaces each worker whose record has run past the limit.
+ * A worker is read once more first: an answer that arrived while the
+ * parent was busy elsewhere means the parsing had finished in time. */
+static void
+pool_expire(pool *p)
+{
+	if (!p->max_time)
+		return;
+	double now = tm_mono();
+	for (int i = 0; i < p->n; i++) {
+		pool_worker *w = &p->w[i];
+		if (!w->started || now - w->started < p->max_time)
+			continue;
+		if (pool_read(p, i))
+			continue;   /* it ended on its own, and is reaped */
+		pool_clock(p, i, now);
+		if (!w->started || now - w->started < p->max_time)
+			continue;
+		w->timed_out = 1;
+		pool_reap(p, i);
+	}
+}
+
+int
+pool_run(int n, const page_opts *opts, double max_time, src *s, rec_out *out)
+{
+	pool p = { .n = n, .opts = opts, .max_time = max_time, .out = out };
 	p.w = calloc((size_t)n, sizeof *p.w);
 	p.retry = calloc((size_t)n * POOL_CREDIT, sizeof *p.retry);
 	struct pollfd *fds = calloc((size_t)n * 2 + 1, sizeof *fds);
@@ -396,6 +482,9 @@ pool_run(int n, const page_opts *opts, src *s, rec_out *out)
 		if (p.closing && !alive)
 			break;
 
+		double now = tm_mono();
+		for (int i = 0; i < n; i++)
+			pool_clock(&p, i, now);
 		int nf = 0;
 		if (!input_done && need_fill && pool_pick(&p) >= 0) {
 			fds[nf] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
@@ -413,13 +502,15 @@ pool_run(int n, const page_opts *opts, src *s, rec_out *out)
 			}
 		}
 		/* Output is buffered for throughput, but must not sit in the
-		 * buffer while we sleep: flush only when nothing is ready. */
+		 * buffer while we sleep: flush only when nothing is ready.  The
+		 * sleep ends at the first --max-parse-time deadline. */
 		static const struct timespec zero;
 		int r = ppoll(fds, (nfds_t)nf, &zero, &wait_mask);
 		if (r == 0) {
 			if (rec_out_flush(out) < 0)
 				msg_stdout_failed(errno);
-			r = ppoll(fds, (nfds_t)nf, NULL, &wait_mask);
+			struct timespec ts;
+			r = ppoll(fds, (nfds_t)nf, pool_sleep(&p, now, &ts), &wait_mask);
 		}
 		if (r < 0) {
 			if (errno == EINTR)
@@ -443,6 +534,7 @@ pool_run(int n, const page_opts *opts, src *s, rec_out *out)
 				pool_read(&p, i);
 			}
 		}
+		pool_expire(&p);
 	}
 	free(p.w);
 	free(p.retry);

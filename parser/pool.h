@@ -14,8 +14,13 @@
  * relative order.
  *
  * A worker that dies (signal, abort, exit) is reported on stderr with
- * the URL of each record it held; each of those records is written as
- * its input plus `parse_error`, and a new worker takes its place.
+ * the URL of the record it was parsing; that record is written as its
+ * input plus `parse_error`, the ones it had not started go to another
+ * worker, and a new worker takes its place.
+ *
+ * With a time limit, a worker still parsing one record after that many
+ * seconds is killed the same way, and that record's `parse_error` is
+ * "timeout".  The limit needs workers: -j0 has nothing to kill.
  */
 #ifndef PARSE_POOL_H
 #define PARSE_POOL_H
@@ -32,14 +37,17 @@
 #define POOL_CRASH_ENV "SLUICE_PARSE_CRASH_ON"
 
 /* Runs n workers until s is exhausted, writing every output record to
- * out.  When stop_now() (lib/stop.h: SIGTERM, or a second SIGINT) the
- * parent stops reading and finishes what the workers hold.  Needs
+ * out; a record parsed for more than max_time seconds (0: no limit) is
+ * written as its input plus parse_error "timeout".  When stop_now()
+ * (lib/stop.h: SIGTERM, or a second SIGINT) the parent stops reading
+ * and finishes what the workers hold.  Needs
  * stop_signals() first: signals are only let in while it sleeps.
  * Returns 0, or EX_DATAERR after flushing when the input stream was
  * malformed (message printed).  Exits on a failed stdout. */
-int pool_run(int n, const page_opts *opts, src *s, rec_out *out);
+int pool_run(int n, const page_opts *opts, double max_time, src *s, rec_out *out);
 
-/* The same loop in this process: no workers, no crash isolation. */
+/* The same loop in this process: no workers, no crash isolation, no
+ * time limit. */
 int pool_run_inline(const page_opts *opts, src *s, rec_out *out);
 
 #endif

@@ -29,11 +29,13 @@ typedef struct sel_compound {
 typedef struct sel_complex {
 	sel_compound *c;
 	int n;
+	int off;         /* index of c[0] among all compounds of the list */
 } sel_complex;
 
 struct sel {
 	sel_complex *list;
 	int n;
+	int ncomp;       /* compounds in all of list */
 };
 
 /* ---- compiling ---------------------------------------------------------- */
@@ -286,6 +288,8 @@ sel_compile(const char *src, int *pos, const char **why)
 				goto bad;
 			}
 		}
+		cx->off = s->ncomp;
+		s->ncomp += cx->n;
 		if (src[p.i] == '\0')
 			break;
 		p.i++;   /* the ',' */
@@ -385,29 +389,190 @@ sel_compound_ok(const sel_compound *c, const GumboNode *n)
 	return 1;
 }
 
-/* Whether compounds [0..k] of cx match with compound k on node n,
- * right to left; backtracks over ancestors for descendant steps. */
-static int
-sel_complex_ok(const sel_complex *cx, int k, const GumboNode *n)
+/* ---- the memo ------------------------------------------------------------ */
+
+/* Bits of a memo byte: what is known about one compound k of a complex
+ * at one element, and the answers.  "exact": compounds [0..k] match with
+ * k on this element.  "anc": exact holds on this element or on one of
+ * its ancestors, which is what a descendant step asks. */
+enum { SEL_EX_KNOWN = 1, SEL_EX = 2, SEL_ANC_KNOWN = 4, SEL_ANC = 8 };
+
+/* Rows kept by sel_memo_reset: a very deep page's memo is freed after
+ * it rather than held for good. */
+#define SEL_MEMO_KEEP 4096
+
+/* Which element a row describes, and for which document. */
+typedef struct sel_slot {
+	const GumboNode *node;
+	unsigned long long gen;
+} sel_slot;
+
+/* One row per depth of the walk: the walk visits elements in document
+ * order, so the ancestors of the element being matched are exactly the
+ * rows above its depth, and a row whose slot names another element is
+ * stale (that element's subtree is finished). */
+struct sel_memo {
+	int ncomp;                /* bytes per row: compounds of the list */
+	unsigned long long gen;   /* this document; older slots are stale */
+	size_t cap;               /* rows allocated */
+	sel_slot *slot;
+	unsigned char *st;        /* cap * ncomp memo bytes */
+};
+
+sel_memo *
+sel_memo_new(void)
 {
-	if (!sel_compound_ok(&cx->c[k], n))
-		return 0;
+	sel_memo *m = calloc(1, sizeof *m);
+	if (!m)
+		abort();
+	m->gen = 1;
+	return m;
+}
+
+void
+sel_memo_free(sel_memo *m)
+{
+	if (!m)
+		return;
+	free(m->slot);
+	free(m->st);
+	free(m);
+}
+
+void
+sel_memo_reset(sel_memo *m, const sel *s)
+{
+	/* Bumping the generation forgets every row at once; only a memo
+	 * grown past SEL_MEMO_KEEP rows, or sized for another list, is
+	 * given back. */
+	if (m->cap > SEL_MEMO_KEEP || m->ncomp != s->ncomp) {
+		free(m->slot);
+		free(m->st);
+		m->slot = NULL;
+		m->st = NULL;
+		m->cap = 0;
+	}
+	m->ncomp = s->ncomp;
+	m->gen++;
+}
+
+/* Makes room for rows [0..depth] (zeroed rows are stale: gen 0 is never
+ * a document's). */
+static void
+sel_memo_grow(sel_memo *m, size_t depth)
+{
+	if (depth < m->cap)
+		return;
+	size_t cap = m->cap ? m->cap : 64;
+	while (cap <= depth)
+		cap *= 2;
+	m->slot = realloc(m->slot, cap * sizeof *m->slot);
+	m->st = realloc(m->st, cap * (size_t)m->ncomp);
+	if (!m->slot || (!m->st && m->ncomp))
+		abort();
+	memset(m->slot + m->cap, 0, (cap - m->cap) * sizeof *m->slot);
+	m->cap = cap;
+}
+
+/* The memo byte of compound index i (into the whole list) for element n
+ * at depth d; the row is claimed for n, and cleared, when it held
+ * another element.  d < m->cap (sel_match grows the memo first). */
+static unsigned char *
+sel_memo_at(sel_memo *m, const GumboNode *n, size_t d, int i)
+{
+	sel_slot *sl = &m->slot[d];
+	unsigned char *row = m->st + d * (size_t)m->ncomp;
+	if (sl->node != n || sl->gen != m->gen) {
+		sl->node = n;
+		sl->gen = m->gen;
+		memset(row, 0, (size_t)m->ncomp);
+	}
+	return row + i;
+}
+
+/* ---- matching, memoized ----------------------------------------------------
+ *
+ * The plain right-to-left match backtracks: for `section div div span`
+ * every span tries every pair of div ancestors before giving up, which is
+ * cubic in the depth per span.  Here the two questions a step asks about
+ * an element, "exact" and "anc" (see the bits above), are answered once
+ * per (element, compound) and remembered in the row of the element's
+ * depth, so a document costs O(elements × compounds) memo updates and
+ * the memo holds at most depth × compounds bytes.  Recursion goes one
+ * level per compound (never per ancestor): ancestor chains are walked
+ * with loops. */
+
+static int sel_exact_memo(const sel_complex *cx, int k, const GumboNode *n,
+			  size_t d, sel_memo *m);
+
+/* Whether compounds [0..k) of cx match to the left of element n, given
+ * that compound k matches n itself; n is at depth d. */
+static int
+sel_left_ok(const sel_complex *cx, int k, const GumboNode *n, size_t d, sel_memo *m)
+{
 	if (k == 0)
 		return 1;
 	const GumboNode *a = n->parent;
+	/* The root element sits at depth 0 or more: an element ancestor
+	 * at depth d - 1 needs d > 0. */
+	if (!sel_is_element(a) || d == 0)
+		return 0;
 	if (cx->c[k].comb == '>')
-		return sel_is_element(a) && sel_complex_ok(cx, k - 1, a);
-	for (; sel_is_element(a); a = a->parent)
-		if (sel_complex_ok(cx, k - 1, a))
-			return 1;
-	return 0;
+		return sel_exact_memo(cx, k - 1, a, d - 1, m);
+	/* anc(k - 1) of the parent: walk up until an element where exact
+	 * holds or where anc is already known; every element passed gets
+	 * the answer, so no ancestor is walked twice for this compound. */
+	int i = cx->off + k - 1, v = 0;
+	size_t steps = 0, j = d - 1;
+	for (const GumboNode *b = a; sel_is_element(b); b = b->parent, j--) {
+		steps++;
+		unsigned char st = *sel_memo_at(m, b, j, i);
+		if (st & SEL_ANC_KNOWN) {
+			v = (st & SEL_ANC) != 0;
+			break;
+		}
+		if (sel_exact_memo(cx, k - 1, b, j, m)) {
+			v = 1;
+			break;
+		}
+		if (j == 0)
+			break;
+	}
+	j = d - 1;
+	for (const GumboNode *b = a; steps > 0; b = b->parent, j--, steps--)
+		*sel_memo_at(m, b, j, i) |= SEL_ANC_KNOWN | (v ? SEL_ANC : 0);
+	return v;
+}
+
+/* Whether compounds [0..k] of cx match with compound k on element n at
+ * depth d, remembered in n's row.  The work below only touches rows of
+ * smaller depths, so n's memo byte stays n's. */
+static int
+sel_exact_memo(const sel_complex *cx, int k, const GumboNode *n, size_t d, sel_memo *m)
+{
+	unsigned char st = *sel_memo_at(m, n, d, cx->off + k);
+	if (st & SEL_EX_KNOWN)
+		return (st & SEL_EX) != 0;
+	int v = sel_compound_ok(&cx->c[k], n) && sel_left_ok(cx, k, n, d, m);
+	*sel_memo_at(m, n, d, cx->off + k) |= SEL_EX_KNOWN | (v ? SEL_EX : 0);
+	return v;
 }
 
 int
-sel_match(const sel *s, const GumboNode *node)
+sel_match(const sel *s, const GumboNode *node, size_t depth, sel_memo *m)
 {
-	for (int i = 0; i < s->n; i++)
-		if (sel_complex_ok(&s->list[i], s->list[i].n - 1, node))
+	for (int i = 0; i < s->n; i++) {
+		const sel_complex *cx = &s->list[i];
+		/* Most elements fail the rightmost compound: that costs no
+		 * memo work.  node itself is asked once per walk, so its own
+		 * answer is not remembered; its ancestors' are. */
+		if (!sel_compound_ok(&cx->c[cx->n - 1], node))
+			continue;
+		if (cx->n == 1)
 			return 1;
+		sel_memo_grow(m, depth);
+		if (sel_left_ok(cx, cx->n - 1, node, depth, m))
+			return 1;
+	}
 	return 0;
 }
