@@ -8,15 +8,17 @@
 
 #include "sel.h"
 
+/* Matches every element in document order, as parse's walk does.
+ * Recursion is as deep as gumbo's tree, which the input's size bounds. */
 static void
-walk(const sel *s, const GumboNode *n)
+walk(const sel *s, const GumboNode *n, size_t depth, sel_memo *m)
 {
 	if (n->type != GUMBO_NODE_ELEMENT && n->type != GUMBO_NODE_TEMPLATE)
 		return;
-	sel_match(s, n);
+	sel_match(s, n, depth, m);
 	const GumboVector *kids = &n->v.element.children;
 	for (unsigned i = 0; i < kids->length; i++)
-		walk(s, kids->data[i]);
+		walk(s, kids->data[i], depth + 1, m);
 }
 
 int
@@ -33,7 +35,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		GumboOptions o = kGumboDefaultOptions;
 		o.max_errors = 100;
 		GumboOutput *g = gumbo_parse_with_options(&o, nl + 1, size - slen - 1);
-		walk(s, g->root);
+		sel_memo *m = sel_memo_new();
+		sel_memo_reset(m, s);
+		walk(s, g->root, 0, m);
+		sel_memo_free(m);
 		gumbo_destroy_output(&o, g);
 	}
 	sel_free(s);
