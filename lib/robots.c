@@ -21,7 +21,7 @@ typedef struct rule {
 
 struct robots {
 	rule *rules;
-	size_t n;
+	size_t n, cap;
 	int deny_all;
 };
 
@@ -104,18 +104,24 @@ field(char *line, char **key, char **val)
 	return 1;
 }
 
-/* Appends a rule; 0, or -1 when out of memory. */
+/* Appends a rule, growing the array geometrically (a 500 KiB file holds
+ * tens of thousands); 0, or -1 when out of memory. */
 static int
 add_rule(struct robots *r, int allow, const char *v)
 {
-	rule *nr = realloc(r->rules, (r->n + 1) * sizeof *nr);
-	if (!nr)
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		rule *nr = realloc(r->rules, cap * sizeof *nr);
+		if (!nr)
+			return -1;
+		r->rules = nr;
+		r->cap = cap;
+	}
+	rule *x = &r->rules[r->n];
+	if (!(x->pat = strdup(v)))
 		return -1;
-	r->rules = nr;
-	if (!(nr[r->n].pat = strdup(v)))
-		return -1;
-	nr[r->n].allow = allow;
-	nr[r->n].len = strlen(v);
+	x->allow = allow;
+	x->len = strlen(v);
 	r->n++;
 	return 0;
 }
