@@ -232,15 +232,22 @@ guard(void *arg, const char *host, double share)
 	msg_warn("paused %s: %s (fetch --queue DB --resume %s puts it back)", host, why, host);
 }
 
+/* Checks fr_beat's or fr_join's count (what: the call) and says how
+ * many leases of dead fetches came back. */
+static void
+note_reclaimed(int n, const char *what)
+{
+	check(n, what);
+	if (n > 0)
+		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
+}
+
 /* The heartbeat.  URLs it takes back are leased by the next pass. */
 static void
 on_beat(uv_timer_t *t)
 {
 	(void)t;
-	int n = fr_beat(front, tm_wall());
-	check(n, "update");
-	if (n > 0)
-		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
+	note_reclaimed(fr_beat(front, tm_wall()), "update");
 	if (F.o.min_yield > 0)
 		check(fr_yields(front, (int)F.o.yield_window, guard, NULL), "read");
 	refresh_holds();
@@ -253,10 +260,7 @@ lease_init_loop(void)
 		return 0;
 	if (uv_timer_init(F.loop, &poll_timer) != 0 || uv_timer_init(F.loop, &beat_timer) != 0)
 		return -1;
-	int n = fr_join(front, tm_wall());
-	check(n, "join");
-	if (n > 0)
-		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
+	note_reclaimed(fr_join(front, tm_wall()), "join");
 	refresh_holds();
 	uint64_t ms = (uint64_t)(FR_OWNER_BEAT * 1000);
 	return uv_timer_start(&beat_timer, on_beat, ms, ms);

@@ -193,7 +193,6 @@ easy_get(void)
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(e, CURLOPT_MAXREDIRS, F.o.max_redirs);
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)F.o.max_body);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(F.o.timeout * 1000));
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(F.o.connect_timeout * 1000));
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, F.o.low_speed_limit);
@@ -247,6 +246,11 @@ xfer_start(job *j)
 	j->hdrs_end = 0;
 	j->errbuf[0] = '\0';
 	j->easy = e;
+	/* robots.txt is read up to ROBOTS_MAX_BYTES whatever --max-body
+	 * says (on_body cuts it), so only pages get libcurl's early refusal
+	 * by Content-Length. */
+	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
+			 j->is_robots ? (curl_off_t)0 : (curl_off_t)F.o.max_body);
 	curl_easy_setopt(e, CURLOPT_URL, j->url);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, j);

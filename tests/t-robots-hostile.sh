@@ -38,6 +38,12 @@ expect_eq "a 10 MB robots.txt: rules in its first 500 KiB apply, later ones not"
 /late 404 -
 /ok 200 -" "$(verdicts "$T/out3")"
 
+timeout 60 "$BIN/fetch" -q --json --max-body 100000 <"$T/urls3.txt" >"$T/out3b"
+expect_eq "--max-body below it does not make robots.txt unreachable" \
+	"/early 0 robots
+/late 404 -
+/ok 200 -" "$(verdicts "$T/out3b")"
+
 # A 100 KiB line is cut at 16 KiB; the next line still applies.
 server_restart --robots "$R"
 { printf 'User-agent: *\nDisallow: /'; head -c 102400 /dev/zero | tr '\0' 'a'; printf '\nDisallow: /after\n'; } >"$R"
