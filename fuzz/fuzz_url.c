@@ -1,5 +1,5 @@
-/* URL canonicalization: any bytes as one input URL; a canonical URL must
- * canonicalize to itself. */
+/* URL canonicalization: any bytes as one input URL; a fetched URL's
+ * canonical form must canonicalize, to itself. */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -15,8 +15,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (url_canon((const char *)data, size, &u, &why) != 0)
 		return 0;
 	url_origin_len(u.canon);
-	/* Only fetched URLs need one name: they key the frontier. */
-	if (url_fetchable(u.scheme) && url_canon(u.canon, strlen(u.canon), &again, &why) == 0) {
+	/* Only fetched URLs need one name: they key the frontier.  It must
+	 * parse again, to itself. */
+	if (url_fetchable(u.scheme)) {
+		if (url_canon(u.canon, strlen(u.canon), &again, &why) != 0)
+			abort();   /* a canonical name that is no URL */
 		if (strcmp(u.canon, again.canon) != 0)
 			abort();   /* canonical form is not stable */
 		url_parts_free(&again);

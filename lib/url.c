@@ -80,12 +80,17 @@ url_canon(const char *s, unsigned long n, url_parts *p, const char **why)
 	/* libcurl normalizes some hosts only when it parses them whole:
 	 * "http:/%31" comes out as "http://1/", which parses again as
 	 * "http://0.0.0.1/".  Re-parse until the name is stable, so a URL
-	 * has one name in the frontier and per host (found by fuzz/). */
+	 * has one name in the frontier and per host (found by fuzz/).  A
+	 * name that does not parse again ("http://a%7fb/" decodes to a DEL
+	 * in the host) is no name at all: refused below for http(s). */
+	int reparses = 1;
 	for (int round = 0; p->canon && round < 3; round++) {
 		CURLU *again = curl_url();
 		char *c = NULL;
 		if (again && curl_url_set(again, CURLUPART_URL, p->canon, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK)
 			c = canon(again);
+		else
+			reparses = 0;
 		if (!c || strcmp(c, p->canon) == 0) {
 			free(c);
 			curl_url_cleanup(again);
@@ -104,6 +109,11 @@ url_canon(const char *s, unsigned long n, url_parts *p, const char **why)
 		*c = (char)tolower((unsigned char)*c);
 	if (!p->canon || !p->scheme || !p->host) {
 		*why = "no host part in the URL";
+		url_parts_free(p);
+		goto fail;
+	}
+	if (!reparses && url_fetchable(p->scheme)) {
+		*why = "bad byte in the host name";
 		url_parts_free(p);
 		goto fail;
 	}

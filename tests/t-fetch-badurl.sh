@@ -13,6 +13,7 @@ data:text/html,<p>hi
 gopher://example.org/
 http://
 http://exa mple.org/
+http://a%7fb/
 $URL/ok
 EOF
 "$BIN/fetch" -q --json --no-robots <"$T/in.txt" >"$T/out"
@@ -25,6 +26,7 @@ data:text/html,<p>hi scheme
 gopher://example.org/ scheme
 http:// bad_url
 http://exa mple.org/ bad_url
+http://a%7fb/ bad_url
 $URL/ok -" "$(jq -r '"\(.url) \(.error // "-")"' "$T/out")"
 expect_eq "none of them was requested" "/ok" "$(jq -r .path "$LOG")"
 expect_eq "and the --queue seeding refuses them the same way" "file:/// scheme" \
