@@ -123,17 +123,34 @@ fr_db(fr *f)
 	return f->db;
 }
 
+/* Whether the frontier table has the owner column. */
+static int
+has_owner_column(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "SELECT owner FROM frontier LIMIT 0", -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_finalize(s);
+	return 1;
+}
+
 /* Frontiers made before leases had owners lack the column; their
- * ownerless leases end by lease_until as they always did. */
+ * ownerless leases end by lease_until as they always did.  It is added
+ * under the write lock, checked again there: a fetch and a sink opening
+ * the same old file at once must not both add it. */
 static int
 add_owner_column(sqlite3 *db)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "SELECT owner FROM frontier LIMIT 0", -1, &s, NULL) == SQLITE_OK) {
-		sqlite3_finalize(s);
+	if (has_owner_column(db))
 		return 0;
+	if (sql_exec(db, "BEGIN IMMEDIATE") != SQLITE_OK)
+		return -1;
+	if (!has_owner_column(db) &&
+	    sql_exec(db, "ALTER TABLE frontier ADD COLUMN owner INTEGER") != SQLITE_OK) {
+		sql_exec(db, "ROLLBACK");
+		return -1;
 	}
-	return sql_exec(db, "ALTER TABLE frontier ADD COLUMN owner INTEGER") == SQLITE_OK ? 0 : -1;
+	return sql_exec(db, "COMMIT") == SQLITE_OK ? 0 : -1;
 }
 
 fr *

@@ -65,4 +65,26 @@ sqlite3 "$old" "CREATE TABLE frontier (id INTEGER PRIMARY KEY, url TEXT NOT NULL
 "$BIN/fetch" -q --queue "$old" --no-robots </dev/null | "$BIN/sink" -q --queue "$old" "$old"
 expect_eq "an old frontier opens and its expired lease is fetched" "done|1" \
 	"$(q "$old" 'select state, count(*) from frontier group by state')"
+# fetch and sink open an old file at the same moment: only one may add
+# the owner column (both used to, and the second died on it).
+mkold() {
+	rm -f "$old" "$old-wal" "$old-shm"
+	sqlite3 "$old" "CREATE TABLE frontier (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE,
+	  host TEXT NOT NULL, scope TEXT NOT NULL, depth INTEGER NOT NULL DEFAULT 0, parent TEXT,
+	  state TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0,
+	  next_at REAL NOT NULL DEFAULT 0, lease_until REAL, last_error TEXT,
+	  added_at REAL NOT NULL, updated_at REAL NOT NULL);
+	  INSERT INTO frontier(url, host, scope, added_at, updated_at)
+	  VALUES ('$URL/p2.html', '127.0.0.1', '127.0.0.1', 0, 0);"
+}
+ok=0
+i=0
+while [ $i -lt 15 ]; do
+	mkold
+	"$BIN/fetch" -q --queue "$old" --no-robots </dev/null 2>>"$T/race.err" |
+		"$BIN/sink" -q --queue "$old" "$old" 2>>"$T/race.err"
+	[ "$(q "$old" 'select state from frontier')" = done ] && ok=$((ok + 1))
+	i=$((i + 1))
+done
+expect_eq "15 simultaneous opens of an old frontier: every one done, no error" "15 " "$ok $(cat "$T/race.err")"
 finish
