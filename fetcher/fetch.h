@@ -164,6 +164,14 @@ typedef struct host {
 	host_stats st;
 } host;
 
+/* Why h is paused by hand (the frontier's reason, or "policy" for
+ * pause=on), or NULL when it is not: no request to it starts meanwhile. */
+static inline const char *
+host_hold(const host *h)
+{
+	return h->queue_hold ? h->queue_hold : h->policy_hold ? "policy" : NULL;
+}
+
 /* The host's current start interval: the configured delay, raised by
  * robots.txt Crawl-delay and by what the host taught us (429/503). */
 static inline double

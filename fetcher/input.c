@@ -98,10 +98,7 @@ next_file(void)
 static char *
 as_given(const char *s, size_t n)
 {
-	while (n && isspace((unsigned char)*s))
-		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
+	s = url_trim(s, &n);
 	return strndup(s, n);
 }
 

@@ -374,8 +374,7 @@ pump_host(host *h, double now)
 {
 	double when = INFINITY;
 	while (F.inflight < F.o.concurrency && !output_blocked() && !F.stopping) {
-		if (h->robots_state == ROBOTS_LOADING || h->active >= h->per_host ||
-		    h->policy_hold || h->queue_hold)
+		if (h->robots_state == ROBOTS_LOADING || h->active >= h->per_host || host_hold(h))
 			return when;   /* a finishing request, or a resume, re-pumps */
 		double t = ready_at(h, now);
 		if (t > now)

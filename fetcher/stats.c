@@ -138,6 +138,14 @@ stats_finished(const job *j)
 	st->latency[bucket((double)us / 1000.0)]++;
 }
 
+/* Writes a word table as the members of a JSON object. */
+static void
+put_words(FILE *f, const stats_word *t)
+{
+	for (int i = 0; i < STATS_ERRORS && t[i].word; i++)
+		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", t[i].word, t[i].n);
+}
+
 /* Adds the counters of from to into. */
 static void
 fold(host_stats *into, const host_stats *from)
@@ -207,8 +215,7 @@ put_host(FILE *f, const char *sep, const char *name, const host_view *v, int sta
 	if (st->status[0].n)
 		fprintf(f, "%s\"other\": %llu", s, st->status[0].n);
 	fputs("}, \"errors\": {", f);
-	for (int i = 0; i < STATS_ERRORS && st->errors[i].word; i++)
-		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", st->errors[i].word, st->errors[i].n);
+	put_words(f, st->errors);
 	fprintf(f, "}, \"latency_ms\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f}",
 		quantile(st, 0.5), quantile(st, 0.9), quantile(st, 0.99));
 	if (state) {
@@ -267,7 +274,7 @@ put_hosts(FILE *f)
 	qsort(v, n, sizeof *v, by_name);
 	fputs(",\n \"hosts\": {", f);
 	const char *sep = "\n  ";
-	static host_view hv;
+	host_view hv;
 	for (size_t i = 0; i < n;) {
 		memset(&hv, 0, sizeof hv);
 		size_t k = i;
@@ -276,10 +283,8 @@ put_hosts(FILE *f)
 			hv.in_flight += v[k]->active;
 			hv.interval = fmax(hv.interval, host_interval(v[k]));
 			hv.paused_for = fmax(hv.paused_for, v[k]->paused_until - now);
-			if (v[k]->queue_hold)
-				hv.hold = v[k]->queue_hold;
-			else if (v[k]->policy_hold)
-				hv.hold = "policy";
+			if (host_hold(v[k]))
+				hv.hold = host_hold(v[k]);
 		}
 		hv.queue_age = queue_age(v[i]->name);
 		put_host(f, sep, v[i]->name, &hv, 1);
@@ -313,8 +318,7 @@ stats_write(void)
 		   " \"4xx\": %llu, \"5xx\": %llu},\n \"errors\": {",
 		s->records, s->requests, s->bytes, s->by_class[0], s->by_class[1],
 		s->by_class[2], s->by_class[3], s->by_class[4], s->by_class[5]);
-	for (int i = 0; i < STATS_ERRORS && s->errors[i].word; i++)
-		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", s->errors[i].word, s->errors[i].n);
+	put_words(f, s->errors);
 	fprintf(f, "},\n \"in_flight\": %ld, \"pending\": %ld, \"hosts_kept\": %zu,"
 		   " \"hosts_seen\": %llu, \"hosts_evicted\": %llu,\n"
 		   " \"elapsed_s\": %.3f, \"records_per_s\": %.1f",

@@ -428,13 +428,20 @@ fr_pause(fr *f, const char *host, const char *reason, double now)
 	return run(f, S_PAUSE);
 }
 
+/* Runs statement i for key (?1, a url or a host) at now (?2). */
+static int
+keyed_at(fr *f, int i, const char *key, double now)
+{
+	sqlite3_stmt *s = f->st[i];
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 2, now);
+	return run(f, i);
+}
+
 int
 fr_resume(fr *f, const char *host, double now)
 {
-	sqlite3_stmt *s = f->st[S_RESUME];
-	sqlite3_bind_text(s, 1, host, -1, SQLITE_STATIC);
-	sqlite3_bind_double(s, 2, now);
-	return run(f, S_RESUME) == 0 ? sqlite3_changes(f->db) : -1;
+	return keyed_at(f, S_RESUME, host, now) == 0 ? sqlite3_changes(f->db) : -1;
 }
 
 int
@@ -499,22 +506,17 @@ fr_held(fr *f)
 	return scalar(f, S_HELD);
 }
 
+
 int
 fr_unlease(fr *f, const char *url)
 {
-	sqlite3_stmt *s = f->st[S_UNLEASE];
-	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
-	sqlite3_bind_double(s, 2, tm_wall());
-	return run(f, S_UNLEASE);
+	return keyed_at(f, S_UNLEASE, url, tm_wall());
 }
 
 int
 fr_done(fr *f, const char *url)
 {
-	sqlite3_stmt *s = f->st[S_DONE];
-	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
-	sqlite3_bind_double(s, 2, tm_wall());
-	return run(f, S_DONE);
+	return keyed_at(f, S_DONE, url, tm_wall());
 }
 
 int

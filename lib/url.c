@@ -50,14 +50,22 @@ part(CURLU *u, CURLUPart what, unsigned flags)
 	return s;
 }
 
+const char *
+url_trim(const char *s, size_t *n)
+{
+	while (*n && isspace((unsigned char)*s))
+		s++, (*n)--;
+	while (*n && isspace((unsigned char)s[*n - 1]))
+		(*n)--;
+	return s;
+}
+
 int
-url_canon(const char *s, unsigned long n, url_parts *p, const char **why)
+url_canon(const char *s, unsigned long len, url_parts *p, const char **why)
 {
 	memset(p, 0, sizeof *p);
-	while (n && isspace((unsigned char)*s))
-		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
+	size_t n = len;
+	s = url_trim(s, &n);
 	char *in = NULL;
 	CURLU *u = NULL;
 	/* Checked on s: strndup stops at a NUL, so its copy is shorter. */

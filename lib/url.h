@@ -16,6 +16,11 @@ typedef struct url_parts {
 	char *host;     /* lowercase host name or address, malloc'd */
 } url_parts;
 
+/* Drops the whitespace around s (*n bytes): returns where the rest
+ * starts and sets *n to its length.  The part of an input line that is
+ * the URL, for url_canon and for records of URLs that are not fetched. */
+const char *url_trim(const char *s, size_t *n);
+
 /* Canonicalizes the URL s (n bytes, surrounding whitespace ignored).
  * Returns 0 and fills p, or -1 and points *why at a static reason (from
  * curl's URL parser) when s is not an absolute URL.  Any scheme is
