@@ -48,6 +48,7 @@ typedef struct fetch_opts {
 	long max_redirs;
 	size_t max_body;
 	const char *user_agent;
+	const char *robots_agent; /* --robots-agent: token robots.txt groups match */
 	int robots;
 	long retries;
 	int retry_on[FETCH_MAX_RETRY_ON];

@@ -56,6 +56,7 @@ static const char usage_text[] =
 "      --no-adapt          do not slow a host down on 429/503\n"
 "      --host-failures N   transient failures in a row that pause a host (10)\n"
 "      --host-pause S      first pause of a failing host (60)\n"
+"      --robots-agent T    token robots.txt groups are matched by (sluice)\n"
 "      --no-robots         ignore robots.txt (only for sites you may crawl)\n"
 "Streams:\n"
 "      --pending N         URLs held in memory ahead of starts (1024)\n"
@@ -85,7 +86,7 @@ enum {
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
 	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
-	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS
+	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS, O_ROBOTS_AGENT
 };
 
 static const struct option longopts[] = {
@@ -110,6 +111,7 @@ static const struct option longopts[] = {
 	{ "no-adapt", no_argument, 0, O_NO_ADAPT },
 	{ "host-failures", required_argument, 0, O_HOST_FAILURES },
 	{ "host-pause", required_argument, 0, O_HOST_PAUSE },
+	{ "robots-agent", required_argument, 0, O_ROBOTS_AGENT },
 	{ "no-robots", no_argument, 0, O_NO_ROBOTS },
 	{ "pending", required_argument, 0, O_PENDING },
 	{ "buffer", required_argument, 0, O_BUFFER },
@@ -163,6 +165,7 @@ parse_options(int argc, char **argv)
 		.concurrency = 64, .per_host = 4, .burst = 1, .timeout = 30,
 		.connect_timeout = 10, .low_speed_limit = 100, .low_speed_time = 10,
 		.max_redirs = 10, .max_body = (size_t)16 << 20, .user_agent = ua,
+		.robots_agent = "sluice",
 		.robots = 1, .retries = 3, .max_elapsed = 600, .max_retry_after = 300,
 		.backoff = 1, .adapt = 1, .host_failures = 10, .host_pause = 60,
 		.pending = 1024, .out_buffer = (size_t)4 << 20,
@@ -197,6 +200,7 @@ parse_options(int argc, char **argv)
 		case O_NO_ADAPT: o->adapt = 0; break;
 		case O_HOST_FAILURES: if (num_long(a, 1000000, &o->host_failures) || o->host_failures < 1) bad("--host-failures", a); break;
 		case O_HOST_PAUSE: if (num_seconds(a, &o->host_pause)) bad("--host-pause", a); break;
+		case O_ROBOTS_AGENT: if (!robots_token_valid(a)) bad("--robots-agent", a); o->robots_agent = a; break;
 		case O_NO_ROBOTS: o->robots = 0; break;
 		case O_PENDING: if (num_long(a, 10000000, &o->pending) || o->pending < 1) bad("--pending", a); break;
 		case O_BUFFER: if (num_size(a, &o->out_buffer) || o->out_buffer < 1024) bad("--buffer", a); break;

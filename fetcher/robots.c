@@ -16,8 +16,6 @@
 #include "msg.h"
 #include "tm.h"
 
-#define ROBOTS_TOKEN "sluice"
-
 /* The job that fetches h's robots.txt; h waits for it (ROBOTS_LOADING).
  * The scheduler starts it like any job, so it counts against the host's
  * pacing, but it is no input: not in F.alive, no record. */
@@ -48,7 +46,7 @@ robots_done(job *j, CURLcode rc)
 	/* A body cut at ROBOTS_MAX_BYTES is a whole answer, not a failure. */
 	if ((rc == CURLE_OK || j->too_large) && st >= 200 && st < 300) {
 		h->robots = robots_parse(j->body ? j->body : "", j->body_len,
-					 ROBOTS_TOKEN, &h->crawl_delay);
+					 F.o.robots_agent, &h->crawl_delay);
 		h->robots_state = ROBOTS_READY;
 	} else if (rc == CURLE_OK && st >= 400 && st < 500 && st != 429) {
 		h->robots_state = ROBOTS_READY;   /* no rules */

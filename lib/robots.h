@@ -24,11 +24,15 @@ struct robots;
  * rules, NULL only when out of memory. */
 struct robots *robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay);
 
+/* Whether s is a valid product token for robots_parse: [A-Za-z_-]+
+ * (RFC 9309 §2.2.1). */
+int robots_token_valid(const char *s);
+
 /* Rules that refuse every path: robots.txt could not be had. */
 struct robots *robots_deny_all(void);
 
-/* Whether path (from the first '/', query included) may be fetched;
- * NULL rules allow everything. */
+/* Whether path (from the first '/', query included, percent-encoded as
+ * a canonical URL is) may be fetched; NULL rules allow everything. */
 int robots_allowed(const struct robots *r, const char *path);
 
 /* The error_detail of a refusal by r. */

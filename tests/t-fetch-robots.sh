@@ -2,7 +2,8 @@
 # fetch and robots.txt (RFC 9309): disallowed URLs end as `robots` without
 # a request, robots.txt once per host and first, longest match wins with
 # Allow on ties, `*` and `$`, our own group over `*`, Crawl-delay, 4xx =
-# no rules, 5xx = nothing fetched until it answers, then `robots`.
+# no rules, 5xx = nothing fetched until it answers, then `robots`;
+# --robots-agent, and non-ASCII patterns against percent-encoded URLs.
 . "$(dirname "$0")/lib.sh"
 
 R=$T/robots.txt
@@ -111,6 +112,36 @@ printf '%s\n' "$U1/private/x" "$U2/private/x" | F --policy "$T/policy" >"$T/pr.j
 expect_eq "policy robots=off on .2 only: .2 fetched, .1 refused" "404 0" \
 	"$(jq -r --arg u "$U2/private/x" 'select(.url == $u) | .status' "$T/pr.json") $(jq -r --arg u "$U1/private/x" 'select(.url == $u) | .status' "$T/pr.json")"
 expect_eq "policy robots=off: robots.txt asked of .1 only" "1 0" "$(requested /robots.txt) $(requested /robots.txt 127.0.0.2)"
+
+# ---- --robots-agent picks another group; a bad token is a usage error
+cat >"$R" <<'EOF'
+User-agent: sluice
+Disallow: /
+
+User-agent: Archiver
+Sitemap: http://127.0.0.1/sitemap.xml
+User-agent: research-bot crawler
+Disallow: /private
+EOF
+: >"$LOG"
+printf '%s\n' "$U1/ok" "$U1/private/x" | F --robots-agent research-bot >"$T/ra.json"
+expect_eq "--robots-agent research-bot: its group (first word of the value, past a Sitemap line)" \
+	"200 -|0 robots" "$(verdict "$T/ra.json" /ok)|$(verdict "$T/ra.json" /private/x)"
+expect_eq "--robots-agent: /private/x never requested, the user agent unchanged" '0 true' \
+	"$(requested /private/x) $(jq -s 'map(select(.path == "/robots.txt")) | all(.ua | startswith("sluice/"))' "$LOG")"
+printf '%s\n' "$U1/ok" | F --robots-agent archiver >"$T/rb.json"
+expect_eq "--robots-agent archiver: the group it shares with research-bot" "200 -" "$(verdict "$T/rb.json" /ok)"
+out=$(echo "$U1/ok" | "$BIN/fetch" --robots-agent 'bot/1.0' 2>&1 >/dev/null); rc=$?
+expect_eq "--robots-agent bot/1.0: usage error" "64 fetch: invalid value 'bot/1.0' for --robots-agent" "$rc $(echo "$out" | head -n 1)"
+
+# ---- a non-ASCII pattern blocks the percent-encoded URL parse writes
+printf 'User-agent: *\nDisallow: /caf\303\251/\nDisallow: /%%7Euser/\n' >"$R"
+: >"$LOG"
+printf '%s\n' "$U1/caf%C3%A9/menu" "$U1/caf%c3%a9/menu" "$U1/~user/x" "$U1/cafe/menu" | F >"$T/pe.json"
+expect_eq "Disallow /café/: /caf%C3%A9/ and /caf%c3%a9/ refused; %7E is ~: /~user/ refused; /cafe/ fetched" \
+	"0 robots|0 robots|0 robots|404 -" \
+	"$(verdict "$T/pe.json" /caf%C3%A9/menu)|$(verdict "$T/pe.json" /caf%c3%a9/menu)|$(verdict "$T/pe.json" /~user/x)|$(verdict "$T/pe.json" /cafe/menu)"
+expect_eq "none of the three requested" 0 "$(jq -s 'map(select(.path | test("caf%|user"))) | length' "$LOG")"
 
 # ---- robots.txt 404: no rules
 rm -f "$R"

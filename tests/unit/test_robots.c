@@ -66,7 +66,30 @@ static const struct { const char *rules, *path; int allowed; } cases[] = {
 	{ "Disallow:", "/x", 1 },                   /* empty: no rule */
 	{ "Disallow: /x # a comment", "/x", 0 },
 	{ "Disallow: /robots", "/robots.txt", 1 },  /* robots.txt itself */
+	/* RFC 9309 §2.2.2: patterns are percent-encoded and normalized like
+	 * the paths, which parse writes in canonical form. */
+	{ "Disallow: /caf\xc3\xa9/", "/caf%C3%A9/x", 0 },
+	{ "Disallow: /caf%c3%a9/", "/caf%C3%A9/x", 0 },
+	{ "Disallow: /%62az", "/baz", 0 },          /* unreserved: decoded */
+	{ "Disallow: /a%2Fb", "/a/b", 1 },          /* reserved: kept */
+	{ "Disallow: /a%2fb", "/a%2Fb", 0 },
+	/* Google's leniencies that the RFC does not forbid. */
+	{ "Disallow /x", "/x", 0 },                 /* no colon */
+	{ "Allow: /d/index.html\nDisallow: /d/", "/d/", 1 },
+	{ "Allow: /d/index.htm\nDisallow: /d/", "/d/", 1 },
+	{ "Allow: /d/index.html\nDisallow: /d/", "/d/x", 0 },
 };
+
+/* Whether path is allowed to agent by robots.txt txt. */
+static int
+allowed_to(const char *agent, const char *txt, const char *path)
+{
+	double d;
+	struct robots *r = robots_parse(txt, strlen(txt), agent, &d);
+	int ok = robots_allowed(r, path);
+	robots_free(r);
+	return ok;
+}
 
 /* A pattern of n stars then "x", over a path of m "a"s: the case that
  * backtracking took minutes on. */
@@ -122,6 +145,25 @@ main(void)
 	r = robots_parse(g, strlen(g), "sluice", &d);
 	check("a group of several agents applies; its Crawl-delay", !robots_allowed(r, "/x") && d == 2.5);
 	robots_free(r);
+
+	g = "User-agent: a\nSitemap: http://a.test/s.xml\nUser-agent: sluice\nDisallow: /x\n";
+	check("a Sitemap line does not end the agent list", !allowed_to("sluice", g, "/x"));
+	g = "User-agent: a\nNot-a-field: 1\nUser-agent: sluice\nDisallow: /x\n";
+	check("nor does an unknown line", !allowed_to("sluice", g, "/x"));
+	g = "User-agent: a\nDisallow: /y\nUser-agent: sluice\nDisallow: /x\n";
+	check("a rule does end it", allowed_to("sluice", g, "/y") && !allowed_to("sluice", g, "/x"));
+	g = "User-agent: SLUICE Crawler\nDisallow: /x\n";
+	check("a value is matched by its first word, case-insensitively", !allowed_to("sluice", g, "/x"));
+	g = "User-agent: sluicer\nDisallow: /x\n";
+	check("and whole: sluicer is not sluice", allowed_to("sluice", g, "/x"));
+	g = "\xef\xbb\xbfUser-agent: *\nDisallow: /x\n";
+	check("a UTF-8 BOM is skipped", !allowed_to("sluice", g, "/x"));
+	g = "User-agent: *\nDisallow: /\n\nUser-agent: mybot\nDisallow: /x\n";
+	check("another token picks its own group", allowed_to("MyBot", g, "/y") &&
+	      !allowed_to("MyBot", g, "/x") && !allowed_to("sluice", g, "/y"));
+	check("product tokens: letters, _ and - only", robots_token_valid("my_bot-2") == 0 &&
+	      robots_token_valid("my_bot-x") && !robots_token_valid("") &&
+	      !robots_token_valid("a b") && !robots_token_valid("a/1"));
 
 	/* Hostile files. */
 	size_t big = 10 << 20;
