@@ -1,9 +1,9 @@
 /* url — canonical URLs, the identity of a record.
  *
- * Built on libcurl's URL API: scheme and host lowercased, the default
- * port dropped, the fragment removed, dot segments resolved, an empty
- * path made "/".  Two spellings of one page give one canonical string, so
- * reruns and sinks key on it.
+ * An http(s) URL's canonical form is its WHATWG URL serialization
+ * (lib/wurl) without the fragment: what a browser requests, and what
+ * parse writes for links, so one page has one name in the whole
+ * pipeline, in the frontier and per host.
  */
 #ifndef SLUICE_URL_H
 #define SLUICE_URL_H
@@ -22,15 +22,11 @@ typedef struct url_parts {
 const char *url_trim(const char *s, size_t *n);
 
 /* Canonicalizes the URL s (n bytes, surrounding whitespace ignored).
- * Returns 0 and fills p, or -1 and points *why at a static reason (from
- * curl's URL parser) when s is not an absolute URL.  Any scheme is
- * accepted here; callers decide which they fetch. */
+ * Returns 0 and fills p, or -1 and points *why at a static reason when
+ * s is not an absolute URL or the standard rejects it (a bad host or
+ * port).  A URL of another scheme is kept as given, with an empty
+ * host: callers decide which schemes they fetch. */
 int url_canon(const char *s, unsigned long n, url_parts *p, const char **why);
-
-/* Lowercases the host of absolute URL u in place (user:password@ kept
- * as is): curl keeps a host's case, and URLs differing only there are the
- * same URL. */
-void url_lower_host(char *u);
 
 /* Length of the origin ("http://host:8080") that starts canonical URL u:
  * a host's identity for pacing and robots.txt.  Canonical URLs drop the

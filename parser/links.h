@@ -1,12 +1,11 @@
 /* lnk — resolve hrefs to absolute http(s) URLs and de-duplicate them.
  *
- * Resolution uses libcurl's URL API (CURLU), so parse agrees with fetch
- * about what a URL is.  curl is stricter than browsers about raw input,
- * so hrefs are first cleaned the WHATWG way: surrounding whitespace and
- * control characters stripped, tabs and newlines removed, backslashes
- * read as slashes, spaces and non-ASCII bytes percent-encoded, and the
- * fragment cut (links are fragment-free).  Only http and https survive:
- * javascript:, mailto:, data:, ftp: and the like are dropped.
+ * Resolution is the WHATWG URL standard's (lib/wurl), so a link is the
+ * URL a browser would follow, and fetch, which canonicalizes with the
+ * same code, gives it the same name.  Links are fragment-free.  Only
+ * http and https survive: javascript:, mailto:, data:, ftp: and the
+ * like are dropped, and so are links the standard rejects (bad hosts,
+ * ports, IPv4 forms).
  */
 #ifndef PARSE_LINKS_H
 #define PARSE_LINKS_H
@@ -26,8 +25,8 @@ void lnk_free(lnk *l);
 void lnk_begin(lnk *l, const char *url, size_t n);
 
 /* Applies <base href>: resolved against the document URL, it becomes
- * the base for every later lnk_resolve.  Ignored when it does not
- * resolve to an absolute URL of any scheme. */
+ * the base for every later lnk_resolve.  Ignored when the standard says
+ * failure; a base in another scheme leaves relative links unresolvable. */
 void lnk_base(lnk *l, const char *href);
 
 /* Resolves href against the base.  Returns 1 and sets *s and *n to the
