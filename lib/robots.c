@@ -21,6 +21,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pct.h"
+
 typedef struct rule {
 	int allow;
 	char *pat;
@@ -32,15 +34,6 @@ struct robots {
 	size_t n, cap;
 	int deny_all;
 };
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
 
 /* RFC 3986 unreserved: the octets that mean the same encoded or not. */
 static int
@@ -57,26 +50,20 @@ unreserved(int c)
 static size_t
 pct_norm(const char *s, size_t n, int raw, char *out)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		int hi, lo;
 		if (c == '%' && i + 2 < n &&
-		    (hi = hexval(s[i + 1])) >= 0 && (lo = hexval(s[i + 2])) >= 0) {
+		    (hi = pct_hexval(s[i + 1])) >= 0 && (lo = pct_hexval(s[i + 2])) >= 0) {
 			int v = hi * 16 + lo;
-			if (unreserved(v)) {
+			if (unreserved(v))
 				out[k++] = (char)v;
-			} else {
-				out[k++] = '%';
-				out[k++] = hex[hi];
-				out[k++] = hex[lo];
-			}
+			else
+				k += pct_put(out + k, (unsigned char)v);
 			i += 2;
 		} else if (raw && c >= 0x80) {
-			out[k++] = '%';
-			out[k++] = hex[c >> 4];
-			out[k++] = hex[c & 15];
+			k += pct_put(out + k, c);
 		} else {
 			out[k++] = (char)c;
 		}

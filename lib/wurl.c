@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pct.h"
+
 /* A growing string; oom set once an allocation failed. */
 typedef struct {
 	char *p;
@@ -68,12 +70,11 @@ in_set(int set, unsigned char c)
 static void
 sb_enc(sb *b, const char *s, size_t n, int set)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (in_set(set, c)) {
-			char e[3] = { '%', hex[c >> 4], hex[c & 15] };
-			sb_put(b, e, 3);
+			char e[3];
+			sb_put(b, e, pct_put(e, c));
 		} else {
 			sb_put(b, s + i, 1);
 		}
@@ -103,15 +104,14 @@ dots(const char *s, size_t n)
 	return 0;
 }
 
-/* The value of hex digit c, or -1. */
-static int
-hexval(char c)
+/* Lowercases the ASCII letters of s in place; returns s. */
+static char *
+lower_ascii(char *s)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if ((c | 32) >= 'a' && (c | 32) <= 'f')
-		return (c | 32) - 'a' + 10;
-	return -1;
+	for (char *c = s; c && *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c = (char)(*c + 32);
+	return s;
 }
 
 /* The IPv4 number parser: s[0..n) in decimal, 0x hex or 0 octal.
@@ -128,7 +128,7 @@ ipv4_number(const char *s, size_t n, uint64_t *v)
 		radix = 8, s++, n--;
 	uint64_t x = 0;
 	for (size_t i = 0; i < n; i++) {
-		int d = hexval(s[i]);
+		int d = pct_hexval(s[i]);
 		if (d < 0 || (unsigned)d >= radix)
 			return -1;
 		x = x * radix + d;
@@ -157,7 +157,7 @@ ends_in_number(const char *d, size_t n)
 		return 1;
 	if (ln >= 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X')) {
 		for (size_t i = 2; i < ln; i++)
-			if (hexval(l[i]) < 0)
+			if (pct_hexval(l[i]) < 0)
 				return 0;
 		return 1;
 	}
@@ -288,9 +288,7 @@ has_alabel(const char *d, size_t n)
 static char *
 alabels(char *a)
 {
-	for (char *c = a; *c; c++)
-		if (*c >= 'A' && *c <= 'Z')
-			*c = (char)(*c + 32);
+	lower_ascii(a);
 	char *u = NULL, *back = NULL;
 	int ok = idn2_to_unicode_8z8z(a, &u, 0) == IDN2_OK;
 	if (ok) {
@@ -326,11 +324,7 @@ to_ascii(const char *d, size_t n)
 	if (ascii && !has_alabel(d, n)) {
 		/* For ASCII the mapping is lowercasing; libidn2 would also
 		 * check hyphens, which the standard does not. */
-		out = strndup(d, n);
-		for (char *c = out; c && *c; c++)
-			if (*c >= 'A' && *c <= 'Z')
-				*c = (char)(*c + 32);
-		return out;
+		return lower_ascii(strndup(d, n));
 	}
 	if (!utf8_valid((const unsigned char *)d, n))
 		return NULL;
@@ -369,7 +363,7 @@ host(sb *b, const char *h, size_t n, const char **why)
 	size_t dn = 0;
 	for (size_t i = 0; i < n; i++) {
 		int hi, lo;
-		if (h[i] == '%' && i + 2 < n && (hi = hexval(h[i + 1])) >= 0 && (lo = hexval(h[i + 2])) >= 0) {
+		if (h[i] == '%' && i + 2 < n && (hi = pct_hexval(h[i + 1])) >= 0 && (lo = pct_hexval(h[i + 2])) >= 0) {
 			d[dn++] = (char)(hi << 4 | lo);
 			i += 2;
 		} else {

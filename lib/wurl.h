@@ -35,9 +35,10 @@ typedef struct wurl {
 
 /* Parses s (n bytes) against base (NULL, or a URL from wurl_parse).
  * Returns WURL_OK and fills *u; WURL_OTHER when s is absolute in
- * another scheme (javascript:, ftp:, file:, ...), or relative with no
- * base; WURL_FAIL when the standard says failure (a bad host or port),
- * with *why pointing at a static reason.  *u is untouched unless OK. */
+ * another scheme (javascript:, ftp:, file:, ...); WURL_FAIL when the
+ * standard says failure (a bad host or port, or a relative URL with no
+ * base), with *why pointing at a static reason.  *u is untouched unless
+ * OK. */
 int wurl_parse(const char *s, size_t n, const wurl *base, wurl *u, const char **why);
 
 void wurl_free(wurl *u);

@@ -8,8 +8,7 @@
 
 struct lnk {
 	wurl doc;         /* the document URL; doc.href NULL when none */
-	wurl base;        /* doc, or <base href> resolved against it */
-	int has_doc, has_base;
+	wurl base;        /* doc, or <base href> resolved against it; href NULL when none */
 	wurl out;         /* the last resolved link */
 	/* Links kept this record: strings back to back in arena, with
 	 * start offsets in off; set is an open-addressing hash of indexes
@@ -37,7 +36,6 @@ lnk_drop_urls(lnk *l)
 {
 	wurl_free(&l->doc);
 	wurl_free(&l->base);
-	l->has_doc = l->has_base = 0;
 }
 
 void
@@ -75,7 +73,6 @@ lnk_begin(lnk *l, const char *url, size_t n)
 		return;
 	if (!lnk_copy(&l->base, &l->doc))
 		abort();
-	l->has_doc = l->has_base = 1;
 }
 
 void
@@ -83,13 +80,12 @@ lnk_base(lnk *l, const char *href)
 {
 	const char *why;
 	wurl b;
-	int rc = wurl_parse(href, strlen(href), l->has_doc ? &l->doc : NULL, &b, &why);
+	int rc = wurl_parse(href, strlen(href), l->doc.href ? &l->doc : NULL, &b, &why);
 	if (rc == WURL_FAIL)
 		return;   /* the standard keeps the document's base */
 	wurl_free(&l->base);
 	/* A base in another scheme (file:, data:) leaves relative links
 	 * nothing to resolve against: they are dropped, as not http(s). */
-	l->has_base = rc == WURL_OK;
 	if (rc == WURL_OK)
 		l->base = b;
 }
@@ -99,7 +95,7 @@ lnk_resolve(lnk *l, const char *href, const char **s, size_t *n)
 {
 	const char *why;
 	wurl u;
-	if (wurl_parse(href, strlen(href), l->has_base ? &l->base : NULL, &u, &why) != WURL_OK)
+	if (wurl_parse(href, strlen(href), l->base.href ? &l->base : NULL, &u, &why) != WURL_OK)
 		return 0;
 	wurl_free(&l->out);
 	l->out = u;
