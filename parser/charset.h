@@ -3,10 +3,11 @@
  * gumbo only reads UTF-8, so every body is decoded first.  The encoding
  * is chosen the way browsers do, in this order: a byte order mark, the
  * charset parameter of the Content-Type, a <meta> in the first 1024
- * bytes, else UTF-8.  Labels are mapped like the WHATWG Encoding
- * standard: ISO-8859-1, latin1 and US-ASCII mean windows-1252, Shift_JIS
- * means windows-31J, and so on.  Bytes that are invalid in the chosen
- * encoding become U+FFFD; decoding never fails.
+ * bytes (the HTML standard's prescan), else UTF-8.  Labels and decoders
+ * are the WHATWG Encoding standard's: ISO-8859-1, latin1 and US-ASCII
+ * mean windows-1252, gb2312 means GBK, euc-kr means windows-949, and so
+ * on.  Bytes that are invalid in the chosen encoding become U+FFFD;
+ * decoding never fails.
  */
 #ifndef PARSE_CHARSET_H
 #define PARSE_CHARSET_H
@@ -17,8 +18,7 @@
 
 typedef struct cs_ctx cs_ctx;
 
-/* A decoder with its iconv handles cached across records.  NULL when out
- * of memory. */
+/* A decoder for any number of records.  NULL when out of memory. */
 cs_ctx *cs_new(void);
 void cs_free(cs_ctx *c);
 
