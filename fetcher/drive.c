@@ -111,7 +111,7 @@ drive_pass(uv_prepare_t *p)
 	(void)p;
 	int again;
 	do {
-		int was_blocked = output_blocked();
+		unsigned long reopened = output_reopened();
 		interrupts();
 		reload();
 		if (!output_blocked() && xfer_paused()) {
@@ -131,7 +131,10 @@ drive_pass(uv_prepare_t *p)
 			stats_write();
 		}
 		output_drain();
-		again = (was_blocked && !output_blocked()) || F.alive < alive;
+		/* Output may block and reopen within one pass (a finished
+		 * transfer fills the buffer, the pump holds back, the pipe
+		 * takes it all): what was held back must start now. */
+		again = output_reopened() != reopened || F.alive < alive;
 	} while (again);
 	if ((F.input_done || F.stopping) && F.alive == 0 && F.inflight == 0 && output_idle())
 		uv_stop(F.loop);

@@ -308,6 +308,7 @@ void output_init(int fd, int json, size_t limit);
 void output_record(void);         /* F.build finished into the buffer */
 rec_out *output_rec(void);
 int output_blocked(void);
+unsigned long output_reopened(void);  /* times blocked went to open */
 void output_drain(void);
 int output_idle(void);
 void output_close(void);

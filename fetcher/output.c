@@ -30,6 +30,7 @@ static int saved_flags = -1;
 static uv_poll_t poll_w;
 static int polling;
 static int blocked;          /* from --buffer bytes waiting to half that */
+static unsigned long reopened;  /* how many times blocked went to 0 */
 
 #define OUTPUT_WRITE_AT 65536
 
@@ -58,6 +59,15 @@ int
 output_blocked(void)
 {
 	return blocked;
+}
+
+/* Counts each time output went from blocked to open, wherever that
+ * happened: a driver pass that sees the count change must run again,
+ * since the jobs it held back have no event left to wake the loop. */
+unsigned long
+output_reopened(void)
+{
+	return reopened;
 }
 
 int
@@ -104,8 +114,10 @@ output_drain(void)
 		out.buf.size -= sent;
 		sent = 0;
 	}
-	if (out.buf.size - sent < limit / 2)
+	if (blocked && out.buf.size - sent < limit / 2) {
 		blocked = 0;
+		reopened++;
+	}
 }
 
 /* A record was added to the buffer: writes now once 64 KiB wait, else
