@@ -38,10 +38,7 @@ utf8_ok(const unsigned char *s, size_t n)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static cs_ctx *c;
 	static pbuf out;
-	if (!c)
-		c = cs_new();
 	if (size == 0)
 		return 0;
 	const char *text;
@@ -60,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t ctn = nl ? (size_t)(nl - d) : 0;
 		size_t off = nl ? ctn + 1 : 0;
 		in = size - 1 - off;
-		cs_decode(c, d + off, in, d, ctn, &out, &text, &textn);
+		cs_decode(d + off, in, d, ctn, &out, &text, &textn);
 	}
 	if (!utf8_ok((const unsigned char *)text, textn))
 		abort();   /* a decoder wrote bad UTF-8 */

@@ -1,27 +1,9 @@
+/* charset — which encoding a page is in, and its text as UTF-8. */
 #include "charset.h"
 
-#include <stdlib.h>
 #include <strings.h>
 
 #include "cs_dec.h"
-
-/* Nothing is kept across records any more: the decoders are tables and
- * code.  The context stays so callers need not change if that does. */
-struct cs_ctx {
-	int unused;
-};
-
-cs_ctx *
-cs_new(void)
-{
-	return calloc(1, sizeof(cs_ctx));
-}
-
-void
-cs_free(cs_ctx *c)
-{
-	free(c);
-}
 
 int
 cs_ctype_param(const char *s, size_t n, const char **v, size_t *vn)
@@ -56,10 +38,9 @@ cs_ctype_param(const char *s, size_t n, const char **v, size_t *vn)
 }
 
 void
-cs_decode(cs_ctx *c, const char *body, size_t n, const char *ctype, size_t ctn,
+cs_decode(const char *body, size_t n, const char *ctype, size_t ctn,
 	  pbuf *scratch, const char **out, size_t *outn)
 {
-	(void)c;
 	const unsigned char *u = (const unsigned char *)body;
 	int enc = -1;
 	size_t skip = 0;

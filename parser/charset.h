@@ -16,19 +16,13 @@
 
 #include "buf.h"
 
-typedef struct cs_ctx cs_ctx;
-
-/* A decoder for any number of records.  NULL when out of memory. */
-cs_ctx *cs_new(void);
-void cs_free(cs_ctx *c);
-
 /* Decodes body[0..n) to UTF-8.  ctype is the Content-Type value (may be
  * NULL; need not be NUL-terminated, ctn bytes).  Sets *out and *outn to the
  * UTF-8 text, which is either body itself (valid UTF-8 needs no copy,
  * BOM skipped) or scratch's memory; either way it stays valid until
  * scratch or body change. */
-void cs_decode(cs_ctx *c, const char *body, size_t n, const char *ctype,
-	       size_t ctn, pbuf *scratch, const char **out, size_t *outn);
+void cs_decode(const char *body, size_t n, const char *ctype, size_t ctn,
+	       pbuf *scratch, const char **out, size_t *outn);
 
 /* The charset parameter of a Content-Type value, or 0 when there is
  * none: sets *v and *vn to the (unquoted) value inside s. */

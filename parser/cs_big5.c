@@ -37,14 +37,7 @@ cs_dec_big5(const unsigned char *s, size_t n, pbuf *out)
 				}
 				c = cs_big5_code(p);
 			}
-			if (c) {
-				cs_put(out, c);
-				i++;
-				continue;
-			}
-			cs_put(out, CS_FFFD);
-			if (b >= 0x80)
-				i++;   /* an ASCII byte is read again */
+			cs_trail(out, c, b, &i);
 			continue;
 		}
 		i++;

@@ -89,6 +89,17 @@ cs_end(pbuf *b)
 	b->p[b->len] = '\0';
 }
 
+/* Ends a two-byte sequence at its trail byte b = s[*i]: writes c, or
+ * U+FFFD when c is 0 (the pair has no character), and steps past b
+ * unless b is ASCII, which the standard reads again as a byte of its own. */
+static inline void
+cs_trail(pbuf *out, uint32_t c, unsigned b, size_t *i)
+{
+	cs_put(out, c ? c : CS_FFFD);
+	if (c || b >= 0x80)
+		(*i)++;
+}
+
 /* The code point at pointer p of a multi-byte index of n entries, or 0
  * (the index's null) when p is past its end or has none. */
 static inline uint32_t

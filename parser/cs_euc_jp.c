@@ -32,14 +32,7 @@ cs_dec_euc_jp(const unsigned char *s, size_t n, pbuf *out)
 					    : cs_index(cs_index_jis0208, CS_INDEX_JIS0208_N, p);
 			}
 			jis0212 = 0;
-			if (c) {
-				cs_put(out, c);
-				i++;
-				continue;
-			}
-			cs_put(out, CS_FFFD);
-			if (b >= 0x80)
-				i++;   /* an ASCII byte is read again */
+			cs_trail(out, c, b, &i);
 			continue;
 		}
 		i++;

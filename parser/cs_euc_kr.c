@@ -16,14 +16,7 @@ cs_dec_euc_kr(const unsigned char *s, size_t n, pbuf *out)
 			if (b >= 0x41 && b <= 0xFE)
 				c = cs_index(cs_index_euc_kr, CS_INDEX_EUC_KR_N,
 					     (size_t)(l - 0x81) * 190 + (b - 0x41));
-			if (c) {
-				cs_put(out, c);
-				i++;
-				continue;
-			}
-			cs_put(out, CS_FFFD);
-			if (b >= 0x80)
-				i++;   /* an ASCII byte is read again */
+			cs_trail(out, c, b, &i);
 			continue;
 		}
 		i++;

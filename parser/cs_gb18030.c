@@ -72,15 +72,7 @@ cs_dec_gb18030(const unsigned char *s, size_t n, pbuf *out)
 				c = cs_index(cs_index_gb18030, CS_INDEX_GB18030_N,
 					     (lead - 0x81) * 190 + (b - off));
 			}
-			if (c) {
-				cs_put(out, c);
-				i++;
-				continue;
-			}
-			cs_put(out, CS_FFFD);
-			/* An ASCII byte after a bad lead is itself again. */
-			if (b >= 0x80)
-				i++;
+			cs_trail(out, c, b, &i);
 			continue;
 		}
 		i++;

@@ -22,14 +22,7 @@ cs_dec_shift_jis(const unsigned char *s, size_t n, pbuf *out)
 				else
 					c = cs_index(cs_index_jis0208, CS_INDEX_JIS0208_N, p);
 			}
-			if (c) {
-				cs_put(out, c);
-				i++;
-				continue;
-			}
-			cs_put(out, CS_FFFD);
-			if (b >= 0x80)
-				i++;   /* an ASCII byte is read again */
+			cs_trail(out, c, b, &i);
 			continue;
 		}
 		i++;

@@ -10,7 +10,6 @@
 
 struct page {
 	const page_opts *opts;
-	cs_ctx *cs;
 	lnk *links;
 	ex_result ex;
 	pbuf utf8;       /* decoded body when it is not UTF-8 already */
@@ -28,9 +27,8 @@ page_new(const page_opts *opts)
 	if (!p)
 		return NULL;
 	p->opts = opts;
-	p->cs = cs_new();
 	p->links = lnk_new();
-	if (!p->cs || !p->links) {
+	if (!p->links) {
 		page_free(p);
 		return NULL;
 	}
@@ -47,7 +45,6 @@ page_free(page *p)
 {
 	if (!p)
 		return;
-	cs_free(p->cs);
 	lnk_free(p->links);
 	ex_free(&p->ex);
 	pbuf_free(&p->utf8);
@@ -199,7 +196,7 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	size_t bn, ctn, hn, un;
 	rec_str(in, "body", &body, &bn);
 	page_ctype(in, &ct, &ctn);
-	cs_decode(p->cs, body, bn, ct, ctn, &p->utf8, &html, &hn);
+	cs_decode(body, bn, ct, ctn, &p->utf8, &html, &hn);
 
 	GumboOptions gopt = kGumboDefaultOptions;
 	gopt.max_errors = PAGE_MAX_ERRORS;

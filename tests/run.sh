@@ -2,51 +2,58 @@
 # Runs every unit test binary in $UNIT and every tests/t-*.sh script, and
 # ends with one line `N passed, N failed`.  Each test prints TAP-style
 # lines: `ok - name` or `not ok - name`; a script or binary that exits
-# non-zero without reporting a failure counts as one failure.  Each one
-# gets at most $TEST_TIMEOUT seconds (default 600), so a hang costs one
-# failure, not the whole CI run; after each, a `# N s name` line says how
-# long it took, and the slowest are listed again at the end.
+# non-zero without reporting a failure counts as one failure.
+#
+# $TEST_JOBS tests run at once (default 2: most of the suite waits on
+# pacing and servers, not on a core).  Each gets at most $TEST_TIMEOUT
+# seconds (default 600), so a hang costs one failure, not the whole CI
+# run.  A test's lines are printed together when it ends, followed by
+# `# N s name`; the slowest are listed again at the end.
 #
 #   BIN=/abs/bin UNIT=/abs/unit-bins tests/run.sh [tests/t-foo.sh ...]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-: "${BIN:=$here/../bin}" "${UNIT:=$here/../build/release/tests}" "${TEST_TIMEOUT:=600}"
-export BIN UNIT TESTS="$here"
-results=$(mktemp) times=$(mktemp)
-trap 'rm -f "$results" "$times"' EXIT
+: "${BIN:=$here/../bin}" "${UNIT:=$here/../build/release/tests}"
+: "${TEST_TIMEOUT:=600}" "${TEST_JOBS:=2}"
+export BIN UNIT TESTS="$here" TEST_TIMEOUT
 
-run_one() {
+# run.sh --one DIR TEST: runs one test, appends its ok/not ok lines to
+# DIR/results and its time to DIR/times, and prints its report.
+if [ "${1-}" = --one ]; then
+	dir=$2 t=$3
+	case $t in *.sh) set -- sh "$t" ;; *) set -- "$t" ;; esac
 	out=$(mktemp)
 	t0=$(date +%s)
 	# timeout signals its own process group: the script's servers too.
 	timeout -k 10 "$TEST_TIMEOUT" "$@" >"$out" 2>&1
 	rc=$?
 	[ $rc -eq 124 ] && echo "# timed out after $TEST_TIMEOUT s" >>"$out"
-	echo "$(($(date +%s) - t0)) s $*" >>"$times"
-	grep -E '^(not )?ok ' "$out" >>"$results"
+	took="$(($(date +%s) - t0)) s $t"
 	if grep -q '^not ok ' "$out" || [ $rc -ne 0 ]; then
-		echo "--- $*"
-		cat "$out"
-		if [ $rc -ne 0 ] && ! grep -q '^not ok ' "$out"; then
-			echo "not ok - $* exited $rc" | tee -a "$results"
-		fi
+		grep -q '^not ok ' "$out" || echo "not ok - $t exited $rc" >>"$out"
+		{ echo "--- $t"; cat "$out"; } >"$out.report"
 	else
-		grep -E '^ok ' "$out"
+		grep -E '^ok ' "$out" >"$out.report"
 	fi
-	rm -f "$out"
-	echo "# $(tail -n 1 "$times")"
-}
-
-if [ $# -gt 0 ]; then
-	for t in "$@"; do
-		case $t in *.sh) run_one sh "$t" ;; *) run_one "$t" ;; esac
-	done
-else
-	for t in "$UNIT"/test_*; do [ -x "$t" ] && run_one "$t"; done
-	for t in "$here"/t-*.sh; do run_one sh "$t"; done
+	echo "# $took" >>"$out.report"
+	# One test's report at a time, however many run at once.
+	flock "$dir/lock" sh -c 'grep -E "^(not )?ok " "$1" >>"$2/results"
+		echo "$3" >>"$2/times"; cat "$1.report"' sh "$out" "$dir" "$took"
+	rm -f "$out" "$out.report"
+	exit 0
 fi
-echo "# slowest:"; sort -rn "$times" | head -n 5 | sed 's/^/#   /'
-pass=$(grep -c '^ok ' "$results")
-fail=$(grep -c '^not ok ' "$results")
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+: >"$dir/results"
+: >"$dir/times"
+if [ $# -eq 0 ]; then
+	for t in "$UNIT"/test_*; do [ -x "$t" ] && set -- "$@" "$t"; done
+	set -- "$@" "$here"/t-*.sh
+fi
+printf '%s\n' "$@" | xargs -P "$TEST_JOBS" -I '{}' sh "$0" --one "$dir" '{}'
+echo "# slowest:"; sort -rn "$dir/times" | head -n 5 | sed 's/^/#   /'
+pass=$(grep -c '^ok ' "$dir/results")
+fail=$(grep -c '^not ok ' "$dir/results")
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
