@@ -53,7 +53,7 @@ static void
 check(int rc, const char *what)
 {
 	if (rc < 0)
-		msg_die(EX_IOERR, "cannot %s the queue: %s", what, sqlite3_errmsg(fr_db(front)));
+		msg_die(EX_IOERR, "cannot %s the queue: %s", what, fr_error(front));
 }
 
 int
@@ -81,7 +81,7 @@ lease_admit(const char *canon, const char *host)
 	if (seeded_batch == 0)
 		fr_begin(front);
 	if (fr_add(front, canon, host, host, 0, NULL) < 0)
-		msg_die(EX_IOERR, "cannot add to the queue: %s", sqlite3_errmsg(fr_db(front)));
+		msg_die(EX_IOERR, "cannot add to the queue: %s", fr_error(front));
 	if (++seeded_batch == 10000) {
 		fr_commit(front);
 		seeded_batch = 0;

@@ -1,13 +1,16 @@
+/* frontier — the job's queue logic over either store (fr_store.h): the
+ * statements in both dialects, leasing, owners and their heartbeats, the
+ * yield counts, the report.  See frontier.h. */
 #include "frontier.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "fr_store.h"
 #include "owner.h"
-#include "sql.h"
 #include "tm.h"
 
-const char fr_schema[] =
+const char fr_schema_sqlite[] =
 "CREATE TABLE IF NOT EXISTS frontier (\n"
 "  id          INTEGER PRIMARY KEY,        -- admission order\n"
 "  url         TEXT NOT NULL UNIQUE,       -- canonical URL\n"
@@ -46,17 +49,69 @@ const char fr_schema[] =
 "  updated_at  REAL NOT NULL\n"
 ");\n";
 
+/* The same tables in PostgreSQL: times are double precision (real is
+ * single there), ids bigserial.  Several workers may create them at
+ * once, which CREATE ... IF NOT EXISTS alone does not survive, so the
+ * whole script runs under one advisory lock. */
+const char fr_schema_pg[] =
+"BEGIN;\n"
+"SELECT pg_advisory_xact_lock(7366);\n"
+"CREATE TABLE IF NOT EXISTS frontier (\n"
+"  id          bigserial PRIMARY KEY,\n"
+"  url         text NOT NULL UNIQUE,\n"
+"  host        text NOT NULL,\n"
+"  scope       text NOT NULL,\n"
+"  depth       integer NOT NULL DEFAULT 0,\n"
+"  parent      text,\n"
+"  state       text NOT NULL DEFAULT 'pending'\n"
+"              CHECK (state IN ('pending', 'leased', 'done', 'dead')),\n"
+"  attempts    integer NOT NULL DEFAULT 0,\n"
+"  next_at     double precision NOT NULL DEFAULT 0,\n"
+"  lease_until double precision,\n"
+"  owner       bigint,\n"
+"  last_error  text,\n"
+"  added_at    double precision NOT NULL,\n"
+"  updated_at  double precision NOT NULL\n"
+");\n"
+"CREATE INDEX IF NOT EXISTS frontier_due ON frontier(state, next_at);\n"
+"CREATE INDEX IF NOT EXISTS frontier_lease ON frontier(state, lease_until);\n"
+"CREATE TABLE IF NOT EXISTS frontier_meta (key text PRIMARY KEY, value bigint);\n"
+"CREATE TABLE IF NOT EXISTS frontier_owner (\n"
+"  id          bigserial PRIMARY KEY,\n"
+"  ns          text NOT NULL,\n"
+"  pid         bigint NOT NULL,\n"
+"  start       bigint NOT NULL,\n"
+"  started_at  double precision NOT NULL,\n"
+"  beat_at     double precision NOT NULL\n"
+");\n"
+"CREATE TABLE IF NOT EXISTS frontier_host (\n"
+"  host        text PRIMARY KEY,\n"
+"  paused      integer NOT NULL DEFAULT 0,\n"
+"  reason      text,\n"
+"  stored      bigint NOT NULL DEFAULT 0,\n"
+"  accepted    bigint NOT NULL DEFAULT 0,\n"
+"  recent      text NOT NULL DEFAULT '',\n"
+"  updated_at  double precision NOT NULL\n"
+");\n"
+"COMMIT;\n";
+
 enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
        S_DEAD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
        S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
-       S_BEGIN, S_COMMIT, S_ROLLBACK, S_N };
+       S_BEGIN, S_BEGIN_LEASE, S_COMMIT, S_ROLLBACK,
+       S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD, S_N };
 
-static const char *const sql[S_N] = {
+const int fr_n_sql = S_N;
+
+/* Both dialects take ?N parameters (the PostgreSQL store turns them
+ * into $N).  Where PostgreSQL needs other words its own text is in
+ * pg_only; everything else is one text for both. */
+static const char *const common[S_N] = {
 	[S_LOOKUP] = "SELECT depth, scope FROM frontier WHERE url = ?1",
 	[S_ADD] = "INSERT INTO frontier(url, host, scope, depth, parent, added_at, updated_at)"
 		  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT(url) DO NOTHING",
 	[S_COUNT_ADD] = "INSERT INTO frontier_meta VALUES ('admitted', 1)"
-			" ON CONFLICT(key) DO UPDATE SET value = value + 1",
+			" ON CONFLICT(key) DO UPDATE SET value = frontier_meta.value + 1",
 	[S_ADMITTED] = "SELECT value FROM frontier_meta WHERE key = 'admitted'",
 	[S_EXPIRE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
 		     " updated_at = ?1"
@@ -77,7 +132,7 @@ static const char *const sql[S_N] = {
 	[S_REQUEUE] = "UPDATE frontier SET state = 'pending', next_at = 0, updated_at = ?1"
 		      " WHERE state = 'dead'",
 	[S_JOIN] = "INSERT INTO frontier_owner(ns, pid, start, started_at, beat_at)"
-		   " VALUES (?1, ?2, ?3, ?4, ?4)",
+		   " VALUES (?1, ?2, ?3, ?4, ?4) RETURNING id",
 	/* An upsert: a fetch that a peer wrongly declared dead (it could
 	 * not beat for FR_OWNER_TIMEOUT) comes back under its own id. */
 	[S_BEAT] = "INSERT INTO frontier_owner(id, ns, pid, start, started_at, beat_at)"
@@ -93,93 +148,95 @@ static const char *const sql[S_N] = {
 	[S_RESUME] = "UPDATE frontier_host SET paused = 0, reason = NULL, recent = '', updated_at = ?2"
 		     " WHERE host = ?1 AND paused = 1",
 	[S_STORED] = "INSERT INTO frontier_host(host, stored, accepted, recent, updated_at)"
-		     " VALUES (?1, 1, ?2, ?2, ?3) ON CONFLICT(host) DO UPDATE SET stored = stored + 1,"
-		     " accepted = accepted + ?2, recent = substr(recent || ?2, -" FR_RECENT_S "),"
-		     " updated_at = ?3",
+		     " VALUES (?1, 1, ?2, ?2, ?3) ON CONFLICT(host) DO UPDATE SET"
+		     " stored = frontier_host.stored + 1, accepted = frontier_host.accepted + ?2,"
+		     " recent = substr(frontier_host.recent || ?2, -" FR_RECENT_S "), updated_at = ?3",
 	[S_AGES] = "SELECT host, max(?1 - max(added_at, next_at)) FROM frontier"
 		   " WHERE state = 'pending' AND next_at <= ?1 GROUP BY host ORDER BY host",
 	[S_YIELDS] = "SELECT host, recent FROM frontier_host WHERE paused = 0 AND length(recent) >= ?1",
-	[S_PAUSED] = "SELECT host, reason FROM frontier_host WHERE paused = 1 ORDER BY host",
+	[S_PAUSED] = "SELECT host, coalesce(reason, 'paused') FROM frontier_host WHERE paused = 1"
+		     " ORDER BY host",
 	[S_HELD] = "SELECT count(*) FROM frontier WHERE state = 'pending'"
 		   " AND host IN (SELECT host FROM frontier_host WHERE paused = 1)",
 	[S_UNLEASE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
 		      " updated_at = ?2 WHERE url = ?1 AND state = 'leased'",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
+	[S_BEGIN_LEASE] = "BEGIN IMMEDIATE",
 	[S_COMMIT] = "COMMIT",
 	[S_ROLLBACK] = "ROLLBACK",
+	[S_REP_STATE] = "SELECT state, count(*) FROM frontier GROUP BY state ORDER BY state",
+	[S_REP_HOST] = "SELECT host, sum(CASE WHEN state = 'pending' THEN 1 ELSE 0 END),"
+		       " sum(CASE WHEN state = 'leased' THEN 1 ELSE 0 END),"
+		       " sum(CASE WHEN state = 'done' THEN 1 ELSE 0 END),"
+		       " sum(CASE WHEN state = 'dead' THEN 1 ELSE 0 END)"
+		       " FROM frontier GROUP BY host ORDER BY count(*) DESC, host",
+	[S_REP_OLDEST] = "SELECT printf('%.0f s', ?1 - added_at), url FROM frontier"
+			 " WHERE state = 'pending' ORDER BY added_at LIMIT 1",
+	[S_REP_DEAD] = "SELECT url, last_error FROM frontier WHERE state = 'dead' ORDER BY url",
 };
+
+static const char *const pg_only[S_N] = {
+	/* Workers lease without waiting for each other: rows another
+	 * worker is leasing are skipped, not waited for. */
+	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
+			 " WHERE state = 'pending' AND next_at <= ?1"
+			 " AND host NOT IN (SELECT host FROM frontier_host WHERE paused = 1)"
+			 " ORDER BY next_at, id LIMIT ?2 FOR UPDATE SKIP LOCKED",
+	/* ?2, the outcome, is a number and a digit of recent: one type
+	 * for PostgreSQL's inference, cast where text is wanted. */
+	[S_STORED] = "INSERT INTO frontier_host(host, stored, accepted, recent, updated_at)"
+		     " VALUES (?1, 1, CAST(?2 AS bigint), CAST(?2 AS bigint)::text, ?3)"
+		     " ON CONFLICT(host) DO UPDATE SET stored = frontier_host.stored + 1,"
+		     " accepted = frontier_host.accepted + CAST(?2 AS bigint),"
+		     " recent = right(frontier_host.recent || CAST(?2 AS bigint)::text, " FR_RECENT_S "),"
+		     " updated_at = ?3",
+	[S_AGES] = "SELECT host, max(?1 - greatest(added_at, next_at)) FROM frontier"
+		   " WHERE state = 'pending' AND next_at <= ?1 GROUP BY host ORDER BY host",
+	/* Transactions that change several rows (acks, admissions, owner
+	 * reclaims) take turns: they are short, and in turn they cannot
+	 * deadlock on rows taken in different orders.  Leasing does not
+	 * take the turn; SKIP LOCKED keeps it from waiting. */
+	[S_BEGIN] = "BEGIN; SELECT pg_advisory_xact_lock(7367)",
+	[S_BEGIN_LEASE] = "BEGIN",
+	[S_REP_OLDEST] = "SELECT round(?1 - added_at) || ' s', url FROM frontier"
+			 " WHERE state = 'pending' ORDER BY added_at LIMIT 1",
+};
+
+const char *
+fr_sql(int k, int pg)
+{
+	return pg && pg_only[k] ? pg_only[k] : common[k];
+}
 
 struct fr {
-	sqlite3 *db;
-	int own_db;
-	sqlite3_stmt *st[S_N];
+	fr_store *s;
 	own_id me;
-	sqlite3_int64 owner;   /* our frontier_owner row; 0 until fr_join */
+	long long owner;   /* our frontier_owner row; 0 until fr_join */
 };
 
-sqlite3 *
-fr_db(fr *f)
-{
-	return f->db;
-}
-
-/* Whether the frontier table has the owner column. */
+/* Whether target names a PostgreSQL database rather than a file: a
+ * libpq connection URI. */
 static int
-has_owner_column(sqlite3 *db)
+is_pg(const char *target)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "SELECT owner FROM frontier LIMIT 0", -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_finalize(s);
-	return 1;
-}
-
-/* Frontiers made before leases had owners lack the column; their
- * ownerless leases end by lease_until as they always did.  It is added
- * under the write lock, checked again there: a fetch and a sink opening
- * the same old file at once must not both add it. */
-static int
-add_owner_column(sqlite3 *db)
-{
-	if (has_owner_column(db))
-		return 0;
-	if (sql_exec(db, "BEGIN IMMEDIATE") != SQLITE_OK)
-		return -1;
-	if (!has_owner_column(db) &&
-	    sql_exec(db, "ALTER TABLE frontier ADD COLUMN owner INTEGER") != SQLITE_OK) {
-		sql_exec(db, "ROLLBACK");
-		return -1;
-	}
-	return sql_exec(db, "COMMIT") == SQLITE_OK ? 0 : -1;
+	return strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
 }
 
 fr *
-fr_open(const char *path, sqlite3 *db, char *err, size_t errlen)
+fr_open(const char *target, sqlite3 *db, char *err, size_t errlen)
 {
 	fr *f = calloc(1, sizeof *f);
 	if (!f) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	/* Several processes share the file (fetch leases, sink acks): WAL
-	 * lets them read while one writes. */
-	f->db = db ? db : sql_open(path, NULL, err, errlen);
-	f->own_db = !db;
-	if (!f->db) {
+	f->s = !db && is_pg(target) ? fr_pg_open(target, err, errlen)
+				    : fr_sqlite_open(target, db, err, errlen);
+	if (!f->s) {
 		free(f);
 		return NULL;
 	}
-	if (sql_exec(f->db, fr_schema) != SQLITE_OK || add_owner_column(f->db) != 0)
-		goto fail;
-	for (int i = 0; i < S_N; i++)
-		if (sqlite3_prepare_v3(f->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-				       &f->st[i], NULL) != SQLITE_OK)
-			goto fail;
 	return f;
-fail:
-	snprintf(err, errlen, "%s", sqlite3_errmsg(f->db));
-	fr_close(f);
-	return NULL;
 }
 
 void
@@ -189,96 +246,115 @@ fr_close(fr *f)
 		return;
 	if (f->owner)
 		fr_leave(f);
-	for (int i = 0; i < S_N; i++)
-		sqlite3_finalize(f->st[i]);
-	if (f->own_db)
-		sqlite3_close(f->db);
+	f->s->close(f->s);
 	free(f);
 }
 
-/* Runs statement i to completion and resets it.  SQLITE_DONE or _ROW is
- * success. */
-static int
-run(fr *f, int i)
+sqlite3 *
+fr_db(fr *f)
 {
-	int rc = sqlite3_step(f->st[i]);
-	sqlite3_reset(f->st[i]);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+	return f->s->db;
+}
+
+const char *
+fr_error(fr *f)
+{
+	return f->s->error(f->s);
+}
+
+/* Runs statement k with args to completion.  0, or -1. */
+static int
+run(fr *f, int k, const fr_arg *a, int n)
+{
+	if (f->s->run(f->s, k, a, n) != 0)
+		return -1;
+	f->s->end(f->s);
+	return 0;
+}
+
+#define RUN(f, k, ...) \
+	run(f, k, (const fr_arg[]){ __VA_ARGS__ }, sizeof((const fr_arg[]){ __VA_ARGS__ }) / sizeof(fr_arg))
+
+/* The first column of statement k's first row, as an integer; 0 when it
+ * has none, -1 on error. */
+static long long
+scalar(fr *f, int k, const fr_arg *a, int n)
+{
+	if (f->s->run(f->s, k, a, n) != 0)
+		return -1;
+	long long v = f->s->row(f->s) == 1 ? f->s->integer(f->s, 0) : 0;
+	f->s->end(f->s);
+	return v;
 }
 
 int
 fr_begin(fr *f)
 {
-	return run(f, S_BEGIN);
+	return run(f, S_BEGIN, NULL, 0);
 }
 
 int
 fr_commit(fr *f)
 {
-	return run(f, S_COMMIT);
+	return run(f, S_COMMIT, NULL, 0);
+}
+
+int
+fr_rollback(fr *f)
+{
+	return run(f, S_ROLLBACK, NULL, 0);
 }
 
 int
 fr_add(fr *f, const char *url, const char *host, const char *scope,
        int depth, const char *parent)
 {
-	sqlite3_stmt *s = f->st[S_ADD];
-	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, host, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, scope, -1, SQLITE_STATIC);
-	sqlite3_bind_int(s, 4, depth);
-	if (parent)
-		sqlite3_bind_text(s, 5, parent, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, 5);
-	sqlite3_bind_double(s, 6, tm_wall());
-	if (run(f, S_ADD) != 0)
+	if (RUN(f, S_ADD, FA_S(url), FA_S(host), FA_S(scope), FA_I(depth), FA_S(parent),
+		FA_D(tm_wall())) != 0)
 		return -1;
-	if (sqlite3_changes(f->db) == 0)
+	if (f->s->changes(f->s) == 0)
 		return 0;
-	return run(f, S_COUNT_ADD) == 0 ? 1 : -1;
-}
-
-static long long
-scalar(fr *f, int i)
-{
-	sqlite3_stmt *s = f->st[i];
-	long long v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
-	return v;
+	return run(f, S_COUNT_ADD, NULL, 0) == 0 ? 1 : -1;
 }
 
 int
 fr_lookup(fr *f, const char *url, int *depth, char **scope)
 {
-	sqlite3_stmt *s = f->st[S_LOOKUP];
-	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
-	int found = sqlite3_step(s) == SQLITE_ROW;
+	fr_arg a = FA_S(url);
+	if (f->s->run(f->s, S_LOOKUP, &a, 1) != 0)
+		return 0;
+	int found = f->s->row(f->s) == 1;
 	if (found) {
-		*depth = sqlite3_column_int(s, 0);
-		*scope = strdup((const char *)sqlite3_column_text(s, 1));
+		*depth = (int)f->s->integer(f->s, 0);
+		const char *sc = f->s->text(f->s, 1);
+		*scope = sc ? strdup(sc) : NULL;
 	}
-	sqlite3_reset(s);
+	f->s->end(f->s);
 	return found && *scope;
 }
 
 long long
 fr_admitted(fr *f)
 {
-	return scalar(f, S_ADMITTED);
+	return scalar(f, S_ADMITTED, NULL, 0);
 }
 
 long long
 fr_outstanding(fr *f)
 {
-	return scalar(f, S_OUTSTANDING);
+	return scalar(f, S_OUTSTANDING, NULL, 0);
+}
+
+long long
+fr_held(fr *f)
+{
+	return scalar(f, S_HELD, NULL, 0);
 }
 
 int
 fr_expire(fr *f, double now)
 {
-	sqlite3_bind_double(f->st[S_EXPIRE], 1, now);
-	return run(f, S_EXPIRE);
+	return RUN(f, S_EXPIRE, FA_D(now));
 }
 
 int
@@ -287,8 +363,8 @@ fr_lease(fr *f, int n, double now, double lease_secs,
 {
 	if (n <= 0)
 		return 0;
-	sqlite3_int64 *ids = malloc((size_t)n * sizeof *ids);
-	if (!ids || fr_begin(f) != 0) {
+	long long *ids = malloc((size_t)n * sizeof *ids);
+	if (!ids || run(f, S_BEGIN_LEASE, NULL, 0) != 0) {
 		free(ids);
 		return -1;
 	}
@@ -296,77 +372,64 @@ fr_lease(fr *f, int n, double now, double lease_secs,
 	 * accept() turns away do not starve the others.  Ids are collected
 	 * first: updating rows under an open cursor on the same index would
 	 * move them within the scan. */
-	sqlite3_stmt *c = f->st[S_CANDIDATES], *l = f->st[S_LEASE];
-	sqlite3_bind_double(c, 1, now);
-	sqlite3_bind_int(c, 2, n * 4);
-	int taken = 0, rc = 0;
-	while (taken < n && sqlite3_step(c) == SQLITE_ROW) {
-		fr_row r = {
-			.url = (const char *)sqlite3_column_text(c, 1),
-			.host = (const char *)sqlite3_column_text(c, 2),
-			.depth = sqlite3_column_int(c, 3),
-			.lease = sqlite3_column_int(c, 4) + 1,
-		};
-		if (accept(arg, &r))
-			ids[taken++] = sqlite3_column_int64(c, 0);
+	fr_store *s = f->s;
+	int taken = 0, rc = s->run(s, S_CANDIDATES, (const fr_arg[]){ FA_D(now), FA_I(n * 4) }, 2);
+	if (rc == 0) {
+		while (taken < n && s->row(s) == 1) {
+			fr_row r = {
+				.url = s->text(s, 1),
+				.host = s->text(s, 2),
+				.depth = (int)s->integer(s, 3),
+				.lease = (int)s->integer(s, 4) + 1,
+			};
+			if (accept(arg, &r))
+				ids[taken++] = s->integer(s, 0);
+		}
+		s->end(s);
 	}
-	sqlite3_reset(c);
-	for (int i = 0; i < taken && rc == 0; i++) {
-		sqlite3_bind_int64(l, 1, ids[i]);
-		sqlite3_bind_double(l, 2, now + lease_secs);
-		sqlite3_bind_double(l, 3, now);
-		if (f->owner)
-			sqlite3_bind_int64(l, 4, f->owner);
-		else
-			sqlite3_bind_null(l, 4);
-		rc = run(f, S_LEASE);
-	}
+	fr_arg owner = f->owner ? FA_I(f->owner) : FA_S(NULL);
+	for (int i = 0; i < taken && rc == 0; i++)
+		rc = RUN(f, S_LEASE, FA_I(ids[i]), FA_D(now + lease_secs), FA_D(now), owner);
 	free(ids);
-	if (fr_commit(f) != 0 || rc != 0)
+	if (rc != 0) {
+		fr_rollback(f);
 		return -1;
-	return taken;
+	}
+	return fr_commit(f) == 0 ? taken : -1;
 }
 
-/* Binds our identity to S_JOIN/S_BEAT's ns, pid, start (from index k). */
-static void
-bind_me(fr *f, sqlite3_stmt *s, int k)
-{
-	sqlite3_bind_text(s, k, f->me.ns, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, k + 1, f->me.pid);
-	sqlite3_bind_int64(s, k + 2, f->me.start);
-}
+/* Our identity as S_JOIN's and S_BEAT's ns, pid, start. */
+#define ME(f) FA_S((f)->me.ns), FA_I((f)->me.pid), FA_I((f)->me.start)
 
 /* Returns the leases of owner id to pending and forgets the owner. */
 static int
-release(fr *f, sqlite3_int64 id, double now)
+release(fr *f, long long id, double now)
 {
-	sqlite3_bind_int64(f->st[S_RECLAIM], 1, id);
-	sqlite3_bind_double(f->st[S_RECLAIM], 2, now);
-	if (run(f, S_RECLAIM) != 0)
+	if (RUN(f, S_RECLAIM, FA_I(id), FA_D(now)) != 0)
 		return -1;
-	int n = sqlite3_changes(f->db);
-	sqlite3_bind_int64(f->st[S_DROP_OWNER], 1, id);
-	return run(f, S_DROP_OWNER) == 0 ? n : -1;
+	long long n = f->s->changes(f->s);
+	return RUN(f, S_DROP_OWNER, FA_I(id)) == 0 ? (int)n : -1;
 }
 
 /* The owners other than us that no longer run: gone from this pid
  * namespace, or silent for FR_OWNER_TIMEOUT.  Collects at most max ids
- * into ids and returns how many. */
+ * into ids and returns how many, or -1. */
 static int
-dead_owners(fr *f, double now, sqlite3_int64 *ids, int max)
+dead_owners(fr *f, double now, long long *ids, int max)
 {
-	sqlite3_stmt *s = f->st[S_OWNERS];
-	sqlite3_bind_int64(s, 1, f->owner);
+	fr_store *s = f->s;
+	fr_arg me = FA_I(f->owner);
+	if (s->run(s, S_OWNERS, &me, 1) != 0)
+		return -1;
 	int n = 0;
-	while (n < max && sqlite3_step(s) == SQLITE_ROW) {
-		own_id o = { .pid = (long)sqlite3_column_int64(s, 2),
-			     .start = sqlite3_column_int64(s, 3) };
-		const unsigned char *ns = sqlite3_column_text(s, 1);
-		snprintf(o.ns, sizeof o.ns, "%s", ns ? (const char *)ns : "");
-		if (sqlite3_column_double(s, 4) < now - FR_OWNER_TIMEOUT || own_alive(&o) == 0)
-			ids[n++] = sqlite3_column_int64(s, 0);
+	while (n < max && s->row(s) == 1) {
+		own_id o = { .pid = (long)s->integer(s, 2), .start = s->integer(s, 3) };
+		const char *ns = s->text(s, 1);
+		snprintf(o.ns, sizeof o.ns, "%s", ns ? ns : "");
+		if (s->real(s, 4) < now - FR_OWNER_TIMEOUT || own_alive(&o) == 0)
+			ids[n++] = s->integer(s, 0);
 	}
-	sqlite3_reset(s);
+	s->end(s);
 	return n;
 }
 
@@ -375,15 +438,12 @@ fr_beat(fr *f, double now)
 {
 	if (fr_begin(f) != 0)
 		return -1;
-	sqlite3_stmt *b = f->st[S_BEAT];
-	sqlite3_bind_int64(b, 1, f->owner);
-	bind_me(f, b, 2);
-	sqlite3_bind_double(b, 5, now);
-	int rc = run(f, S_BEAT), total = 0;
+	int rc = RUN(f, S_BEAT, FA_I(f->owner), ME(f), FA_D(now)), total = 0;
 	/* A batch at a time: the ids are read before the rows change. */
-	sqlite3_int64 ids[32];
+	long long ids[32];
 	for (int n = 32; rc == 0 && n == 32;) {
 		n = dead_owners(f, now, ids, 32);
+		rc = n < 0 ? -1 : 0;
 		for (int i = 0; i < n && rc == 0; i++) {
 			int k = release(f, ids[i], now);
 			rc = k < 0 ? -1 : 0;
@@ -391,7 +451,7 @@ fr_beat(fr *f, double now)
 		}
 	}
 	if (rc != 0) {
-		run(f, S_ROLLBACK);
+		fr_rollback(f);
 		return -1;
 	}
 	return fr_commit(f) == 0 ? total : -1;
@@ -401,12 +461,11 @@ int
 fr_join(fr *f, double now)
 {
 	own_self(&f->me);
-	sqlite3_stmt *j = f->st[S_JOIN];
-	bind_me(f, j, 1);
-	sqlite3_bind_double(j, 4, now);
-	if (run(f, S_JOIN) != 0)
+	f->owner = scalar(f, S_JOIN, (const fr_arg[]){ ME(f), FA_D(now) }, 4);
+	if (f->owner <= 0) {
+		f->owner = 0;
 		return -1;
-	f->owner = sqlite3_last_insert_rowid(f->db);
+	}
 	return fr_beat(f, now);
 }
 
@@ -421,157 +480,140 @@ fr_leave(fr *f)
 int
 fr_pause(fr *f, const char *host, const char *reason, double now)
 {
-	sqlite3_stmt *s = f->st[S_PAUSE];
-	sqlite3_bind_text(s, 1, host, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, reason, -1, SQLITE_STATIC);
-	sqlite3_bind_double(s, 3, now);
-	return run(f, S_PAUSE);
-}
-
-/* Runs statement i for key (?1, a url or a host) at now (?2). */
-static int
-keyed_at(fr *f, int i, const char *key, double now)
-{
-	sqlite3_stmt *s = f->st[i];
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_double(s, 2, now);
-	return run(f, i);
+	return RUN(f, S_PAUSE, FA_S(host), FA_S(reason), FA_D(now));
 }
 
 int
 fr_resume(fr *f, const char *host, double now)
 {
-	return keyed_at(f, S_RESUME, host, now) == 0 ? sqlite3_changes(f->db) : -1;
+	return RUN(f, S_RESUME, FA_S(host), FA_D(now)) == 0 ? (int)f->s->changes(f->s) : -1;
+}
+
+/* Calls each(arg, text of column 0, text of column 1) for every row of
+ * statement k; returns how many rows, or -1. */
+static int
+pairs(fr *f, int k, const fr_arg *a, int n,
+      void (*each)(void *arg, const char *c0, const char *c1), void *arg)
+{
+	fr_store *s = f->s;
+	if (s->run(s, k, a, n) != 0)
+		return -1;
+	int rows = 0, rc;
+	while ((rc = s->row(s)) == 1) {
+		each(arg, s->text(s, 0), s->text(s, 1));
+		rows++;
+	}
+	s->end(s);
+	return rc == 0 ? rows : -1;
 }
 
 int
 fr_paused(fr *f, void (*each)(void *arg, const char *host, const char *reason), void *arg)
 {
-	sqlite3_stmt *s = f->st[S_PAUSED];
-	int n = 0, rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const unsigned char *r = sqlite3_column_text(s, 1);
-		each(arg, (const char *)sqlite3_column_text(s, 0), r ? (const char *)r : "paused");
-		n++;
-	}
-	sqlite3_reset(s);
-	return rc == SQLITE_DONE ? n : -1;
+	return pairs(f, S_PAUSED, NULL, 0, each, arg);
 }
 
 int
 fr_stored(fr *f, const char *host, int accepted)
 {
-	sqlite3_stmt *s = f->st[S_STORED];
-	sqlite3_bind_text(s, 1, host, -1, SQLITE_STATIC);
-	sqlite3_bind_int(s, 2, accepted != 0);
-	sqlite3_bind_double(s, 3, tm_wall());
-	return run(f, S_STORED);
+	return RUN(f, S_STORED, FA_S(host), FA_I(accepted != 0), FA_D(tm_wall()));
+}
+
+struct yields { int window; void (*each)(void *, const char *, double); void *arg; };
+
+/* pairs' callback for fr_yields: the accepted share of the last window
+ * outcomes in recent. */
+static void
+yield_of(void *arg, const char *host, const char *recent)
+{
+	struct yields *y = arg;
+	size_t len = strlen(recent), ones = 0;
+	for (size_t i = len - (size_t)y->window; i < len; i++)
+		ones += recent[i] == '1';
+	y->each(y->arg, host, (double)ones / y->window);
 }
 
 int
 fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share), void *arg)
 {
-	sqlite3_stmt *s = f->st[S_YIELDS];
-	sqlite3_bind_int(s, 1, window);
-	int n = 0, rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *r = (const char *)sqlite3_column_text(s, 1);
-		size_t len = strlen(r), ones = 0;
-		for (size_t i = len - (size_t)window; i < len; i++)
-			ones += r[i] == '1';
-		each(arg, (const char *)sqlite3_column_text(s, 0), (double)ones / window);
-		n++;
-	}
-	sqlite3_reset(s);
-	return rc == SQLITE_DONE ? n : -1;
+	struct yields y = { window, each, arg };
+	fr_arg a = FA_I(window);
+	return pairs(f, S_YIELDS, &a, 1, yield_of, &y);
 }
 
 int
 fr_queue_ages(fr *f, double now, void (*each)(void *arg, const char *host, double age), void *arg)
 {
-	sqlite3_stmt *s = f->st[S_AGES];
-	sqlite3_bind_double(s, 1, now);
+	fr_store *s = f->s;
+	fr_arg a = FA_D(now);
+	if (s->run(s, S_AGES, &a, 1) != 0)
+		return -1;
 	int n = 0, rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		each(arg, (const char *)sqlite3_column_text(s, 0), sqlite3_column_double(s, 1));
+	while ((rc = s->row(s)) == 1) {
+		each(arg, s->text(s, 0), s->real(s, 1));
 		n++;
 	}
-	sqlite3_reset(s);
-	return rc == SQLITE_DONE ? n : -1;
+	s->end(s);
+	return rc == 0 ? n : -1;
 }
-
-long long
-fr_held(fr *f)
-{
-	return scalar(f, S_HELD);
-}
-
 
 int
 fr_unlease(fr *f, const char *url)
 {
-	return keyed_at(f, S_UNLEASE, url, tm_wall());
+	return RUN(f, S_UNLEASE, FA_S(url), FA_D(tm_wall()));
 }
 
 int
 fr_done(fr *f, const char *url)
 {
-	return keyed_at(f, S_DONE, url, tm_wall());
+	return RUN(f, S_DONE, FA_S(url), FA_D(tm_wall()));
 }
 
 int
 fr_dead(fr *f, const char *url, const char *reason)
 {
-	sqlite3_stmt *s = f->st[S_DEAD];
-	sqlite3_bind_text(s, 1, url, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, reason, -1, SQLITE_STATIC);
-	sqlite3_bind_double(s, 3, tm_wall());
-	return run(f, S_DEAD);
+	return RUN(f, S_DEAD, FA_S(url), FA_S(reason), FA_D(tm_wall()));
 }
 
 int
 fr_requeue_dead(fr *f)
 {
-	sqlite3_bind_double(f->st[S_REQUEUE], 1, tm_wall());
-	return run(f, S_REQUEUE) == 0 ? sqlite3_changes(f->db) : -1;
+	return RUN(f, S_REQUEUE, FA_D(tm_wall())) == 0 ? (int)f->s->changes(f->s) : -1;
 }
 
-/* Prints the rows of query q, one per line, columns joined by two
- * spaces, each line indented. */
+/* Prints the rows of statement k (?1 is now when it takes one), one per
+ * line, columns joined by two spaces, each line indented. */
 static void
-rows(fr *f, FILE *out, const char *q, double now)
+rows(fr *f, FILE *out, int k, double now)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(f->db, q, -1, &s, NULL) != SQLITE_OK)
+	fr_store *s = f->s;
+	fr_arg a = FA_D(now);
+	if (s->run(s, k, &a, k == S_REP_OLDEST) != 0)
 		return;
-	if (sqlite3_bind_parameter_count(s))
-		sqlite3_bind_double(s, 1, now);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	int cols = k == S_REP_HOST ? 5 : 2;
+	while (s->row(s) == 1) {
 		fputs("  ", out);
-		for (int i = 0; i < sqlite3_column_count(s); i++) {
-			const unsigned char *v = sqlite3_column_text(s, i);
-			fprintf(out, "%s%s", i ? "  " : "", v ? (const char *)v : "-");
+		for (int i = 0; i < cols; i++) {
+			const char *v = s->text(s, i);
+			fprintf(out, "%s%s", i ? "  " : "", v ? v : "-");
 		}
 		fputc('\n', out);
 	}
-	sqlite3_finalize(s);
+	s->end(s);
 }
 
 int
 fr_report(fr *f, double now, FILE *out)
 {
 	fprintf(out, "by state:\n");
-	rows(f, out, "SELECT state, count(*) FROM frontier GROUP BY state ORDER BY state", now);
+	rows(f, out, S_REP_STATE, now);
 	fprintf(out, "by host (pending leased done dead):\n");
-	rows(f, out, "SELECT host, sum(state='pending'), sum(state='leased'), sum(state='done'),"
-		     " sum(state='dead') FROM frontier GROUP BY host ORDER BY count(*) DESC, host", now);
+	rows(f, out, S_REP_HOST, now);
 	fprintf(out, "paused hosts:\n");
-	rows(f, out, "SELECT host, coalesce(reason, 'paused') FROM frontier_host WHERE paused = 1"
-		     " ORDER BY host", now);
+	rows(f, out, S_PAUSED, now);
 	fprintf(out, "oldest pending:\n");
-	rows(f, out, "SELECT printf('%.0f s', ?1 - added_at), url FROM frontier"
-		     " WHERE state = 'pending' ORDER BY added_at LIMIT 1", now);
+	rows(f, out, S_REP_OLDEST, now);
 	fprintf(out, "dead letters:\n");
-	rows(f, out, "SELECT url, last_error FROM frontier WHERE state = 'dead' ORDER BY url", now);
+	rows(f, out, S_REP_DEAD, now);
 	return ferror(out) ? -1 : 0;
 }

@@ -1,4 +1,5 @@
-/* frontier — the durable queue of a crawl job, in SQLite (WAL).
+/* frontier — the durable queue of a crawl job, in a SQLite file (WAL)
+ * or a PostgreSQL database shared by workers on several machines.
  *
  * One row per canonical URL:
  *
@@ -20,7 +21,7 @@
  * rerun after kill -9 resumes at once, several fetches can share a job
  * without taking each other's work, and lease_until is only a backstop
  * for a record lost between a live fetch and the sink.  The schema is
- * in fr_schema and docs/queue.md.
+ * in fr_schema_sqlite and fr_schema_pg (fr_store.h) and docs/queue.md.
  */
 #ifndef SLUICE_FRONTIER_H
 #define SLUICE_FRONTIER_H
@@ -35,18 +36,21 @@ typedef struct fr fr;
 #define FR_RECENT 1000         /* outcomes kept per host: the largest yield window */
 #define FR_RECENT_S "1000"
 
-extern const char fr_schema[];
-
-/* Opens (creating if needed) the frontier in the SQLite file path, or in
- * db when it is not NULL (sink shares its connection when the target is
- * the same file).  Returns NULL with a message in err. */
-fr *fr_open(const char *path, sqlite3 *db, char *err, size_t errlen);
+/* Opens (creating if needed) the frontier that target names: a libpq
+ * connection URI (postgresql://... or postgres://...) or else a SQLite
+ * file; or on db when it is not NULL (sink shares its connection when
+ * the target is the same file).  Returns NULL with a message in err. */
+fr *fr_open(const char *target, sqlite3 *db, char *err, size_t errlen);
 void fr_close(fr *f);
+/* The SQLite connection, or NULL for PostgreSQL. */
 sqlite3 *fr_db(fr *f);
+/* Why the last call failed. */
+const char *fr_error(fr *f);
 
 /* Transactions, for batching many calls into one commit. */
 int fr_begin(fr *f);
 int fr_commit(fr *f);
+int fr_rollback(fr *f);
 
 /* Admits url (canonical) as pending unless it is already known.  scope is
  * the host of the seed it descends from.  Returns 1 when added, 0 when

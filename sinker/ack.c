@@ -148,7 +148,7 @@ follow(const ack *a)
 			int added = fr_add(front, u.canon, u.host, scope, depth + 1, a->url);
 			if (added < 0)
 				msg_die(EX_IOERR, "cannot add to '%s': %s", opt.path,
-					sqlite3_errmsg(fr_db(front)));
+					fr_error(front));
 			admitted += added;
 		}
 		url_parts_free(&u);
@@ -183,7 +183,7 @@ ack_flush(void)
 		goto fail;
 	return;
 fail:
-	msg_die(EX_IOERR, "cannot update '%s': %s", opt.path, sqlite3_errmsg(fr_db(front)));
+	msg_die(EX_IOERR, "cannot update '%s': %s", opt.path, fr_error(front));
 }
 
 void

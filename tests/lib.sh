@@ -19,6 +19,7 @@ FAILS=0
 
 cleanup() {
 	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
+	[ -n "${PGDIR-}" ] && "$TESTS/../scripts/pg-tmp" stop "$PGDIR"
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -69,6 +70,14 @@ server_start() {
 	URL=http://127.0.0.1:$PORT
 	# shellcheck disable=SC2034  # for the scripts
 	U1=$URL U2=http://127.0.0.2:$PORT U3=http://127.0.0.3:$PORT
+}
+
+# pg_start: starts a throwaway PostgreSQL server (scripts/pg-tmp) that
+# cleanup stops; sets $PG to its connection URI.  Outside $T, which the
+# server's user may not enter.
+pg_start() {
+	PGDIR=$(mktemp -d "${TMPDIR:-/tmp}/sluice-pg.XXXXXX")
+	PG=$("$TESTS/../scripts/pg-tmp" start "$PGDIR") || { fail "pg_start: no PostgreSQL"; exit 1; }
 }
 
 # server_restart [ARGS...]: stops the server and starts a new one with ARGS

@@ -32,11 +32,32 @@ wait_rows() {
 	done
 }
 
+# fed N: waits up to 10 s until the producer has written its N bytes of
+# records and the sink has read them all from the fifo (a fixed sleep
+# loses that race on a loaded machine).
+fed() {
+	python3 - "$PROD" "$fifo" "$1" <<'PY'
+import fcntl, os, struct, sys, termios, time
+pid, fifo, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+def wrote():
+    with open(f"/proc/{pid}/io") as f:
+        return int(next(l for l in f if l.startswith("wchar:")).split()[1])
+def waiting():
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+end = time.time() + 10
+while time.time() < end and (wrote() < want or waiting() > 0):
+    time.sleep(0.02)
+PY
+	sleep 0.1
+}
+
 recs 5 >"$T/five.jsonl"
+five=$(mkrec "$T/five.jsonl" | wc -c)
 
 # SIGTERM while sink waits for input: the batch is committed, not lost.
 start_sink term --hold 30 "$T/five.jsonl" -- -q --batch-ms 600000 "$T/term.db"
-sleep 0.7
+fed "$five"
 expect_eq "before the signal nothing is committed (batch not full, timer far)" 0 \
 	"$(q "$T/term.db" 'select count(*) from pages')"
 kill -TERM "$SINK"; wait "$SINK"; rc=$?
@@ -45,13 +66,13 @@ expect_eq "SIGTERM commits the last batch" 5 "$(q "$T/term.db" 'select count(*) 
 kill "$PROD" 2>/dev/null
 
 start_sink int --hold 30 "$T/five.jsonl" -- -q --batch 1000 --batch-ms 600000 "$T/int.db"
-sleep 0.7
+fed "$five"
 kill -INT "$SINK"; wait "$SINK"; rc=$?
 expect_eq "SIGINT commits the last batch too" "130 5" "$rc $(q "$T/int.db" 'select count(*) from pages')"
 kill "$PROD" 2>/dev/null
 
 start_sink jl --hold 30 "$T/five.jsonl" -- -q --batch-ms 600000 "$T/term.jsonl"
-sleep 0.7
+fed "$five"
 kill -TERM "$SINK"; wait "$SINK"
 expect_eq "SIGTERM flushes JSON lines" 5 "$(wc -l <"$T/term.jsonl" | tr -d ' ')"
 kill "$PROD" 2>/dev/null
