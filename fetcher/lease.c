@@ -11,7 +11,8 @@
  * fetch is an owner of the frontier (lib/frontier.h): it joins when its
  * loop starts, beats every second, and each beat takes back the leases
  * of fetches that no longer run, so a rerun after kill -9 resumes at
- * once and several fetches can work on one job.
+ * once and several fetches can work on one job.  It leases only URLs of
+ * hosts it owns (lib/frontier.h, "Hosts"), so it alone paces them.
  *
  * Hosts can be paused in the frontier (fetch --pause HOST): every beat
  * reads the paused set, so within a second or two no fetch on the job
@@ -23,6 +24,7 @@
  */
 #include "fetch.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +100,15 @@ lease_seeded(void)
 	seeding = 0;
 }
 
+/* fr_lease's gap: the interval this fetch keeps between starts to the
+ * host of r, kept in the job for whoever owns the host next. */
+static double
+gap_of(void *arg, const fr_row *r)
+{
+	(void)arg;
+	return host_interval(sched_host(r->url, url_origin_len(r->url), r->host));
+}
+
 /* fr_lease's accept: makes the job unless its host has enough waiting.
  * Frontier URLs are canonical already: no parsing here, this runs for
  * every candidate of every lease. */
@@ -108,6 +119,9 @@ accept_row(void *arg, const fr_row *r)
 	host *h = sched_host(r->url, url_origin_len(r->url), r->host);
 	if (h->n_fresh >= LEASE_HOST_BACKLOG * h->per_host)
 		return 0;
+	/* A host just taken from another fetch goes on at its pace. */
+	if (r->host_next > 0)
+		h->next_start = fmax(h->next_start, tm_mono() + (r->host_next - tm_wall()));
 	/* The input record the job passes through: what sink needs to
 	 * acknowledge the lease and to follow links. */
 	rec_build_reset(&lease_rec);
@@ -149,13 +163,21 @@ collect(void *arg, const char *host, const char *reason)
 	h->reasons[h->n++] = strdup(reason);
 }
 
-/* Reads the paused hosts and hands back the leases of their URLs that
- * have not started. */
+/* fr_leaving's callback: a host we hand to other fetches is held too. */
+static void
+collect_leaving(void *arg, const char *host)
+{
+	collect(arg, host, "handed to another fetch on the job");
+}
+
+/* Reads the paused hosts and the ones we hand back, and returns the
+ * leases of their URLs that have not started. */
 static void
 refresh_holds(void)
 {
 	holds now = { 0 };
 	check(fr_paused(front, collect, &now), "read");
+	fr_leaving(front, collect_leaving, &now);
 	sched_hold((const char *const *)now.names, (const char *const *)now.reasons, now.n);
 	holds_free(&held);
 	held = now;
@@ -165,7 +187,7 @@ refresh_holds(void)
 		job_drop(j);
 	}
 	if (n > 0)
-		msg_note("%d URLs of paused hosts handed back to the queue", n);
+		msg_note("%d unstarted URLs of paused or handed-over hosts back to the queue", n);
 }
 
 /* The job is over for us: says what waits for paused hosts. */
@@ -206,7 +228,7 @@ lease_want(void)
 		return;
 	double now = tm_wall();
 	check(fr_expire(front, now), "update");
-	int n = fr_lease(front, (int)room, now, F.o.lease, accept_row, NULL);
+	int n = fr_lease(front, (int)room, now, F.o.lease, gap_of, accept_row, NULL);
 	check(n, "lease from");
 	if (n > 0)
 		return;

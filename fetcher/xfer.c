@@ -4,6 +4,7 @@
 #include "fetch.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -175,6 +176,28 @@ on_header(char *data, size_t size, size_t n, void *userp)
 	return len;
 }
 
+/* CURLOPT_PREREQFUNCTION: the request goes on the wire now.  The host's
+ * interval and its token bucket count from here as well as from the
+ * scheduled start: a request held up after its start (a connection to
+ * open, the loop busy elsewhere) must not arrive right before the next
+ * one. */
+static int
+on_send(void *userp, char *ip, char *local_ip, int port, int local_port)
+{
+	(void)ip, (void)local_ip, (void)port, (void)local_port;
+	job *j = userp;
+	host *h = j->host;
+	if (!h)
+		return CURL_PREREQFUNC_OK;
+	double now = tm_mono();
+	h->next_start = fmax(h->next_start, now + host_interval(h));
+	/* The token bucket likewise: what it refilled since the start is
+	 * not earned while the request had not left. */
+	if (h->rate > 0 && h->tokens_at < now)
+		h->tokens_at = now;
+	return CURL_PREREQFUNC_OK;
+}
+
 /* Easy handles of finished transfers, kept with their fixed options
  * set, so an attempt sets only what differs per URL.  At most -c kept. */
 static CURL **spare;
@@ -200,6 +223,7 @@ easy_get(void)
 	curl_easy_setopt(e, CURLOPT_USERAGENT, F.o.user_agent);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_send);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	return e;
 }
@@ -255,6 +279,7 @@ xfer_start(job *j)
 	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, j);
 	curl_easy_setopt(e, CURLOPT_HEADERDATA, j);
+	curl_easy_setopt(e, CURLOPT_PREREQDATA, j);
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, j->errbuf);
 	/* Waiting for a connection that may multiplex pays off only where
 	 * HTTP/2 can happen (TLS); on plain HTTP/1.1 it would hold each

@@ -8,6 +8,7 @@
 
 #include "fr_store.h"
 #include "owner.h"
+#include "strset.h"
 #include "tm.h"
 
 const char fr_schema_sqlite[] =
@@ -46,8 +47,12 @@ const char fr_schema_sqlite[] =
 "  stored      INTEGER NOT NULL DEFAULT 0, -- records sink stored, validated\n"
 "  accepted    INTEGER NOT NULL DEFAULT 0, -- of those, accepted\n"
 "  recent      TEXT NOT NULL DEFAULT '',   -- the last outcomes, 1 accepted 0 not\n"
+"  owner       INTEGER,                    -- frontier_owner that alone starts it\n"
+"  next_start  REAL NOT NULL DEFAULT 0,    -- no request to it starts before\n"
+"  min_gap     REAL NOT NULL DEFAULT 0,    -- its owner's interval between starts\n"
 "  updated_at  REAL NOT NULL\n"
-");\n";
+");\n"
+"CREATE INDEX IF NOT EXISTS frontier_by_host ON frontier(host, state);\n";
 
 /* The same tables in PostgreSQL: times are double precision (real is
  * single there), ids bigserial.  Several workers may create them at
@@ -91,13 +96,18 @@ const char fr_schema_pg[] =
 "  stored      bigint NOT NULL DEFAULT 0,\n"
 "  accepted    bigint NOT NULL DEFAULT 0,\n"
 "  recent      text NOT NULL DEFAULT '',\n"
+"  owner       bigint,\n"
+"  next_start  double precision NOT NULL DEFAULT 0,\n"
+"  min_gap     double precision NOT NULL DEFAULT 0,\n"
 "  updated_at  double precision NOT NULL\n"
 ");\n"
+"CREATE INDEX IF NOT EXISTS frontier_by_host ON frontier(host, state);\n"
 "COMMIT;\n";
 
 enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
        S_DEAD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
        S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
+       S_CLAIM, S_FREE_HOSTS, S_FREE_IDLE, S_SHARE,
        S_BEGIN, S_BEGIN_LEASE, S_COMMIT, S_ROLLBACK,
        S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD, S_N };
 
@@ -116,9 +126,10 @@ static const char *const common[S_N] = {
 	[S_EXPIRE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
 		     " updated_at = ?1"
 		     " WHERE state = 'leased' AND lease_until < ?1",
+	/* Hosts paused or owned by another fetch are not candidates. */
 	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
 			 " WHERE state = 'pending' AND next_at <= ?1"
-			 " AND host NOT IN (SELECT host FROM frontier_host WHERE paused = 1)"
+			 " AND host NOT IN (SELECT host FROM frontier_host WHERE paused = 1 OR owner != ?3)"
 			 " ORDER BY next_at, id LIMIT ?2",
 	[S_LEASE] = "UPDATE frontier SET state = 'leased', attempts = attempts + 1,"
 		    " lease_until = ?2, updated_at = ?3, owner = ?4 WHERE id = ?1",
@@ -160,6 +171,24 @@ static const char *const common[S_N] = {
 		   " AND host IN (SELECT host FROM frontier_host WHERE paused = 1)",
 	[S_UNLEASE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
 		      " updated_at = ?2 WHERE url = ?1 AND state = 'leased'",
+	/* Takes host ?1 for owner ?2 unless another owns it; the row comes
+	 * back, with the time its next request may start, only when ours. */
+	[S_CLAIM] = "INSERT INTO frontier_host(host, owner, min_gap, updated_at) VALUES (?1, ?2, ?3, ?4)"
+		    " ON CONFLICT(host) DO UPDATE SET owner = ?2, min_gap = ?3, updated_at = ?4"
+		    " WHERE frontier_host.owner IS NULL OR frontier_host.owner = ?2 RETURNING next_start",
+	/* Frees the hosts of owner ?1 at ?2.  Its last request may have
+	 * started just now, so the next owner waits one interval. */
+	[S_FREE_HOSTS] = "UPDATE frontier_host SET owner = NULL, next_start = max(next_start, ?2 + min_gap),"
+			 " updated_at = ?2 WHERE owner = ?1",
+	/* ... only those where it holds no lease: nothing of theirs waits
+	 * or runs in that fetch. */
+	[S_FREE_IDLE] = "UPDATE frontier_host SET owner = NULL, next_start = max(next_start, ?2 + min_gap),"
+			" updated_at = ?2 WHERE owner = ?1 AND NOT EXISTS (SELECT 1 FROM frontier"
+			" WHERE frontier.host = frontier_host.host AND frontier.state = 'leased'"
+			" AND frontier.owner = ?1) RETURNING host",
+	/* Hosts with work, and fetches to share them. */
+	[S_SHARE] = "SELECT (SELECT count(DISTINCT host) FROM frontier WHERE state IN ('pending', 'leased')),"
+		    " (SELECT count(*) FROM frontier_owner)",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_BEGIN_LEASE] = "BEGIN IMMEDIATE",
 	[S_COMMIT] = "COMMIT",
@@ -180,8 +209,8 @@ static const char *const pg_only[S_N] = {
 	 * worker is leasing are skipped, not waited for. */
 	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
 			 " WHERE state = 'pending' AND next_at <= ?1"
-			 " AND host NOT IN (SELECT host FROM frontier_host WHERE paused = 1)"
-			 " ORDER BY next_at, id LIMIT ?2 FOR UPDATE SKIP LOCKED",
+			 " AND host NOT IN (SELECT host FROM frontier_host WHERE paused = 1 OR owner != ?3)"
+			 " ORDER BY next_at, id LIMIT ?2 FOR UPDATE OF frontier SKIP LOCKED",
 	/* ?2, the outcome, is a number and a digit of recent: one type
 	 * for PostgreSQL's inference, cast where text is wanted. */
 	[S_STORED] = "INSERT INTO frontier_host(host, stored, accepted, recent, updated_at)"
@@ -196,6 +225,12 @@ static const char *const pg_only[S_N] = {
 	 * reclaims) take turns: they are short, and in turn they cannot
 	 * deadlock on rows taken in different orders.  Leasing does not
 	 * take the turn; SKIP LOCKED keeps it from waiting. */
+	[S_FREE_HOSTS] = "UPDATE frontier_host SET owner = NULL, next_start = greatest(next_start, ?2 + min_gap),"
+			 " updated_at = ?2 WHERE owner = ?1",
+	[S_FREE_IDLE] = "UPDATE frontier_host SET owner = NULL, next_start = greatest(next_start, ?2 + min_gap),"
+			" updated_at = ?2 WHERE owner = ?1 AND NOT EXISTS (SELECT 1 FROM frontier"
+			" WHERE frontier.host = frontier_host.host AND frontier.state = 'leased'"
+			" AND frontier.owner = ?1) RETURNING host",
 	[S_BEGIN] = "BEGIN; SELECT pg_advisory_xact_lock(7367)",
 	[S_BEGIN_LEASE] = "BEGIN",
 	[S_REP_OLDEST] = "SELECT round(?1 - added_at) || ' s', url FROM frontier"
@@ -212,6 +247,9 @@ struct fr {
 	fr_store *s;
 	own_id me;
 	long long owner;   /* our frontier_owner row; 0 until fr_join */
+	strset hosts;      /* the hosts we own */
+	strset leaving;    /* of those, the ones we hand back once idle */
+	long long share;   /* how many we may own, as of the last beat */
 };
 
 /* Whether target names a PostgreSQL database rather than a file: a
@@ -247,6 +285,8 @@ fr_close(fr *f)
 	if (f->owner)
 		fr_leave(f);
 	f->s->close(f->s);
+	strset_free(&f->hosts);
+	strset_free(&f->leaving);
 	free(f);
 }
 
@@ -357,8 +397,36 @@ fr_expire(fr *f, double now)
 	return RUN(f, S_EXPIRE, FA_D(now));
 }
 
+/* Whether we may lease r's URL by its host: ours already, or free and
+ * within our share, then claimed (*host_next set to when it may start,
+ * gap(arg, r) stored as its interval).  denied keeps the hosts refused
+ * in this lease, so each costs one claim.  1, 0, or -1 on error. */
+static int
+own_host(fr *f, const fr_row *r, strset *denied, double now,
+	 double (*gap)(void *arg, const fr_row *row), void *arg, double *host_next)
+{
+	if (strset_has(&f->leaving, r->host))
+		return 0;
+	if (strset_has(&f->hosts, r->host))
+		return 1;
+	if (strset_has(denied, r->host) || (long long)f->hosts.n >= f->share)
+		return 0;
+	fr_store *s = f->s;
+	const fr_arg a[] = { FA_S(r->host), FA_I(f->owner), FA_D(gap(arg, r)), FA_D(now) };
+	if (s->run(s, S_CLAIM, a, 4) != 0)
+		return -1;
+	int mine = s->row(s) == 1;
+	if (mine)
+		*host_next = s->real(s, 0);
+	s->end(s);
+	if (strset_add(mine ? &f->hosts : denied, r->host) < 0)
+		return -1;
+	return mine;
+}
+
 int
 fr_lease(fr *f, int n, double now, double lease_secs,
+	 double (*gap)(void *arg, const fr_row *row),
 	 int (*accept)(void *arg, const fr_row *row), void *arg)
 {
 	if (n <= 0)
@@ -373,20 +441,26 @@ fr_lease(fr *f, int n, double now, double lease_secs,
 	 * first: updating rows under an open cursor on the same index would
 	 * move them within the scan. */
 	fr_store *s = f->s;
-	int taken = 0, rc = s->run(s, S_CANDIDATES, (const fr_arg[]){ FA_D(now), FA_I(n * 4) }, 2);
+	strset denied = { 0 };
+	const fr_arg ca[] = { FA_D(now), FA_I(n * 4), FA_I(f->owner) };
+	int taken = 0, rc = s->run(s, S_CANDIDATES, ca, 3);
 	if (rc == 0) {
-		while (taken < n && s->row(s) == 1) {
+		while (rc == 0 && taken < n && s->row(s) == 1) {
 			fr_row r = {
 				.url = s->text(s, 1),
 				.host = s->text(s, 2),
 				.depth = (int)s->integer(s, 3),
 				.lease = (int)s->integer(s, 4) + 1,
 			};
-			if (accept(arg, &r))
+			int ok = own_host(f, &r, &denied, now, gap, arg, &r.host_next);
+			if (ok < 0)
+				rc = -1;
+			else if (ok && accept(arg, &r))
 				ids[taken++] = s->integer(s, 0);
 		}
 		s->end(s);
 	}
+	strset_free(&denied);
 	fr_arg owner = f->owner ? FA_I(f->owner) : FA_S(NULL);
 	for (int i = 0; i < taken && rc == 0; i++)
 		rc = RUN(f, S_LEASE, FA_I(ids[i]), FA_D(now + lease_secs), FA_D(now), owner);
@@ -401,14 +475,64 @@ fr_lease(fr *f, int n, double now, double lease_secs,
 /* Our identity as S_JOIN's and S_BEAT's ns, pid, start. */
 #define ME(f) FA_S((f)->me.ns), FA_I((f)->me.pid), FA_I((f)->me.start)
 
-/* Returns the leases of owner id to pending and forgets the owner. */
+/* Returns the leases and hosts of owner id to the job and forgets the
+ * owner. */
 static int
 release(fr *f, long long id, double now)
 {
 	if (RUN(f, S_RECLAIM, FA_I(id), FA_D(now)) != 0)
 		return -1;
 	long long n = f->s->changes(f->s);
+	if (RUN(f, S_FREE_HOSTS, FA_I(id), FA_D(now)) != 0)
+		return -1;
 	return RUN(f, S_DROP_OWNER, FA_I(id)) == 0 ? (int)n : -1;
+}
+
+/* Hands back the hosts where we hold no lease, so the job's hosts
+ * spread over the fetches that have work, and reads our share: hosts
+ * with work divided by the fetches on the job, rounded up, at least 1. */
+static int
+reshare(fr *f, double now)
+{
+	fr_store *s = f->s;
+	const fr_arg a[] = { FA_I(f->owner), FA_D(now) };
+	if (s->run(s, S_FREE_IDLE, a, 2) != 0)
+		return -1;
+	while (s->row(s) == 1) {
+		strset_del(&f->hosts, s->text(s, 0));
+		strset_del(&f->leaving, s->text(s, 0));
+	}
+	s->end(s);
+	if (s->run(s, S_SHARE, NULL, 0) != 0)
+		return -1;
+	long long hosts = 0, owners = 1;
+	if (s->row(s) == 1) {
+		hosts = s->integer(s, 0);
+		owners = s->integer(s, 1);
+	}
+	s->end(s);
+	/* At least one: a fetch that owns nothing may always take a host. */
+	f->share = owners > 0 ? (hosts + owners - 1) / owners : hosts;
+	if (f->share < 1)
+		f->share = 1;
+	/* Above our share (others joined, or we claimed before they did):
+	 * hand back the excess once idle, so they get work. */
+	const char *h;
+	for (size_t i = 0; (long long)(f->hosts.n - f->leaving.n) > f->share &&
+			   (h = strset_next(&f->hosts, &i));)
+		if (strset_add(&f->leaving, h) < 0)
+			return -1;
+	return 0;
+}
+
+int
+fr_leaving(fr *f, void (*each)(void *arg, const char *host), void *arg)
+{
+	size_t i = 0;
+	int n = 0;
+	for (const char *h; (h = strset_next(&f->leaving, &i)); n++)
+		each(arg, h);
+	return n;
 }
 
 /* The owners other than us that no longer run: gone from this pid
@@ -450,6 +574,8 @@ fr_beat(fr *f, double now)
 			total += k;
 		}
 	}
+	if (rc == 0)
+		rc = reshare(f, now);
 	if (rc != 0) {
 		fr_rollback(f);
 		return -1;
@@ -474,6 +600,8 @@ fr_leave(fr *f)
 {
 	int n = release(f, f->owner, tm_wall());
 	f->owner = 0;
+	strset_free(&f->hosts);
+	strset_free(&f->leaving);
 	return n;
 }
 

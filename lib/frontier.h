@@ -20,7 +20,21 @@
  * exited, otherwise when it has been silent for FR_OWNER_TIMEOUT.  So a
  * rerun after kill -9 resumes at once, several fetches can share a job
  * without taking each other's work, and lease_until is only a backstop
- * for a record lost between a live fetch and the sink.  The schema is
+ * for a record lost between a live fetch and the sink.
+ *
+ * Hosts: an owner leases only URLs of hosts it owns, so it alone starts
+ * requests to them and its pacing, robots.txt and adaptation hold for
+ * the whole job.  A free host is claimed when its first URL is leased,
+ * while the owner holds fewer than its share (hosts with pending or
+ * leased URLs divided by live owners, rounded up, at least one, as of
+ * the last beat),
+ * so hosts spread over the fetches.  An owner above its share (others
+ * joined after it claimed) marks the excess as leaving: it leases no
+ * more of theirs and hands back what waits unstarted.  Each beat frees
+ * the hosts where the owner holds no lease; a dead owner's are freed
+ * with its leases.  A freed host keeps next_start, the time before which no
+ * request to it may start: at least one interval (the owner's min_gap)
+ * after it was freed, so the next owner continues the pacing.  The schema is
  * in fr_schema_sqlite and fr_schema_pg (fr_store.h) and docs/queue.md.
  */
 #ifndef SLUICE_FRONTIER_H
@@ -84,15 +98,23 @@ int fr_expire(fr *f, double now);
 typedef struct fr_row {
 	const char *url, *host;
 	int depth;
-	int lease;       /* lease number: 1 for the first */
+	int lease;         /* lease number: 1 for the first */
+	double host_next;  /* host just claimed: no request before (unix s); else 0 */
 } fr_row;
 
-/* Leases up to n pending URLs, oldest first, in one transaction.
- * accept(arg, row) decides for each candidate (fetch uses it to skip
- * hosts that already have enough waiting); a leased row is held until
- * now + lease_secs.  Returns the number leased, -1 on error. */
+/* Leases up to n pending URLs, oldest first, in one transaction, of
+ * hosts we own or may claim (see "Hosts" above).  accept(arg, row)
+ * decides for each candidate (fetch uses it to skip hosts that already
+ * have enough waiting); gap(arg, row) is the interval between starts
+ * to a host we claim, kept for the owner after us.  A leased row is
+ * held until now + lease_secs.  Returns the number leased, -1 on error. */
 int fr_lease(fr *f, int n, double now, double lease_secs,
+	     double (*gap)(void *arg, const fr_row *row),
 	     int (*accept)(void *arg, const fr_row *row), void *arg);
+
+/* Calls each(arg, host) for every host we are handing back (see
+ * "Hosts"); returns how many. */
+int fr_leaving(fr *f, void (*each)(void *arg, const char *host), void *arg);
 
 /* Pauses host for every fetch on the job, with a reason for --report:
  * its pending URLs are not leased (nor counted as outstanding) until

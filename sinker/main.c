@@ -259,8 +259,6 @@ main(int argc, char **argv)
 		msg_die(EX_OSERR, "out of memory");
 	int malformed = 0;
 	for (;;) {
-		if (stop_now())
-			break;
 		msgpack_object rec;
 		unsigned long long start = in.offset;
 		int rc = rec_in_parse(&in, &rec);
@@ -277,6 +275,10 @@ main(int argc, char **argv)
 			malformed = 1;
 			break;
 		}
+		/* A signal stops the reading, not the storing: every record
+		 * already read is stored and committed first. */
+		if (stop_now())
+			break;
 		long wait = -1;
 		if (k.pending) {
 			long long left = k.deadline - tm_mono_ms();
@@ -295,7 +297,7 @@ main(int argc, char **argv)
 				(unsigned long long)in.offset, strerror(errno));
 		}
 		/* STOP_EOF: the next parse returns REC_EOF or a truncation
-		 * error; STOP_SIGNAL: the loop head stops. */
+		 * error; STOP_SIGNAL: what was read is stored, then we stop. */
 	}
 
 	/* Every good record before a malformed one, or before the signal,

@@ -56,29 +56,52 @@ timeout 60 "$BIN/fetch" -q --queue "$J" --no-robots -c 8 "$T/seeds.txt" | "$BIN/
 expect_eq "--max-pages 50 admits exactly 50 and stores them" "50 50" \
 	"$(pq "$J" 'select count(*) from frontier') $(q "$T/pages.db" 'select count(*) from pages')"
 
-# Three workers on one job; one is killed with kill -9 after 1 s.  The
-# others finish the job: every URL done, every page stored once in one
-# of the three databases, none fetched more than twice.
+# Three worker pipelines on one job crawling three hosts at -d 0.05; one
+# is killed with kill -9 after 2 s.  The others finish: every URL done,
+# every page stored once (in one of the three databases), none fetched
+# more than twice.  At each host, where one worker's request follows
+# another's the gap is at least the interval; any two requests are at
+# least 40 ms apart (the server's clock on a loaded machine jitters by a
+# few ms).  p2 is nofollow: 101 pages reachable per host.
+python3 "$TESTS/queue-site.py" "$T/site3" 111
+server_restart --root "$T/site3"
+printf '%s/p0.html\n' "$U1" "$U2" "$U3" >"$T/seeds3.txt"
 J=$(job three)
-: >"$LOG"
-( worker "$J" "$T/w1.db" ) & w1=$!
-( worker "$J" "$T/w2.db" ) & w2=$!
-sh -c 'echo $$ >"$1"; exec "$2/fetch" -q --queue "$3" --no-robots -c 8 -p 8 -d 0.01 "$4"' sh "$T/k.pid" "$BIN" "$J" "$T/seeds.txt" |
-	"$BIN/parse" -q | "$BIN/validate" -q |
-	"$BIN/sink" -q --batch-ms 50 --queue "$J" --follow --max-depth 10 "$T/w3.db" & w3=$!
-sleep 1
-kill -9 "$(cat "$T/k.pid")"
+# crawler N: worker N's pipeline, user agent WN; fetch's pid goes to $T/fN.pid.
+crawler() {
+	sh -c 'echo $$ >"$1"; exec "$2/fetch" -q --queue "$3" --no-robots --user-agent "W$5" -d 0.05 "$4"' \
+		sh "$T/f$1.pid" "$BIN" "$J" "$T/seeds3.txt" "$1" |
+		"$BIN/parse" -q | "$BIN/validate" -q |
+		"$BIN/sink" -q --batch-ms 50 --queue "$J" --follow --max-depth 10 "$T/w$1.db"
+}
+# handovers ADDR: the gaps at ADDR where the worker changes
+handovers() {
+	jq -sc --arg a "$1" '[.[] | select(.addr == $a)] | sort_by(.t) | . as $r
+		| [range(1; length) as $i | select($r[$i].ua != $r[$i - 1].ua) | $r[$i].t - $r[$i - 1].t]' "$LOG"
+}
+( crawler 1 ) & w1=$!
+( crawler 2 ) & w2=$!
+( crawler 3 ) & w3=$!
+sleep 2
+kill -9 "$(cat "$T/f3.pid")"
 ( sleep 90; kill $w1 $w2 2>/dev/null ) & guard=$!
 wait $w1 $w2; kill $guard 2>/dev/null; wait $w3 2>/dev/null
 stored=$(for d in w1 w2 w3; do q "$T/$d.db" 'select url from pages' 2>/dev/null; done)
-expect_eq "3 workers, one killed: every URL done" "done|1001" "$(pq "$J" 'select state, count(*) from frontier group by state')"
-expect_eq "every page stored once across the workers" "1001 1001" \
+expect_eq "3 workers, one killed: every URL done" "done|303" "$(pq "$J" 'select state, count(*) from frontier group by state')"
+expect_eq "every page stored once across the workers" "303 303" \
 	"$(echo "$stored" | grep -c .) $(echo "$stored" | sort -u | grep -c .)"
 expect_eq "no page fetched more than twice" true \
-	"$(jq -r .path "$LOG" | grep '^/p' | sort | uniq -c | awk '$1 > 2 { bad = 1 } END { print bad ? "false" : "true" }')"
-expect_eq "the killed worker's owner row is gone" 0 "$(pq "$J" 'select count(*) from frontier_owner')"
-expect_eq "both survivors fetched" true \
-	"$([ "$(q "$T/w1.db" 'select count(*) from pages')" -gt 0 ] && [ "$(q "$T/w2.db" 'select count(*) from pages')" -gt 0 ] && echo true)"
+	"$(jq -r '"\(.addr) \(.path)"' "$LOG" | sort | uniq -c | awk '$1 > 2 { bad = 1 } END { print bad ? "false" : "true" }')"
+for a in 127.0.0.1 127.0.0.2 127.0.0.3; do
+	h=$(handovers $a) g=$(gaps $a)
+	expect_eq "$a: from one worker to another, gaps >= 50 ms ($(ms "$h"))" true "$(echo "$h" | jq 'all(.[]; . >= 0.05)')"
+	expect_eq "$a: any two requests >= 40 ms apart (min $(echo "$g" | jq 'min * 1000 | floor') ms)" true \
+		"$(echo "$g" | jq 'all(.[]; . >= 0.04)')"
+done
+expect_eq "the killed worker had fetched before it died" true \
+	"$([ "$(q "$T/w3.db" 'select count(*) from pages' 2>/dev/null || echo 0)" -gt 0 ] && echo true || echo false)"
+expect_eq "its hosts were taken over: the survivors fetched all three hosts" 3 \
+	"$(for d in w1 w2; do q "$T/$d.db" 'select distinct host from pages'; done | sort -u | wc -l | tr -d ' ')"
 
 # Pause, resume and dead letters through the shared job.
 J=$(job dead)
