@@ -87,4 +87,16 @@ while [ $i -lt 15 ]; do
 	i=$((i + 1))
 done
 expect_eq "15 simultaneous opens of an old frontier: every one done, no error" "15 " "$ok $(cat "$T/race.err")"
+
+# A frontier whose frontier_host predates host owners (a paused host in
+# it) gains the columns and is crawled; the pause still holds.
+mkold
+sqlite3 "$old" "CREATE TABLE frontier_host (host TEXT PRIMARY KEY, paused INTEGER NOT NULL DEFAULT 0,
+  reason TEXT, stored INTEGER NOT NULL DEFAULT 0, accepted INTEGER NOT NULL DEFAULT 0,
+  recent TEXT NOT NULL DEFAULT '', updated_at REAL NOT NULL);
+  INSERT INTO frontier_host(host, paused, reason, updated_at) VALUES ('127.0.0.9', 1, 'old pause', 0);"
+timeout 20 "$BIN/fetch" -q --queue "$old" --no-robots </dev/null | timeout 20 "$BIN/sink" -q --queue "$old" "$old"
+expect_eq "an old frontier_host gains owner, next_start, min_gap; its job is done" "done 3 old pause" \
+	"$(q "$old" 'select state from frontier') $(q "$old" "select count(*) from pragma_table_info('frontier_host')
+		where name in ('owner', 'next_start', 'min_gap')") $(q "$old" "select reason from frontier_host where paused = 1")"
 finish
