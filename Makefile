@@ -107,7 +107,7 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         python3 sqlite3 curl jq valgrind time bc procps nginx-light wrk hyperfine \
         postgresql postgresql-doc-15 python3.11-doc python3-aiohttp python3-bs4 \
         python3-scrapy wget2 gnuplot-nox chromium fonts-dejavu-core python3-pil \
-        clang libclang-rt-14-dev
+        clang libclang-rt-14-dev parallel
 deps:
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)

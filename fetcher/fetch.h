@@ -3,6 +3,7 @@
  *   main.c    options, setup, exit status
  *   drive.c   the loop pass: the one place that moves work along (drive_)
  *   input.c   URL lines or records, read only as capacity frees (input_)
+ *   shard.c   --shard K/N: which inputs this fetch takes, by host (shard_)
  *   lease.c   --queue: URLs leased from the frontier (lease_)
  *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
  *   retry.c   what is retried and after how long (retry_)
@@ -70,6 +71,7 @@ typedef struct fetch_opts {
 	long max_hosts;          /* host states kept before idle ones go */
 	const char *stats;       /* --stats FILE */
 	int progress;            /* status line: 1 on, 0 off, -1 on a terminal */
+	long shard_k, shard_n;   /* --shard K/N; shard_n 0 = off */
 } fetch_opts;
 
 #define STATS_ERRORS 16
@@ -232,6 +234,11 @@ extern int input_failed_open;
 int input_init(char **files, int n);
 void input_want(void);            /* read more if capacity allows */
 void input_close(void);
+
+/* shard.c */
+int shard_parse(const char *s, long *k, long *n);
+long shard_of(const char *host, long n);
+int shard_takes(const char *host);  /* NULL host: an input not fetched */
 
 /* lease.c */
 int lease_open(const char *path);

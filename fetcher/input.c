@@ -119,14 +119,20 @@ other_scheme(const char *t)
 
 /* Makes a job of one URL (s, n bytes) with its input record (raw, may
  * be empty) and hands it to the scheduler, or emits its error record at
- * once when the URL cannot be fetched. */
+ * once when the URL cannot be fetched.  An input outside --shard is
+ * dropped here without a trace: another fetch gives it its one record. */
 static void
 new_job(const char *s, size_t n, const char *rec, size_t rec_len)
 {
 	url_parts u;
 	const char *why;
 	int bad = url_canon(s, n, &u, &why) != 0;
-	if (bad || !url_fetchable(u.scheme)) {
+	int unfetched = bad || !url_fetchable(u.scheme);
+	if (!shard_takes(unfetched ? NULL : u.host)) {
+		url_parts_free(&u);   /* zeroed when url_canon failed */
+		return;
+	}
+	if (unfetched) {
 		job *j = job_new(as_given(s, n), rec, rec_len);
 		int scheme = !bad || other_scheme(j->url);
 		j->error = scheme ? "scheme" : "bad_url";

@@ -67,6 +67,8 @@ static const char usage_text[] =
 "      --progress          draw a status line on stderr (on a terminal without -q)\n"
 "      --no-progress       never draw it\n"
 "      --json              write JSON lines\n"
+"      --shard K/N         take only the URLs whose host is in shard K of N\n"
+"                          (docs/scale.md)\n"
 "Durable jobs (docs/queue.md):\n"
 "      --queue DB          take URLs from the SQLite frontier DB (FILEs seed it)\n"
 "      --lease S           retake a live fetch's lease after S seconds (900);\n"
@@ -86,7 +88,7 @@ enum {
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
 	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
-	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS, O_ROBOTS_AGENT
+	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS, O_ROBOTS_AGENT, O_SHARD
 };
 
 static const struct option longopts[] = {
@@ -117,6 +119,7 @@ static const struct option longopts[] = {
 	{ "buffer", required_argument, 0, O_BUFFER },
 	{ "max-record", required_argument, 0, O_MAX_RECORD },
 	{ "json", no_argument, 0, O_JSON },
+	{ "shard", required_argument, 0, O_SHARD },
 	{ "max-hosts", required_argument, 0, O_MAX_HOSTS },
 	{ "stats", required_argument, 0, O_STATS },
 	{ "progress", no_argument, 0, O_PROGRESS },
@@ -206,6 +209,10 @@ parse_options(int argc, char **argv)
 		case O_BUFFER: if (num_size(a, &o->out_buffer) || o->out_buffer < 1024) bad("--buffer", a); break;
 		case O_MAX_RECORD: if (num_size(a, &o->max_record) || o->max_record < 64) bad("--max-record", a); break;
 		case O_JSON: o->json = 1; break;
+		case O_SHARD:
+			if (shard_parse(a, &o->shard_k, &o->shard_n))
+				msg_usage("invalid value '%s' for --shard: want K/N with 1 <= K <= N", a);
+			break;
 		case O_MAX_HOSTS: if (num_long(a, 100000000, &o->max_hosts) || o->max_hosts < 1) bad("--max-hosts", a); break;
 		case O_STATS: o->stats = a; break;
 		case O_PROGRESS: o->progress = 1; break;
@@ -246,6 +253,9 @@ parse_options(int argc, char **argv)
 			msg_die(rc, "%s", err);
 		F.policy_path = policy;
 	}
+	/* A shared frontier hands its workers their URLs itself. */
+	if (o->shard_n && o->queue)
+		msg_usage("--shard and --queue cannot be used together");
 	if (o->min_yield > 0 && !o->queue)
 		msg_usage("--min-yield needs --queue");
 	if ((report || pause_host) && !o->queue)
