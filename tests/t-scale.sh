@@ -115,6 +115,38 @@ expect_eq "several machines (-S :): three databases, 61 rows in all" "21 20 20" 
 expect_eq "several machines (-S :): the server saw each URL once" yes "$(fetched_once)"
 expect_cmd "several machines (-S :): --cleanup leaves the local list" test -s "$W/urls.txt"
 
+# A crawl job in PostgreSQL: one worker, then three through parallel.
+# Each host's /page/1 links to /page/2 and /ok, and so on: at sink's
+# default --max-depth 5 that is /page/1../page/6 and /ok, 7 per host.
+pg_start
+printf '%s/page/1\n' "$U1" "$U2" "$U3" >"$W/seeds.txt"
+# crawled: "yes" when the server saw the job's 21 pages once each
+crawled() {
+	n=$(jq -r 'select(.path != "/robots.txt") | "\(.addr) \(.path)"' "$LOG" | sort | uniq -c | awk '$1 == 1' | wc -l)
+	[ "$n" -eq 21 ] && [ "$(grep -vc robots "$LOG")" -eq 21 ] && echo yes || echo "no ($n)"
+}
+fresh
+recipe "JOB=postgresql://crawler@db.example/crawl"
+psql -X -q "$PG" -c "CREATE DATABASE crawl1" -c "CREATE DATABASE crawl3" >/dev/null
+export JOB="$(echo "$PG" | sed 's|:///postgres?|:///crawl1?|')"
+recipe 'fetch --queue "$JOB" seeds.txt | parse | validate | sink --queue "$JOB" --follow pages.db'
+expect_eq "PostgreSQL job, one worker: 21 pages stored" 21 "$(q "$W/pages.db" 'select count(*) from pages')"
+expect_eq "PostgreSQL job, one worker: every URL done" "done|21" \
+	"$(psql -X -At "$JOB" -c 'select state, count(*) from frontier group by state')"
+expect_eq "PostgreSQL job, one worker: each page fetched once" yes "$(crawled)"
+fresh
+export JOB="$(echo "$PG" | sed 's|:///postgres?|:///crawl3?|')"
+recipe "parallel -j1 -S m1,m2,m3 --basefile seeds.txt --return pages-{}.db --cleanup \\
+  \"fetch --queue '\$JOB' seeds.txt | parse | validate | sink --queue '\$JOB' --follow pages-{}.db\" ::: 1 2 3"
+all=$(for k in 1 2 3; do q "$W/pages-$k.db" 'select url from pages'; done)
+expect_eq "PostgreSQL job, three workers (-S :): 21 rows, each URL once" "21 21" \
+	"$(echo "$all" | grep -c .) $(echo "$all" | sort -u | grep -c .)"
+expect_eq "PostgreSQL job, three workers: every URL done" "done|21" \
+	"$(psql -X -At "$JOB" -c 'select state, count(*) from frontier group by state')"
+expect_eq "PostgreSQL job, three workers: each page fetched once" yes "$(crawled)"
+expect_eq "PostgreSQL job, three workers: no worker left behind" 0 \
+	"$(psql -X -At "$JOB" -c 'select count(*) from frontier_owner')"
+
 # --pipe with 1500 URLs: three chunks of 500, each holding all 3 hosts.
 for i in $(seq 1 500); do echo "$U1/page/$i"; echo "$U2/page/$i"; echo "$U3/page/$i"; done >"$W/urls.txt"
 want=$(sort "$W/urls.txt")
