@@ -62,7 +62,7 @@ int
 lease_open(const char *path)
 {
 	char err[256];
-	front = fr_open(path, NULL, err, sizeof err);
+	front = fr_open(path, NULL, NULL, err, sizeof err);
 	if (!front)
 		msg_die(EX_IOERR, "cannot open '%s': %s", path, err);
 	rec_build_init(&lease_rec);

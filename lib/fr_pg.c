@@ -8,14 +8,16 @@
  */
 #include "fr_store.h"
 
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgsql.h"
+
 typedef struct {
 	fr_store base;
 	PGconn *c;
+	int own_c;                /* we connected, we disconnect */
 	/* The results whose rows are being read, innermost last (a caller
 	 * may run statements while it reads another's rows). */
 	PGresult *res[FR_STORE_DEPTH];
@@ -26,30 +28,10 @@ typedef struct {
 	char err[512];
 } pg;
 
-/* Keeps the first line of msg as the error: libpq's messages end in a
- * newline and may add DETAIL and HINT lines. */
 static void
 set_error(pg *p, const char *msg)
 {
-	snprintf(p->err, sizeof p->err, "%.*s", (int)strcspn(msg, "\n"), msg);
-}
-
-/* The NOTICEs that CREATE ... IF NOT EXISTS sends are not errors; libpq
- * would print them on stderr. */
-static void
-quiet(void *arg, const char *msg)
-{
-	(void)arg, (void)msg;
-}
-
-/* Statement k's text with ?N turned into $N, malloc'd. */
-static char *
-dollars(const char *sql)
-{
-	char *out = strdup(sql);
-	for (char *q = out; q && (q = strchr(q, '?')); q++)
-		*q = '$';
-	return out;
+	pgsql_error(p->err, sizeof p->err, msg);
 }
 
 static int
@@ -57,7 +39,7 @@ prepare(pg *p, int k)
 {
 	if (p->prepared[k])
 		return 0;
-	char name[16], *sql = dollars(fr_sql(k, 1));
+	char name[16], *sql = pgsql_dollars(fr_sql(k, 1));
 	snprintf(name, sizeof name, "s%d", k);
 	PGresult *r = sql ? PQprepare(p->c, name, sql, 0, NULL) : NULL;
 	free(sql);
@@ -167,13 +149,14 @@ pg_close(fr_store *s)
 	pg *p = (pg *)s;
 	while (p->depth)
 		pg_end(s);
-	PQfinish(p->c);
+	if (p->own_c)
+		PQfinish(p->c);
 	free(p->prepared);
 	free(p);
 }
 
 fr_store *
-fr_pg_open(const char *uri, char *err, size_t errlen)
+fr_pg_open(const char *uri, PGconn *c, char *err, size_t errlen)
 {
 	pg *p = calloc(1, sizeof *p);
 	unsigned char *prepared = calloc((size_t)fr_n_sql, 1);
@@ -186,22 +169,11 @@ fr_pg_open(const char *uri, char *err, size_t errlen)
 	p->base = (fr_store){ pg_run, pg_row, pg_text, pg_real, pg_integer,
 			      pg_end, pg_changes, pg_error, pg_close, NULL };
 	p->prepared = prepared;
-	p->c = PQconnectdb(uri);
-	if (PQstatus(p->c) != CONNECTION_OK) {
-		set_error(p, PQerrorMessage(p->c));
-		goto fail;
+	p->own_c = !c;
+	p->c = c ? c : pgsql_connect(uri, err, errlen);
+	if (!p->c || pgsql_exec(p->c, fr_schema_pg, err, errlen) != 0) {
+		pg_close(&p->base);
+		return NULL;
 	}
-	PQsetNoticeProcessor(p->c, quiet, NULL);
-	PGresult *r = PQexec(p->c, fr_schema_pg);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
-		set_error(p, PQresultErrorMessage(r));
-		PQclear(r);
-		goto fail;
-	}
-	PQclear(r);
 	return &p->base;
-fail:
-	snprintf(err, errlen, "%s", p->err);
-	pg_close(&p->base);
-	return NULL;
 }

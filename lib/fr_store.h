@@ -10,6 +10,7 @@
 #ifndef SLUICE_FR_STORE_H
 #define SLUICE_FR_STORE_H
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stddef.h>
 
@@ -60,7 +61,8 @@ extern const char fr_schema_sqlite[], fr_schema_pg[];
 fr_store *fr_sqlite_open(const char *path, sqlite3 *db, char *err, size_t errlen);
 
 /* Opens the frontier in the PostgreSQL database that the libpq
- * connection URI names.  NULL with a message in err. */
-fr_store *fr_pg_open(const char *uri, char *err, size_t errlen);
+ * connection URI names, or on c when not NULL (not closed by close
+ * then).  NULL with a message in err. */
+fr_store *fr_pg_open(const char *uri, PGconn *c, char *err, size_t errlen);
 
 #endif

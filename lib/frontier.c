@@ -8,6 +8,7 @@
 
 #include "fr_store.h"
 #include "owner.h"
+#include "pgsql.h"
 #include "strset.h"
 #include "tm.h"
 
@@ -108,7 +109,7 @@ enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE
        S_DEAD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
        S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
        S_CLAIM, S_FREE_HOSTS, S_FREE_IDLE, S_SHARE,
-       S_BEGIN, S_BEGIN_LEASE, S_COMMIT, S_ROLLBACK,
+       S_BEGIN, S_BEGIN_LEASE, S_TURN, S_COMMIT, S_ROLLBACK,
        S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD, S_N };
 
 const int fr_n_sql = S_N;
@@ -191,6 +192,7 @@ static const char *const common[S_N] = {
 		    " (SELECT count(*) FROM frontier_owner)",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_BEGIN_LEASE] = "BEGIN IMMEDIATE",
+	[S_TURN] = "SELECT 1",   /* SQLite's write lock is the turn */
 	[S_COMMIT] = "COMMIT",
 	[S_ROLLBACK] = "ROLLBACK",
 	[S_REP_STATE] = "SELECT state, count(*) FROM frontier GROUP BY state ORDER BY state",
@@ -233,6 +235,7 @@ static const char *const pg_only[S_N] = {
 			" AND frontier.owner = ?1) RETURNING host",
 	[S_BEGIN] = "BEGIN; SELECT pg_advisory_xact_lock(7367)",
 	[S_BEGIN_LEASE] = "BEGIN",
+	[S_TURN] = "SELECT pg_advisory_xact_lock(7367)",
 	[S_REP_OLDEST] = "SELECT round(?1 - added_at) || ' s', url FROM frontier"
 			 " WHERE state = 'pending' ORDER BY added_at LIMIT 1",
 };
@@ -252,24 +255,16 @@ struct fr {
 	long long share;   /* how many we may own, as of the last beat */
 };
 
-/* Whether target names a PostgreSQL database rather than a file: a
- * libpq connection URI. */
-static int
-is_pg(const char *target)
-{
-	return strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
-}
-
 fr *
-fr_open(const char *target, sqlite3 *db, char *err, size_t errlen)
+fr_open(const char *target, sqlite3 *db, PGconn *pgc, char *err, size_t errlen)
 {
 	fr *f = calloc(1, sizeof *f);
 	if (!f) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	f->s = !db && is_pg(target) ? fr_pg_open(target, err, errlen)
-				    : fr_sqlite_open(target, db, err, errlen);
+	f->s = pgc || (!db && pgsql_is_uri(target)) ? fr_pg_open(target, pgc, err, errlen)
+						   : fr_sqlite_open(target, db, err, errlen);
 	if (!f->s) {
 		free(f);
 		return NULL;
@@ -331,6 +326,12 @@ int
 fr_begin(fr *f)
 {
 	return run(f, S_BEGIN, NULL, 0);
+}
+
+int
+fr_turn(fr *f)
+{
+	return run(f, S_TURN, NULL, 0);
 }
 
 int

@@ -40,6 +40,7 @@
 #ifndef SLUICE_FRONTIER_H
 #define SLUICE_FRONTIER_H
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdio.h>
 
@@ -52,9 +53,14 @@ typedef struct fr fr;
 
 /* Opens (creating if needed) the frontier that target names: a libpq
  * connection URI (postgresql://... or postgres://...) or else a SQLite
- * file; or on db when it is not NULL (sink shares its connection when
- * the target is the same file).  Returns NULL with a message in err. */
-fr *fr_open(const char *target, sqlite3 *db, char *err, size_t errlen);
+ * file; or on the connection db or pgc when one is not NULL (sink shares
+ * its connection when its target is the same database).  Returns NULL
+ * with a message in err. */
+fr *fr_open(const char *target, sqlite3 *db, PGconn *pgc, char *err, size_t errlen);
+/* Takes the turn that multi-row changes take in PostgreSQL (see
+ * fr_begin) inside a transaction opened elsewhere: sink's, when its
+ * rows and acks share one.  0, or -1. */
+int fr_turn(fr *f);
 void fr_close(fr *f);
 /* The SQLite connection, or NULL for PostgreSQL. */
 sqlite3 *fr_db(fr *f);

@@ -24,12 +24,12 @@ static ack *acks;
 static size_t n_acks, cap_acks;
 
 void
-ack_open(const ack_opts *o, sqlite3 *db)
+ack_open(const ack_opts *o, sqlite3 *db, PGconn *pgc)
 {
 	char err[256];
 	opt = *o;
-	shared = db != NULL;
-	front = fr_open(o->path, db, err, sizeof err);
+	shared = db || pgc;
+	front = fr_open(o->path, db, pgc, err, sizeof err);
 	if (!front)
 		msg_die(EX_IOERR, "cannot open '%s': %s", o->path, err);
 }
@@ -161,7 +161,8 @@ ack_flush(void)
 {
 	if (n_acks == 0)
 		return;
-	if (!shared && fr_begin(front) != 0)
+	/* Inside sink's own transaction, the acks still take their turn. */
+	if (shared ? fr_turn(front) != 0 : fr_begin(front) != 0)
 		goto fail;
 	for (size_t i = 0; i < n_acks; i++) {
 		ack *a = &acks[i];

@@ -13,6 +13,7 @@
 #define SINK_ACK_H
 
 #include <msgpack.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "vre.h"
@@ -29,9 +30,10 @@ typedef struct ack_opts {
 	int n_include, n_exclude;
 } ack_opts;
 
-/* Opens the frontier at o->path, or in shared (the sink's connection)
- * when it is the same file.  Exits 74 on failure. */
-void ack_open(const ack_opts *o, sqlite3 *shared);
+/* Opens the frontier at o->path, or on the sink's connection (db, or
+ * pgc for PostgreSQL) when its target is the same database.  Exits 74
+ * on failure. */
+void ack_open(const ack_opts *o, sqlite3 *db, PGconn *pgc);
 
 /* Whether ack_flush must run inside the sink's transaction. */
 int ack_shared(void);

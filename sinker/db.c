@@ -5,7 +5,10 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "cols.h"
+#include "db_pg.h"
 #include "msg.h"
+#include "pgsql.h"
 #include "rec.h"
 #include "sql.h"
 
@@ -32,33 +35,12 @@ const char sdb_schema[] =
 	"  PRIMARY KEY (src, dst)\n"
 	") WITHOUT ROWID;\n";
 
-/* The record keys that have their own column, in bind order (?2..?11
- * after url); `record` holds every other key except body (and links
- * when they go to their own table). */
-static const char *const columns[] = {
-	"url", "final_url", "host", "status", "error", "accepted", "reason",
-	"title", "fetched_at", "parser",
-};
-#define NCOLS (sizeof columns / sizeof columns[0])
-
-#define UPSERT_HEAD \
-	"INSERT INTO pages (url, final_url, host, status, error, accepted, reason," \
-	" title, fetched_at, parser, stored_at, record%s)" \
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12%s)" \
-	" ON CONFLICT(url) DO UPDATE SET final_url = excluded.final_url," \
-	" host = excluded.host, status = excluded.status, error = excluded.error," \
-	" accepted = excluded.accepted, reason = excluded.reason," \
-	" title = excluded.title, fetched_at = excluded.fetched_at," \
-	" parser = excluded.parser, stored_at = excluded.stored_at," \
-	" record = excluded.record%s"
-
 struct sdb {
+	pgdb *pg;                /* a PostgreSQL target: everything goes there */
 	sqlite3 *h;
 	int flags, in_txn;
 	sqlite3_stmt *begin, *commit, *upsert, *del_links, *ins_link;
-	msgpack_object_kv *kv;   /* scratch: the keys that go to `record` */
-	size_t kvcap;
-	msgpack_sbuffer json;    /* scratch: `record` as JSON */
+	cols_rest rest;          /* scratch: `record` */
 };
 
 /* Prepares sql once for the whole run (PERSISTENT: kept off the
@@ -78,16 +60,20 @@ sdb_open(const char *path, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	db->flags = flags;
-	msgpack_sbuffer_init(&db->json);
+	if (pgsql_is_uri(path)) {
+		if (!(db->pg = pgdb_open(path, flags, err, errlen))) {
+			free(db);
+			return NULL;
+		}
+		return db;
+	}
 	db->h = sql_open(path, sdb_schema, err, errlen);
 	if (!db->h) {
 		sdb_close(db);
 		return NULL;
 	}
 	char sql[1400];
-	snprintf(sql, sizeof sql, UPSERT_HEAD,
-		 flags & SDB_BODY ? ", body" : "", flags & SDB_BODY ? ", ?13" : "",
-		 flags & SDB_BODY ? ", body = excluded.body" : "");
+	cols_upsert(sql, sizeof sql, flags & SDB_BODY);
 	if (prepare(db, "BEGIN IMMEDIATE", &db->begin) != SQLITE_OK ||
 	    prepare(db, "COMMIT", &db->commit) != SQLITE_OK ||
 	    prepare(db, sql, &db->upsert) != SQLITE_OK ||
@@ -134,40 +120,6 @@ bind_obj(sqlite3_stmt *st, int i, const msgpack_object *o, msgpack_sbuffer *tmp)
 	}
 }
 
-/* Whether key k is stored outside the `record` JSON. */
-static int
-own_column(const msgpack_object *k, int flags)
-{
-	for (size_t i = 0; i < NCOLS; i++)
-		if (rec_eq(k, columns[i]))
-			return 1;
-	return rec_eq(k, "body") || ((flags & SDB_LINKS) && rec_eq(k, "links"));
-}
-
-/* Renders the keys without a column of their own as a JSON object into
- * db->json, by pointing a map object at the kept pairs: no copy of the
- * values, no re-packing. */
-static void
-rest_json(sdb *db, const msgpack_object *rec)
-{
-	uint32_t n = rec->via.map.size;
-	if (n > db->kvcap) {
-		free(db->kv);
-		db->kvcap = n;
-		if (!(db->kv = malloc(n * sizeof *db->kv)))
-			msg_die(EX_OSERR, "out of memory");
-	}
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (!own_column(&rec->via.map.ptr[i].key, db->flags))
-			db->kv[k++] = rec->via.map.ptr[i];
-	msgpack_object rest = { .type = MSGPACK_OBJECT_MAP };
-	rest.via.map.size = k;
-	rest.via.map.ptr = db->kv;
-	db->json.size = 0;
-	rec_json(&rest, &db->json);
-}
-
 /* Runs st to completion and resets it for the next use.  0, or -1
  * with the reason in sqlite3_errmsg. */
 static int
@@ -207,6 +159,8 @@ put_links(sdb *db, const msgpack_object *url, const msgpack_object *links)
 int
 sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 {
+	if (db->pg)
+		return pgdb_put(db->pg, rec, stored_at);
 	const msgpack_object *url = rec_get(rec, "url");
 	if (!url || url->type != MSGPACK_OBJECT_STR || url->via.str.size == 0)
 		return 1;
@@ -218,12 +172,12 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 	msgpack_sbuffer tmp;
 	msgpack_sbuffer_init(&tmp);
 	sqlite3_stmt *st = db->upsert;
-	for (size_t i = 0; i < NCOLS; i++)
-		bind_obj(st, (int)i + 1, rec_get(rec, columns[i]), &tmp);
+	for (size_t i = 0; i < COLS_N; i++)
+		bind_obj(st, (int)i + 1, rec_get(rec, cols_names[i]), &tmp);
 	sqlite3_bind_double(st, 11, stored_at);
-	rest_json(db, rec);
-	sqlite3_bind_text(st, 12, db->json.data ? db->json.data : "{}",
-			  (int)db->json.size, SQLITE_STATIC);
+	cols_rest_json(&db->rest, rec, db->flags & SDB_LINKS, 0);
+	sqlite3_bind_text(st, 12, db->rest.json.data ? db->rest.json.data : "{}",
+			  (int)db->rest.json.size, SQLITE_STATIC);
 	if (db->flags & SDB_BODY) {
 		const msgpack_object *b = rec_get(rec, "body");
 		if (b && b->type == MSGPACK_OBJECT_STR)
@@ -243,6 +197,8 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 int
 sdb_commit(sdb *db)
 {
+	if (db->pg)
+		return pgdb_commit(db->pg);
 	if (!db->in_txn)
 		return 0;
 	if (step(db->commit) < 0)
@@ -257,10 +213,16 @@ sdb_handle(sdb *db)
 	return db->h;
 }
 
+PGconn *
+sdb_pg(sdb *db)
+{
+	return db->pg ? pgdb_conn(db->pg) : NULL;
+}
+
 const char *
 sdb_errmsg(sdb *db)
 {
-	return sqlite3_errmsg(db->h);
+	return db->pg ? pgdb_errmsg(db->pg) : sqlite3_errmsg(db->h);
 }
 
 void
@@ -268,14 +230,14 @@ sdb_close(sdb *db)
 {
 	if (!db)
 		return;
+	pgdb_close(db->pg);
 	sqlite3_finalize(db->begin);
 	sqlite3_finalize(db->commit);
 	sqlite3_finalize(db->upsert);
 	sqlite3_finalize(db->del_links);
 	sqlite3_finalize(db->ins_link);
 	sqlite3_close(db->h);   /* rolls back an uncommitted transaction */
-	free(db->kv);
-	msgpack_sbuffer_destroy(&db->json);
+	cols_rest_free(&db->rest);
 	free(db);
 }
 

@@ -1,5 +1,6 @@
-/* db — the SQLite target: one row per page in `pages`, keyed on url, and
- * optionally the page's outgoing links in `links`.
+/* db — the database target: one row per page in `pages`, keyed on url,
+ * and optionally the page's outgoing links in `links`, in an SQLite file
+ * or, for a postgresql:// TARGET, in PostgreSQL (db_pg.c).
  *
  * Writes are upserts inside explicit transactions that the caller
  * commits in batches, so a rerun over the same input leaves the same
@@ -21,7 +22,7 @@ enum { SDB_BODY = 1, SDB_LINKS = 2 };
 extern const char sdb_schema[];
 
 /* Opens (creating) path, sets WAL, creates the schema and prepares the
- * statements.  flags: SDB_BODY stores `body`, SDB_LINKS fills `links`.
+ * statements; or connects to the PostgreSQL database path names.  flags: SDB_BODY stores `body`, SDB_LINKS fills `links`.
  * Returns the handle, or NULL with SQLite's reason in err. */
 sdb *sdb_open(const char *path, int flags, char *err, size_t errlen);
 
@@ -33,9 +34,11 @@ int sdb_put(sdb *db, const msgpack_object *rec, double stored_at);
 /* Commits the open transaction, if any.  0, or -1 on error. */
 int sdb_commit(sdb *db);
 
-/* The connection, so sink --queue can write the frontier in the same
- * transaction when it lives in the same file. */
+/* The connection (SQLite's, or PostgreSQL's; the other is NULL), so
+ * sink --queue can write the frontier in the same transaction when it
+ * lives in the same database. */
 struct sqlite3 *sdb_handle(sdb *db);
+struct pg_conn *sdb_pg(sdb *db);
 
 /* The last error, for messages. */
 const char *sdb_errmsg(sdb *db);

@@ -17,6 +17,7 @@
 #include "msg.h"
 #include "num.h"
 #include "ack.h"
+#include "pgsql.h"
 #include "rec.h"
 #include "stop.h"
 #include "tm.h"
@@ -165,10 +166,11 @@ parse_args(int argc, char **argv, sink *k)
 	k->target = argv[optind];
 	if ((k->q.follow || k->q.n_include || k->q.n_exclude || k->q.max_pages) && !k->q.path)
 		msg_usage("--follow and its limits need --queue");
-	if (ends_with(k->target, ".db"))
+	if (ends_with(k->target, ".db") || pgsql_is_uri(k->target))
 		k->is_db = 1;
 	else if (!ends_with(k->target, ".jsonl") && strcmp(k->target, "-") != 0)
-		msg_usage("unknown target '%s': want FILE.db, FILE.jsonl or -", k->target);
+		msg_usage("unknown target '%s': want FILE.db, a postgresql:// URI, FILE.jsonl or -",
+			  k->target);
 }
 
 /* Makes everything put so far durable (db) or written (jsonl).  Any
@@ -192,10 +194,13 @@ commit(sink *k)
 	k->pending = 0;
 }
 
-/* Whether paths a and b name one existing file. */
+/* Whether paths a and b name one existing file (two URIs: the same
+ * text). */
 static int
 same_file(const char *a, const char *b)
 {
+	if (pgsql_is_uri(a) || pgsql_is_uri(b))
+		return strcmp(a, b) == 0;
 	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
 	int same = ra && rb && strcmp(ra, rb) == 0;
 	free(ra);
@@ -251,8 +256,9 @@ main(int argc, char **argv)
 	} else if (sjl_open(&k.jl, k.target) < 0) {
 		msg_die(EX_IOERR, "cannot open '%s': %s", k.target, strerror(errno));
 	}
+	int same = k.q.path && k.is_db && same_file(k.q.path, k.target);
 	if (k.q.path)
-		ack_open(&k.q, k.is_db && same_file(k.q.path, k.target) ? sdb_handle(k.db) : NULL);
+		ack_open(&k.q, same ? sdb_handle(k.db) : NULL, same ? sdb_pg(k.db) : NULL);
 
 	rec_in in;
 	if (rec_in_init(&in, 0, k.max_record) < 0)

@@ -2,6 +2,8 @@
 #
 #   . "$here/bench/nginx.sh"
 #   nginx_up DIR DOCROOT PROBE     # sets $port, $base and $ngpid, or dies
+#   NGINX_ADDRS=50 nginx_up ...    # also 127.0.0.2 .. 127.0.0.50, same port
+#   NGINX_LOG=FILE nginx_up ...    # log "server_addr msec uri" per request
 #   nginx_down                     # idempotent; call it from the EXIT trap
 #
 # DIR is a scratch directory (the nginx prefix goes in DIR/ng); DOCROOT is
@@ -33,7 +35,8 @@ pid $_d/nginx.pid;
 error_log $_d/logs/error.log warn;
 events { worker_connections 4096; }
 http {
-	access_log off;
+	log_format starts '\$server_addr \$msec \$uri';
+	access_log ${NGINX_LOG:-off}${NGINX_LOG:+ starts};
 	sendfile on;
 	tcp_nopush on;
 	tcp_nodelay on;
@@ -48,7 +51,7 @@ http {
 	uwsgi_temp_path $_d/tmp/uwsgi;
 	scgi_temp_path $_d/tmp/scgi;
 	server {
-		listen 127.0.0.1:$4;
+$(_i=1; while [ "$_i" -le "${NGINX_ADDRS:-1}" ]; do echo "		listen 127.0.0.$_i:$4;"; _i=$((_i + 1)); done)
 		server_name localhost;
 		root $2;
 	}

@@ -1,0 +1,86 @@
+#include "cols.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "msg.h"
+#include "rec.h"
+
+const char *const cols_names[COLS_N] = {
+	"url", "final_url", "host", "status", "error", "accepted", "reason",
+	"title", "fetched_at", "parser",
+};
+
+void
+cols_upsert(char *sql, size_t n, int body)
+{
+	snprintf(sql, n,
+		 "INSERT INTO pages (url, final_url, host, status, error, accepted, reason,"
+		 " title, fetched_at, parser, stored_at, record%s)"
+		 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12%s)"
+		 " ON CONFLICT(url) DO UPDATE SET final_url = excluded.final_url,"
+		 " host = excluded.host, status = excluded.status, error = excluded.error,"
+		 " accepted = excluded.accepted, reason = excluded.reason,"
+		 " title = excluded.title, fetched_at = excluded.fetched_at,"
+		 " parser = excluded.parser, stored_at = excluded.stored_at,"
+		 " record = excluded.record%s",
+		 body ? ", body" : "", body ? ", ?13" : "", body ? ", body = excluded.body" : "");
+}
+
+int
+cols_fits(size_t i, const msgpack_object *v)
+{
+	if (!v || v->type == MSGPACK_OBJECT_NIL)
+		return 1;
+	switch (i) {
+	case 3: case 5:   /* status, accepted */
+		return v->type == MSGPACK_OBJECT_BOOLEAN ||
+		       (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER && v->via.u64 <= INT32_MAX) ||
+		       (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER && v->via.i64 >= INT32_MIN);
+	case 8:           /* fetched_at */
+		return v->type == MSGPACK_OBJECT_POSITIVE_INTEGER ||
+		       v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER ||
+		       v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64;
+	default:          /* text */
+		return v->type == MSGPACK_OBJECT_STR;
+	}
+}
+
+/* Whether key k (with value v) goes to a column rather than `record`. */
+static int
+own_column(const msgpack_object *k, const msgpack_object *v, int links, int strict)
+{
+	for (size_t i = 0; i < COLS_N; i++)
+		if (rec_eq(k, cols_names[i]))
+			return !strict || cols_fits(i, v);
+	return rec_eq(k, "body") || (links && rec_eq(k, "links"));
+}
+
+void
+cols_rest_json(cols_rest *r, const msgpack_object *rec, int links, int strict)
+{
+	uint32_t n = rec->via.map.size;
+	if (n > r->cap) {
+		free(r->kv);
+		r->cap = n;
+		if (!(r->kv = malloc(n * sizeof *r->kv)))
+			msg_die(EX_OSERR, "out of memory");
+	}
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!own_column(&rec->via.map.ptr[i].key, &rec->via.map.ptr[i].val, links, strict))
+			r->kv[k++] = rec->via.map.ptr[i];
+	msgpack_object rest = { .type = MSGPACK_OBJECT_MAP };
+	rest.via.map.size = k;
+	rest.via.map.ptr = r->kv;
+	r->json.size = 0;
+	rec_json(&rest, &r->json);
+}
+
+void
+cols_rest_free(cols_rest *r)
+{
+	free(r->kv);
+	msgpack_sbuffer_destroy(&r->json);
+	*r = (cols_rest){ 0 };
+}

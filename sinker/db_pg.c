@@ -1,0 +1,236 @@
+/* db_pg — sink's PostgreSQL target: the same `pages` (and `links`) as
+ * the SQLite one, upserts in batched transactions, on a connection that
+ * sink --queue shares when the frontier is the same database.
+ *
+ * PostgreSQL's columns are typed and its text holds neither NUL nor
+ * invalid UTF-8: a value that does not fit its column stays in `record`
+ * (cols_fits), and text is stored with such bytes as U+FFFD. */
+#include "db_pg.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cols.h"
+#include "pgsql.h"
+#include "rec.h"
+
+const char pgdb_schema[] =
+	"BEGIN;\n"
+	"SELECT pg_advisory_xact_lock(7368);\n"
+	"CREATE TABLE IF NOT EXISTS pages (\n"
+	"  url        text PRIMARY KEY,\n"
+	"  final_url  text,\n"
+	"  host       text,\n"
+	"  status     integer,\n"
+	"  error      text,\n"
+	"  accepted   integer,\n"
+	"  reason     text,\n"
+	"  title      text,\n"
+	"  fetched_at double precision,\n"
+	"  parser     text,\n"
+	"  stored_at  double precision NOT NULL,\n"
+	"  record     text NOT NULL,\n"
+	"  body       bytea\n"
+	");\n"
+	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n"
+	"CREATE TABLE IF NOT EXISTS links (\n"
+	"  src text NOT NULL,\n"
+	"  dst text NOT NULL,\n"
+	"  PRIMARY KEY (src, dst)\n"
+	");\n"
+	"COMMIT;\n";
+
+struct pgdb {
+	PGconn *c;
+	int flags, in_txn;
+	cols_rest rest;
+	char err[512];
+};
+
+enum { P_UPSERT, P_DEL_LINKS, P_INS_LINK };
+
+/* Runs prepared statement k with n text parameters (bin marks the one
+ * sent as bytes, -1 for none); 0, or -1 with the reason in db->err. */
+static int
+exec(pgdb *db, int k, int n, const char *const *v, const int *len, int bin)
+{
+	int fmt[16] = { 0 };
+	if (bin >= 0)
+		fmt[bin] = 1;
+	char name[8];
+	snprintf(name, sizeof name, "p%d", k);
+	PGresult *r = PQexecPrepared(db->c, name, n, v, len, fmt, 0);
+	int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+	if (!ok)
+		pgsql_error(db->err, sizeof db->err, r ? PQresultErrorMessage(r) : PQerrorMessage(db->c));
+	PQclear(r);
+	return ok ? 0 : -1;
+}
+
+static int
+prepare(pgdb *db, int k, const char *sql)
+{
+	char name[8], *d = pgsql_dollars(sql);
+	snprintf(name, sizeof name, "p%d", k);
+	PGresult *r = d ? PQprepare(db->c, name, d, 0, NULL) : NULL;
+	free(d);
+	int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+	if (!ok)
+		pgsql_error(db->err, sizeof db->err, r ? PQresultErrorMessage(r) : PQerrorMessage(db->c));
+	PQclear(r);
+	return ok ? 0 : -1;
+}
+
+pgdb *
+pgdb_open(const char *uri, int flags, char *err, size_t errlen)
+{
+	pgdb *db = calloc(1, sizeof *db);
+	if (!db) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	db->flags = flags;
+	if (!(db->c = pgsql_connect(uri, err, errlen)) ||
+	    pgsql_exec(db->c, pgdb_schema, err, errlen) != 0)
+		goto fail;
+	char sql[1400];
+	cols_upsert(sql, sizeof sql, flags & SDB_BODY);
+	if (prepare(db, P_UPSERT, sql) != 0 ||
+	    prepare(db, P_DEL_LINKS, "DELETE FROM links WHERE src = ?1") != 0 ||
+	    prepare(db, P_INS_LINK, "INSERT INTO links (src, dst) VALUES (?1, ?2)"
+				    " ON CONFLICT DO NOTHING") != 0) {
+		snprintf(err, errlen, "%s", db->err);
+		goto fail;
+	}
+	return db;
+fail:
+	pgdb_close(db);
+	return NULL;
+}
+
+/* Value v of column i as a text parameter, malloc'd; NULL for SQL NULL
+ * (none, nil, or not of the column's type). */
+static char *
+text_of(size_t i, const msgpack_object *v)
+{
+	if (!v || v->type == MSGPACK_OBJECT_NIL || !cols_fits(i, v))
+		return NULL;
+	char buf[32];
+	switch (v->type) {
+	case MSGPACK_OBJECT_STR:
+		return pgsql_text(v->via.str.ptr, v->via.str.size);
+	case MSGPACK_OBJECT_BOOLEAN:
+		return strdup(v->via.boolean ? "1" : "0");
+	case MSGPACK_OBJECT_POSITIVE_INTEGER:
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)v->via.u64);
+		return strdup(buf);
+	case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+		snprintf(buf, sizeof buf, "%lld", (long long)v->via.i64);
+		return strdup(buf);
+	default:
+		snprintf(buf, sizeof buf, "%.17g", v->via.f64);
+		return strdup(buf);
+	}
+}
+
+/* Replaces the links of page url (a text parameter) with the strings in
+ * links.  0, or -1. */
+static int
+put_links(pgdb *db, const char *url, const msgpack_object *links)
+{
+	const char *v[2] = { url, NULL };
+	if (exec(db, P_DEL_LINKS, 1, v, NULL, -1) != 0)
+		return -1;
+	if (!links || links->type != MSGPACK_OBJECT_ARRAY)
+		return 0;
+	int rc = 0;
+	for (uint32_t i = 0; rc == 0 && i < links->via.array.size; i++) {
+		const msgpack_object *l = &links->via.array.ptr[i];
+		if (l->type != MSGPACK_OBJECT_STR || l->via.str.size == 0)
+			continue;
+		char *dst = pgsql_text(l->via.str.ptr, l->via.str.size);
+		v[1] = dst;
+		rc = dst ? exec(db, P_INS_LINK, 2, v, NULL, -1) : -1;
+		free(dst);
+	}
+	return rc;
+}
+
+int
+pgdb_put(pgdb *db, const msgpack_object *rec, double stored_at)
+{
+	const msgpack_object *url = rec_get(rec, "url");
+	if (!url || url->type != MSGPACK_OBJECT_STR || url->via.str.size == 0)
+		return 1;
+	if (!db->in_txn) {
+		if (pgsql_exec(db->c, "BEGIN", db->err, sizeof db->err) != 0)
+			return -1;
+		db->in_txn = 1;
+	}
+	char *v[13] = { 0 }, stored[32];
+	int len[13] = { 0 }, n = 12, rc = 0;
+	for (size_t i = 0; i < COLS_N; i++)
+		v[i] = text_of(i, rec_get(rec, cols_names[i]));
+	snprintf(stored, sizeof stored, "%.17g", stored_at);
+	cols_rest_json(&db->rest, rec, db->flags & SDB_LINKS, 1);
+	msgpack_sbuffer_write(&db->rest.json, "", 1);   /* a C string */
+	const char *vals[13];
+	for (int i = 0; i < COLS_N; i++)
+		vals[i] = v[i];
+	vals[10] = stored;
+	vals[11] = db->rest.json.data;
+	if (db->flags & SDB_BODY) {
+		/* The body as it came, bytes and all. */
+		const msgpack_object *b = rec_get(rec, "body");
+		vals[12] = NULL;
+		if (b && b->type == MSGPACK_OBJECT_STR) {
+			vals[12] = b->via.str.size ? b->via.str.ptr : "";
+			len[12] = (int)b->via.str.size;
+		} else if (b && b->type == MSGPACK_OBJECT_BIN) {
+			vals[12] = b->via.bin.size ? b->via.bin.ptr : "";
+			len[12] = (int)b->via.bin.size;
+		}
+		n = 13;
+	}
+	if (!v[0])
+		rc = -1;   /* out of memory: the url is a string */
+	if (rc == 0)
+		rc = exec(db, P_UPSERT, n, vals, len, n == 13 ? 12 : -1);
+	if (rc == 0 && (db->flags & SDB_LINKS))
+		rc = put_links(db, v[0], rec_get(rec, "links"));
+	for (size_t i = 0; i < COLS_N; i++)
+		free(v[i]);
+	return rc;
+}
+
+int
+pgdb_commit(pgdb *db)
+{
+	if (!db->in_txn)
+		return 0;
+	db->in_txn = 0;
+	return pgsql_exec(db->c, "COMMIT", db->err, sizeof db->err);
+}
+
+PGconn *
+pgdb_conn(pgdb *db)
+{
+	return db->c;
+}
+
+const char *
+pgdb_errmsg(pgdb *db)
+{
+	return db->err;
+}
+
+void
+pgdb_close(pgdb *db)
+{
+	if (!db)
+		return;
+	PQfinish(db->c);   /* rolls back an uncommitted transaction */
+	cols_rest_free(&db->rest);
+	free(db);
+}

@@ -1,0 +1,79 @@
+# sink into PostgreSQL: the pages table as in SQLite, upserts, --links
+# and --body, and what PostgreSQL's typed columns and strict text make of
+# careless records (NUL, invalid UTF-8, a string status): nothing lost.
+. "$TESTS/lib.sh"
+pg_start
+pq() { psql -X -q -At "$PG" -c "$1"; }
+
+# The records, as raw msgpack so strings may hold any bytes.
+python3 - "$T/in.mp" <<'EOF'
+import struct, sys
+
+def enc(v):
+    if v is None:
+        return b"\xc0"
+    if isinstance(v, bool):
+        return b"\xc3" if v else b"\xc2"
+    if isinstance(v, int):
+        return b"\xd3" + struct.pack(">q", v)
+    if isinstance(v, float):
+        return b"\xcb" + struct.pack(">d", v)
+    if isinstance(v, str):
+        v = v.encode()
+    if isinstance(v, bytes):
+        return b"\xdb" + struct.pack(">I", len(v)) + v
+    if isinstance(v, list):
+        return b"\xdd" + struct.pack(">I", len(v)) + b"".join(enc(x) for x in v)
+    if isinstance(v, dict):
+        return b"\xdf" + struct.pack(">I", len(v)) + b"".join(enc(k) + enc(x) for k, x in v.items())
+    raise TypeError(v)
+
+recs = [
+    {"url": "http://a.test/1", "host": "a.test", "status": 200, "title": "One",
+     "fetched_at": 1764680000.25, "accepted": True, "links": ["http://a.test/2", "http://a.test/3"],
+     "body": b"<p>one\x00\xff</p>", "lang": "en"},
+    {"url": "http://a.test/2", "host": "a.test", "status": "abc", "accepted": "yes",
+     "fetched_at": "now", "title": b"T\x00w\xffo\xe2\x82", "links": "none"},
+    {"host": "a.test", "title": "no url"},
+    {"url": "http://a.test/3", "host": "a.test", "status": 404, "error": "http", "title": None},
+]
+open(sys.argv[1], "wb").write(b"".join(enc(r) for r in recs))
+EOF
+
+"$BIN/sink" --links --body "$PG" <"$T/in.mp" 2>"$T/err"
+expect_eq "three rows (the record without url skipped and said so)" "3 1" \
+	"$(pq 'select count(*) from pages') $(grep -c 'has no url: skipped' "$T/err")"
+expect_eq "typed columns hold the record's values" "200|One|1764680000.25|1" \
+	"$(pq "select status, title, fetched_at, accepted from pages where url = 'http://a.test/1'")"
+expect_eq "other keys are the record JSON" '"en"' \
+	"$(pq "select record from pages where url = 'http://a.test/1'" | jq -c .lang)"
+expect_eq "--body keeps the bytes, NUL and all" \
+	"$(printf '<p>one\000\377</p>' | md5sum | cut -d' ' -f1)" \
+	"$(pq "select md5(body) from pages where url = 'http://a.test/1'")"
+expect_eq "--links: one row per link" "http://a.test/2
+http://a.test/3" "$(pq "select dst from links where src = 'http://a.test/1' order by dst")"
+expect_eq "values that do not fit a typed column are NULL there and kept in record" \
+	'|| {"status":"abc","accepted":"yes","fetched_at":"now"}' \
+	"$(pq "select status, accepted, fetched_at from pages where url = 'http://a.test/2'") $(pq "select record from pages where url = 'http://a.test/2'" | jq -c '{status, accepted, fetched_at}')"
+expect_eq "NUL and invalid UTF-8 in text become U+FFFD" "T�w�o�" \
+	"$(pq "select title from pages where url = 'http://a.test/2'")"
+expect_eq "a non-array links is no links" 0 "$(pq "select count(*) from links where src = 'http://a.test/2'")"
+before=$(pq 'select stored_at from pages order by url' | md5sum)
+"$BIN/sink" -q --links --body "$PG" <"$T/in.mp"
+expect_eq "the same input again: upserts, still three rows, new stored_at" "3 changed" \
+	"$(pq 'select count(*) from pages') $([ "$(pq 'select stored_at from pages order by url' | md5sum)" != "$before" ] && echo changed)"
+
+# As many rows as records, in batches, across several commits.
+python3 -c "
+import sys; sys.path.insert(0, '$TESTS'); from mkrec import pack
+out = bytearray()
+for i in range(2500): pack({'url': 'http://b.test/%d' % i, 'host': 'b.test', 'status': 200}, out)
+sys.stdout.buffer.write(out)" >"$T/many.mp"
+"$BIN/sink" -q --batch 1000 "$PG" <"$T/many.mp"
+expect_eq "2500 records in batches of 1000: 2500 rows" 2500 "$(pq "select count(*) from pages where host = 'b.test'")"
+
+err=$("$BIN/sink" "postgresql:///postgres?host=$T/none&user=sluice" </dev/null 2>&1; echo "rc=$?")
+expect_match "no server: sink says so and exits 74" "sink: cannot open 'postgresql:.*/none&user=sluice': connection to server on socket .*rc=74" "$(echo "$err" | tr '\n' ' ')"
+expect_eq "a target that is neither a file nor a URI is a usage error" 64 \
+	"$("$BIN/sink" "mysql://x" </dev/null 2>/dev/null; echo $?)"
+finish
