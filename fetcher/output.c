@@ -6,8 +6,10 @@
  * and transfers pause in their write callback.  It stays blocked until
  * the consumer has taken half of the buffer, so the driver resumes the
  * paused transfers in one go, not one record at a time (the two marks
- * are one state, not two tests that can disagree).  Files and terminals
- * are written directly.  Records are written once per loop pass (or
+ * are one state, not two tests that can disagree).  The pipe is watched
+ * all along, so a consumer that went away ends fetch even while it
+ * writes nothing (a queue waiting for acknowledgements that will never
+ * come).  Files and terminals are written directly.  Records are written once per loop pass (or
  * once 64 KiB wait), not one write per record: fewer syscalls here,
  * fewer wakeups downstream.
  */
@@ -28,11 +30,13 @@ static size_t limit;
 static int nonblocking;      /* we set O_NONBLOCK and poll */
 static int saved_flags = -1;
 static uv_poll_t poll_w;
-static int polling;
+static int polling;          /* waiting for room, not only for a hangup */
 static int blocked;          /* from --buffer bytes waiting to half that */
 static unsigned long reopened;  /* how many times blocked went to 0 */
 
 #define OUTPUT_WRITE_AT 65536
+
+static void on_writable(uv_poll_t *p, int status, int events);
 
 void
 output_init(int fd, int json, size_t lim)
@@ -44,8 +48,10 @@ output_init(int fd, int json, size_t lim)
 	if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
 		saved_flags = fcntl(fd, F_GETFL);
 		if (saved_flags >= 0 && fcntl(fd, F_SETFL, saved_flags | O_NONBLOCK) == 0 &&
-		    uv_poll_init(F.loop, &poll_w, fd) == 0)
+		    uv_poll_init(F.loop, &poll_w, fd) == 0) {
 			nonblocking = 1;
+			uv_poll_start(&poll_w, UV_DISCONNECT, on_writable);
+		}
 	}
 }
 
@@ -76,10 +82,14 @@ output_idle(void)
 	return out.buf.size == sent;
 }
 
+/* Room in the pipe, or the pipe's reader is gone (libuv reports the
+ * error a pipe's writer gets then as a failed poll). */
 static void
 on_writable(uv_poll_t *p, int status, int events)
 {
-	(void)p, (void)status, (void)events;
+	(void)p, (void)events;
+	if (status < 0)
+		msg_stdout_failed(EPIPE);
 	output_drain();
 }
 
@@ -95,7 +105,7 @@ output_drain(void)
 			continue;
 		} else if (n < 0 && errno == EAGAIN) {
 			if (!polling && nonblocking) {
-				uv_poll_start(&poll_w, UV_WRITABLE, on_writable);
+				uv_poll_start(&poll_w, UV_WRITABLE | UV_DISCONNECT, on_writable);
 				polling = 1;
 			}
 			break;
@@ -106,7 +116,7 @@ output_drain(void)
 	if (sent == out.buf.size) {
 		sent = out.buf.size = 0;
 		if (polling) {
-			uv_poll_stop(&poll_w);
+			uv_poll_start(&poll_w, UV_DISCONNECT, on_writable);
 			polling = 0;
 		}
 	} else if (sent >= out.buf.size / 2) {
@@ -136,8 +146,7 @@ void
 output_close(void)
 {
 	if (nonblocking) {
-		if (polling)
-			uv_poll_stop(&poll_w);
+		uv_poll_stop(&poll_w);
 		uv_close((uv_handle_t *)&poll_w, NULL);
 		fcntl(out.fd, F_SETFL, saved_flags);
 		nonblocking = 0;

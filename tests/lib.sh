@@ -23,6 +23,9 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
+# A signal (run.sh's timeout) ends the script through cleanup too: the
+# PostgreSQL server runs in its own session and would outlive it.
+trap 'exit 143' TERM INT HUP
 
 ok()   { echo "ok - $NAME: $1"; }
 fail() { echo "not ok - $NAME: $1"; shift; for l in "$@"; do echo "#   $l"; done; FAILS=$((FAILS + 1)); }

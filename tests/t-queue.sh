@@ -103,5 +103,13 @@ timeout 0.8 "$BIN/fetch" -q --queue "$T/leave.db" --no-robots "$T/leave.txt" >/d
 expect_eq "a stopped fetch leaves its lease pending and no owner" "pending|0" \
 	"$(q "$T/leave.db" 'select state, (select count(*) from frontier_owner) from frontier')"
 
+# A sink that dies (here at once, on a bad target) must not leave fetch
+# waiting for acknowledgements that will never come: it sees its pipe's
+# reader gone and ends.  (timeout's 124 would mean it hung.)
+echo "$URL/p9.html" >"$T/orphan.txt"
+timeout 20 sh -c '"$1/fetch" -q --queue "$2" --no-robots "$3" | "$1/sink" -q --queue "$2" bad-target 2>/dev/null' \
+	sh "$BIN" "$T/orphan.db" "$T/orphan.txt"
+expect_eq "a fetch whose sink died ends by itself" 64 $?
+
 expect_eq "usage: --follow needs --queue" 64 "$("$BIN/sink" --follow x.db </dev/null 2>/dev/null; echo $?)"
 finish

@@ -134,18 +134,26 @@ expect_eq "PostgreSQL job, one worker: 21 pages stored" 21 "$(q "$W/pages.db" 's
 expect_eq "PostgreSQL job, one worker: every URL done" "done|21" \
 	"$(psql -X -At "$JOB" -c 'select state, count(*) from frontier group by state')"
 expect_eq "PostgreSQL job, one worker: each page fetched once" yes "$(crawled)"
+psql -X -q "$PG" -c "CREATE DATABASE crawl2" >/dev/null
+fresh
+export JOB="$(echo "$PG" | sed 's|:///postgres?|:///crawl2?|')"
+recipe 'fetch --queue "$JOB" seeds.txt | parse | validate | sink --queue "$JOB" --follow "$JOB"'
+expect_eq "PostgreSQL job storing into itself: 21 rows, every URL done" "21 done|21" \
+	"$(psql -X -At "$JOB" -c 'select count(*) from pages') $(psql -X -At "$JOB" -c 'select state, count(*) from frontier group by state')"
+expect_eq "PostgreSQL job storing into itself: each page fetched once" yes "$(crawled)"
 fresh
 export JOB="$(echo "$PG" | sed 's|:///postgres?|:///crawl3?|')"
-recipe "parallel -j1 -S m1,m2,m3 --basefile seeds.txt --return pages-{}.db --cleanup \\
-  \"fetch --queue '\$JOB' seeds.txt | parse | validate | sink --queue '\$JOB' --follow pages-{}.db\" ::: 1 2 3"
-all=$(for k in 1 2 3; do q "$W/pages-$k.db" 'select url from pages'; done)
+recipe "parallel -j1 -S m1,m2,m3 --basefile seeds.txt --return worker-{}.log --cleanup \\
+  \"fetch --queue '\$JOB' seeds.txt | parse | validate | sink --queue '\$JOB' --follow '\$JOB' 2>worker-{}.log\" ::: 1 2 3"
 expect_eq "PostgreSQL job, three workers (-S :): 21 rows, each URL once" "21 21" \
-	"$(echo "$all" | grep -c .) $(echo "$all" | sort -u | grep -c .)"
+	"$(psql -X -At "$JOB" -c 'select count(*), count(distinct url) from pages' | tr '|' ' ')"
 expect_eq "PostgreSQL job, three workers: every URL done" "done|21" \
 	"$(psql -X -At "$JOB" -c 'select state, count(*) from frontier group by state')"
 expect_eq "PostgreSQL job, three workers: each page fetched once" yes "$(crawled)"
 expect_eq "PostgreSQL job, three workers: no worker left behind" 0 \
 	"$(psql -X -At "$JOB" -c 'select count(*) from frontier_owner')"
+expect_eq "PostgreSQL job, three workers: each said how many it stored" 3 \
+	"$(cat "$W"/worker-*.log | grep -c 'records stored in')"
 
 # --pipe with 1500 URLs: three chunks of 500, each holding all 3 hosts.
 for i in $(seq 1 500); do echo "$U1/page/$i"; echo "$U2/page/$i"; echo "$U3/page/$i"; done >"$W/urls.txt"
