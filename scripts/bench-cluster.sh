@@ -8,10 +8,14 @@
 # the job.  URLS (default 20000) manual pages spread over the hosts are
 # the job's seeds.  For 1, 2 and 4 workers, each `fetch --queue JOB |
 # sink --queue JOB own.db`, the acknowledged URLs per second, with the
-# default flags (no pacing) and at -d 0.05 (each host's starts, from
-# nginx's log, checked against the interval); then the same on an SQLite
-# frontier with one worker.  Last, the lease query's time on a frontier
-# of 1 000 000 pending URLs in each store.  BIN picks the binaries.
+# default flags (no pacing) and at -d 0.05 (each host's request starts,
+# from nginx's log, checked against the interval); then the same on an
+# SQLite frontier with one worker.  Then a job whose server answers in
+# 100 ms (tests/server.py's /slow on 20 addresses) with -c 32: one
+# worker's concurrency is the limit there, as on real sites, so more
+# workers mean more throughput.  Last, the lease query's time on a
+# frontier of 1 000 000 pending URLs in each store.  BIN picks the
+# binaries.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 : "${BIN:=$here/../bin}"
@@ -23,7 +27,13 @@ docs=/usr/share/doc/postgresql-doc-15/html
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-cluster.XXXXXX")
 chmod 755 "$dir"
 pgdir=$dir/pg
-cleanup() { nginx_down; "$here/pg-tmp" stop "$pgdir" 2>/dev/null || true; rm -rf "$dir"; }
+slowpid=
+cleanup() {
+	nginx_down
+	[ -z "$slowpid" ] || kill "$slowpid" 2>/dev/null || true
+	"$here/pg-tmp" stop "$pgdir" 2>/dev/null || true
+	rm -rf "$dir"
+}
 trap cleanup EXIT
 . "$here/bench/nginx.sh"
 NGINX_ADDRS=$hosts NGINX_LOG=$dir/access.log nginx_up "$dir" "$docs" /index.html
@@ -36,16 +46,15 @@ awk -v n="$urls" -v h="$hosts" -v p="$port" '{ page[NR] = $0 } END {
 		printf "http://127.0.0.%d:%d/%s?i=%d\n", i % h + 1, p, page[i % NR + 1], i }' \
 	"$dir/pages" >"$dir/seeds"
 
-job=0
-# newjob: a fresh PostgreSQL database; prints its URI
+# newjob NAME: a fresh PostgreSQL database; prints its URI
 newjob() {
-	job=$((job + 1))
-	psql -X -q "$pg" -c "CREATE DATABASE job$job" >/dev/null
-	echo "$pg" | sed "s|:///postgres?|:///job$job?|"
+	psql -X -q "$pg" -c "CREATE DATABASE $1" >/dev/null
+	echo "$pg" | sed "s|:///postgres?|:///$1?|"
 }
 
-# run JOB WORKERS FETCH-ARGS...: WORKERS pipelines on JOB until it is done;
-# prints "seconds acks/s"
+# run JOB WORKERS FETCH-ARGS...: WORKERS pipelines on JOB, reading the
+# seeds $seeds ($n of them), until it is done; prints "seconds acks/s"
+seeds=$dir/seeds n=$urls
 run() {
 	j=$1 w=$2; shift 2
 	: >"$dir/access.log"
@@ -55,7 +64,7 @@ run() {
 	while [ $i -le "$w" ]; do
 		# Every worker reads the seeds, as docs/scale.md's recipe
 		# does: the first admits them, the others find them known.
-		"$BIN/fetch" -q --queue "$j" "$@" "$dir/seeds" | "$BIN/sink" -q --queue "$j" "$dir/w$i.db" &
+		"$BIN/fetch" -q --queue "$j" "$@" "$seeds" | "$BIN/sink" -q --queue "$j" "$dir/w$i.db" &
 		pids="$pids $!"
 		i=$((i + 1))
 	done
@@ -63,12 +72,14 @@ run() {
 	wait $pids
 	t1=$(date +%s.%N)
 	rm -f "$dir"/w*.db*
-	awk -v n="$urls" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f %.0f\n", b - a, n / (b - a) }'
+	awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f %.0f\n", b - a, n / (b - a) }'
 }
 
-# mingap: the smallest gap between two requests to one host in nginx's log, ms
+# mingap: the smallest gap between the starts of two requests to one host
+# in nginx's log (its end time less its duration, to the millisecond), ms
 mingap() {
-	sort -k1,1 -k2,2n "$dir/access.log" | awk '$3 != "/robots.txt" {
+	awk '$4 != "/robots.txt" { printf "%s %.3f\n", $1, $2 - $3 }' "$dir/access.log" |
+		sort -k1,1 -k2,2n | awk '{
 		if ($1 == a && (m == "" || $2 - t < m)) m = $2 - t; a = $1; t = $2 }
 		END { printf "%.0f", m * 1000 }'
 }
@@ -76,11 +87,11 @@ mingap() {
 echo "| frontier | workers | flags | URLs | seconds | acknowledged URLs/s | min gap per host |"
 echo "|---|---|---|---|---|---|---|"
 for w in 1 2 4; do
-	set -- $(run "$(newjob)" "$w")
+	set -- $(run "$(newjob "fast$w")" "$w")
 	echo "| PostgreSQL | $w | defaults | $urls | $1 | $2 | - |"
 done
 for w in 1 2 4; do
-	set -- $(run "$(newjob)" "$w" -d 0.05)
+	set -- $(run "$(newjob "paced$w")" "$w" -d 0.05)
 	echo "| PostgreSQL | $w | -d 0.05 | $urls | $1 | $2 | $(mingap) ms |"
 done
 set -- $(run "$dir/job.db" 1)
@@ -89,12 +100,30 @@ rm -f "$dir"/job.db*
 set -- $(run "$dir/job.db" 1 -d 0.05)
 echo "| SQLite | 1 | -d 0.05 | $urls | $1 | $2 | $(mingap) ms |"
 
+# Latency-bound: 4000 URLs on 20 hosts answering in 100 ms, -c 32.
+python3 "$here/../tests/server.py" --port-file "$dir/slow.port" \
+	$(i=1; while [ $i -le 20 ]; do echo "--addr 127.0.0.$i"; i=$((i + 1)); done) \
+	>"$dir/slow.out" 2>&1 &
+slowpid=$!
+i=0
+while [ ! -s "$dir/slow.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+sp=$(cat "$dir/slow.port")
+awk -v p="$sp" 'BEGIN { for (i = 0; i < 4000; i++)
+	printf "http://127.0.0.%d:%d/slow?ms=100&i=%d\n", i % 20 + 1, p, i }' >"$dir/slow.seeds"
+seeds=$dir/slow.seeds n=4000
+for w in 1 2 4; do
+	set -- $(run "$(newjob "slow$w")" "$w" -c 32 --no-robots)
+	echo "| PostgreSQL | $w | -c 32, 100 ms answers | 4000 | $1 | $2 | - |"
+done
+kill "$slowpid"
+slowpid=
+
 # The lease query (lib/frontier.c, S_CANDIDATES) on 1 000 000 pending URLs
 # over the hosts, as fetch runs it with --pending 1024: 4096 candidates.
 echo
 echo "| frontier | pending URLs | lease query (ms, median of 5) |"
 echo "|---|---|---|"
-big=$(newjob)
+big=$(newjob big)
 "$BIN/fetch" -q --queue "$big" --report </dev/null >/dev/null   # the schema
 psql -X -q "$big" -c "INSERT INTO frontier(url, host, scope, added_at, updated_at)
 	SELECT 'http://h' || (g % $hosts) || '.example/' || g, 'h' || (g % $hosts) || '.example',

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench: every benchmark, each printing a markdown table for
-# docs/benchmarks.md.  Needs nginx, wrk, curl and postgresql-doc-15
-# (make deps).  Takes a few minutes on 2 cores.
+# docs/benchmarks.md.  Needs nginx, wrk, curl, postgresql-doc-15 and
+# postgresql (make deps).  Takes a few minutes on 2 cores.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 export BIN="${BIN:-$here/../bin}"
@@ -11,3 +11,4 @@ for b in fetch parse sink; do
 	echo
 done
 echo "## pipeline"; sh "$here/bench-pipeline.sh"; echo
+echo "## cluster"; sh "$here/bench-cluster.sh"; echo

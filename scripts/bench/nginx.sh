@@ -3,7 +3,7 @@
 #   . "$here/bench/nginx.sh"
 #   nginx_up DIR DOCROOT PROBE     # sets $port, $base and $ngpid, or dies
 #   NGINX_ADDRS=50 nginx_up ...    # also 127.0.0.2 .. 127.0.0.50, same port
-#   NGINX_LOG=FILE nginx_up ...    # log "server_addr msec uri" per request
+#   NGINX_LOG=FILE nginx_up ...    # log "server_addr msec request_time uri"
 #   nginx_down                     # idempotent; call it from the EXIT trap
 #
 # DIR is a scratch directory (the nginx prefix goes in DIR/ng); DOCROOT is
@@ -35,7 +35,7 @@ pid $_d/nginx.pid;
 error_log $_d/logs/error.log warn;
 events { worker_connections 4096; }
 http {
-	log_format starts '\$server_addr \$msec \$uri';
+	log_format starts '\$server_addr \$msec \$request_time \$uri';
 	access_log ${NGINX_LOG:-off}${NGINX_LOG:+ starts};
 	sendfile on;
 	tcp_nopush on;
