@@ -167,7 +167,7 @@ fr_pg_open(const char *uri, PGconn *c, char *err, size_t errlen)
 		return NULL;
 	}
 	p->base = (fr_store){ pg_run, pg_row, pg_text, pg_real, pg_integer,
-			      pg_end, pg_changes, pg_error, pg_close, NULL };
+			      pg_end, pg_changes, pg_error, pg_close };
 	p->prepared = prepared;
 	p->own_c = !c;
 	p->c = c ? c : pgsql_connect(uri, err, errlen);

@@ -9,6 +9,7 @@
 
 typedef struct {
 	fr_store base;
+	sqlite3 *db;
 	int own_db;
 	sqlite3_stmt **st;
 	/* The runs whose rows are being read, innermost last (a caller may
@@ -97,7 +98,7 @@ lite_run(fr_store *s, int k, const fr_arg *a, int n)
 		}
 	l->cur[l->depth] = st;
 	int rc = l->rc[l->depth++] = sqlite3_step(st);
-	l->changes = sqlite3_changes(s->db);
+	l->changes = sqlite3_changes(l->db);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		lite_end(s);
 		return -1;
@@ -152,7 +153,7 @@ lite_changes(fr_store *s)
 static const char *
 lite_error(fr_store *s)
 {
-	return sqlite3_errmsg(s->db);
+	return sqlite3_errmsg(((lite *)s)->db);
 }
 
 static void
@@ -165,7 +166,7 @@ lite_close(fr_store *s)
 		sqlite3_finalize(l->st[i]);
 	free(l->st);
 	if (l->own_db)
-		sqlite3_close(s->db);
+		sqlite3_close(l->db);
 	free(l);
 }
 
@@ -181,26 +182,26 @@ fr_sqlite_open(const char *path, sqlite3 *db, char *err, size_t errlen)
 		return NULL;
 	}
 	l->base = (fr_store){ lite_run, lite_row, lite_text, lite_real, lite_integer,
-			      lite_end, lite_changes, lite_error, lite_close, NULL };
+			      lite_end, lite_changes, lite_error, lite_close };
 	l->st = st;
 	/* Several processes share the file (fetch leases, sink acks): WAL
 	 * lets them read while one writes. */
-	l->base.db = db ? db : sql_open(path, NULL, err, errlen);
+	l->db = db ? db : sql_open(path, NULL, err, errlen);
 	l->own_db = !db;
-	if (!l->base.db) {
+	if (!l->db) {
 		free(st);
 		free(l);
 		return NULL;
 	}
-	if (sql_exec(l->base.db, fr_schema_sqlite) != SQLITE_OK || add_columns(l->base.db) != 0)
+	if (sql_exec(l->db, fr_schema_sqlite) != SQLITE_OK || add_columns(l->db) != 0)
 		goto fail;
 	for (int i = 0; i < fr_n_sql; i++)
-		if (sqlite3_prepare_v3(l->base.db, fr_sql(i, 0), -1, SQLITE_PREPARE_PERSISTENT,
+		if (sqlite3_prepare_v3(l->db, fr_sql(i, 0), -1, SQLITE_PREPARE_PERSISTENT,
 				       &st[i], NULL) != SQLITE_OK)
 			goto fail;
 	return &l->base;
 fail:
-	snprintf(err, errlen, "%s", sqlite3_errmsg(l->base.db));
+	snprintf(err, errlen, "%s", sqlite3_errmsg(l->db));
 	lite_close(&l->base);
 	return NULL;
 }

@@ -47,7 +47,6 @@ struct fr_store {
 	/* The last error's message. */
 	const char *(*error)(fr_store *s);
 	void (*close)(fr_store *s);
-	sqlite3 *db;   /* the SQLite connection, or NULL */
 };
 
 /* Statement k's text (frontier.c), in PostgreSQL's dialect when pg, and

@@ -288,12 +288,6 @@ fr_close(fr *f)
 	free(f);
 }
 
-sqlite3 *
-fr_db(fr *f)
-{
-	return f->s->db;
-}
-
 const char *
 fr_error(fr *f)
 {
@@ -343,8 +337,8 @@ fr_commit(fr *f)
 	return run(f, S_COMMIT, NULL, 0);
 }
 
-int
-fr_rollback(fr *f)
+static int
+rollback(fr *f)
 {
 	return run(f, S_ROLLBACK, NULL, 0);
 }
@@ -470,7 +464,7 @@ fr_lease(fr *f, int n, double now, double lease_secs,
 		rc = RUN(f, S_LEASE, FA_I(ids[i]), FA_D(now + lease_secs), FA_D(now), owner);
 	free(ids);
 	if (rc != 0) {
-		fr_rollback(f);
+		rollback(f);
 		return -1;
 	}
 	return fr_commit(f) == 0 ? taken : -1;
@@ -581,7 +575,7 @@ fr_beat(fr *f, double now)
 	if (rc == 0)
 		rc = reshare(f, now);
 	if (rc != 0) {
-		fr_rollback(f);
+		rollback(f);
 		return -1;
 	}
 	return fr_commit(f) == 0 ? total : -1;

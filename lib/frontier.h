@@ -62,15 +62,12 @@ fr *fr_open(const char *target, sqlite3 *db, PGconn *pgc, char *err, size_t errl
  * rows and acks share one.  0, or -1. */
 int fr_turn(fr *f);
 void fr_close(fr *f);
-/* The SQLite connection, or NULL for PostgreSQL. */
-sqlite3 *fr_db(fr *f);
 /* Why the last call failed. */
 const char *fr_error(fr *f);
 
 /* Transactions, for batching many calls into one commit. */
 int fr_begin(fr *f);
 int fr_commit(fr *f);
-int fr_rollback(fr *f);
 
 /* Admits url (canonical) as pending unless it is already known.  scope is
  * the host of the seed it descends from.  Returns 1 when added, 0 when
