@@ -117,11 +117,11 @@ accept_row(void *arg, const fr_row *r)
 {
 	(void)arg;
 	host *h = sched_host(r->url, url_origin_len(r->url), r->host);
-	if (h->n_fresh >= LEASE_HOST_BACKLOG * h->per_host)
-		return 0;
 	/* A host just taken from another fetch goes on at its pace. */
 	if (r->host_next > 0)
 		h->next_start = fmax(h->next_start, tm_mono() + (r->host_next - tm_wall()));
+	if (h->n_fresh >= LEASE_HOST_BACKLOG * h->per_host)
+		return 0;
 	/* The input record the job passes through: what sink needs to
 	 * acknowledge the lease and to follow links. */
 	rec_build_reset(&lease_rec);
