@@ -53,7 +53,7 @@ const char fr_schema_sqlite[] =
 "  min_gap     REAL NOT NULL DEFAULT 0,    -- its owner's interval between starts\n"
 "  updated_at  REAL NOT NULL\n"
 ");\n"
-"CREATE INDEX IF NOT EXISTS frontier_by_host ON frontier(host, state);\n";
+"CREATE INDEX IF NOT EXISTS frontier_state_host ON frontier(state, host);\n";
 
 /* The same tables in PostgreSQL: times are double precision (real is
  * single there), ids bigserial.  Several workers may create them at
@@ -105,7 +105,7 @@ const char fr_schema_pg[] =
 "  min_gap     double precision NOT NULL DEFAULT 0,\n"
 "  updated_at  double precision NOT NULL\n"
 ");\n"
-"CREATE INDEX IF NOT EXISTS frontier_by_host ON frontier(host, state);\n"
+"CREATE INDEX IF NOT EXISTS frontier_state_host ON frontier(state, host);\n"
 "COMMIT;\n";
 
 enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
@@ -190,8 +190,18 @@ static const char *const common[S_N] = {
 			" updated_at = ?2 WHERE owner = ?1 AND NOT EXISTS (SELECT 1 FROM frontier"
 			" WHERE frontier.host = frontier_host.host AND frontier.state = 'leased'"
 			" AND frontier.owner = ?1) RETURNING host",
-	/* Hosts with work, and fetches to share them. */
-	[S_SHARE] = "SELECT (SELECT count(DISTINCT host) FROM frontier WHERE state IN ('pending', 'leased')),"
+	/* Hosts with work, and fetches to share them.  The hosts are read
+	 * by skipping along the (state, host) index, one seek per host: a
+	 * count(DISTINCT host) reads every row, 0.9 s at 1 000 000. */
+	[S_SHARE] = "WITH RECURSIVE"
+		    " p(host) AS (SELECT min(host) FROM frontier WHERE state = 'pending' UNION ALL"
+		    "  SELECT (SELECT min(host) FROM frontier WHERE state = 'pending' AND host > p.host)"
+		    "  FROM p WHERE p.host IS NOT NULL),"
+		    " l(host) AS (SELECT min(host) FROM frontier WHERE state = 'leased' UNION ALL"
+		    "  SELECT (SELECT min(host) FROM frontier WHERE state = 'leased' AND host > l.host)"
+		    "  FROM l WHERE l.host IS NOT NULL)"
+		    " SELECT (SELECT count(*) FROM (SELECT host FROM p WHERE host IS NOT NULL"
+		    "  UNION SELECT host FROM l WHERE host IS NOT NULL) AS u),"
 		    " (SELECT count(*) FROM frontier_owner)",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_BEGIN_LEASE] = "BEGIN IMMEDIATE",
