@@ -1,7 +1,6 @@
 /* fr_pg — the frontier's store in a PostgreSQL database, through libpq.
  *
- * Statements with arguments are prepared on first use (?N written as
- * $N) and sent with text parameters, whose types the server infers from
+ * Statements with arguments are prepared on first use and sent with text parameters, whose types the server infers from
  * the statement; those without are sent as they are, so one text may
  * hold two commands (a BEGIN and its advisory lock).  Results arrive
  * whole, so a row is an index into the last one.
@@ -39,14 +38,9 @@ prepare(pg *p, int k)
 {
 	if (p->prepared[k])
 		return 0;
-	char name[16], *sql = pgsql_dollars(fr_sql(k, 1));
+	char name[16];
 	snprintf(name, sizeof name, "s%d", k);
-	PGresult *r = sql ? PQprepare(p->c, name, sql, 0, NULL) : NULL;
-	free(sql);
-	int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
-	set_error(p, r ? PQresultErrorMessage(r) : PQerrorMessage(p->c));
-	PQclear(r);
-	if (!ok)
+	if (pgsql_prepare(p->c, name, fr_sql(k, 1), p->err, sizeof p->err) != 0)
 		return -1;
 	p->prepared[k] = 1;
 	return 0;

@@ -37,13 +37,19 @@ pgsql_error(char *err, size_t errlen, const char *msg)
 	snprintf(err, errlen, "%.*s", (int)strcspn(msg, "\n"), msg);
 }
 
-char *
-pgsql_dollars(const char *sql)
+int
+pgsql_prepare(PGconn *c, const char *name, const char *sql, char *err, size_t errlen)
 {
-	char *out = strdup(sql);
-	for (char *q = out; q && (q = strchr(q, '?')); q++)
+	char *d = strdup(sql);
+	for (char *q = d; q && (q = strchr(q, '?')); q++)
 		*q = '$';
-	return out;
+	PGresult *r = d ? PQprepare(c, name, d, 0, NULL) : NULL;
+	free(d);
+	int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+	if (!ok)
+		pgsql_error(err, errlen, r ? PQresultErrorMessage(r) : PQerrorMessage(c));
+	PQclear(r);
+	return ok ? 0 : -1;
 }
 
 char *

@@ -18,8 +18,9 @@ PGconn *pgsql_connect(const char *uri, char *err, size_t errlen);
  * newline and may add DETAIL and HINT lines). */
 void pgsql_error(char *err, size_t errlen, const char *msg);
 
-/* sql with each ?N written $N, malloc'd (NULL when out of memory). */
-char *pgsql_dollars(const char *sql);
+/* Prepares sql (parameters written ?N, sent as $N) as statement name;
+ * 0, or -1 with the reason in err. */
+int pgsql_prepare(PGconn *c, const char *name, const char *sql, char *err, size_t errlen);
 
 /* A copy of s[0..n) that a text value may hold, malloc'd and
  * NUL-terminated: each NUL and each byte of an invalid UTF-8 sequence

@@ -71,15 +71,9 @@ exec(pgdb *db, int k, int n, const char *const *v, const int *len, int bin)
 static int
 prepare(pgdb *db, int k, const char *sql)
 {
-	char name[8], *d = pgsql_dollars(sql);
+	char name[8];
 	snprintf(name, sizeof name, "p%d", k);
-	PGresult *r = d ? PQprepare(db->c, name, d, 0, NULL) : NULL;
-	free(d);
-	int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
-	if (!ok)
-		pgsql_error(db->err, sizeof db->err, r ? PQresultErrorMessage(r) : PQerrorMessage(db->c));
-	PQclear(r);
-	return ok ? 0 : -1;
+	return pgsql_prepare(db->c, name, sql, db->err, sizeof db->err);
 }
 
 pgdb *
