@@ -1,9 +1,10 @@
 /* fr_pg — the frontier's store in a PostgreSQL database, through libpq.
  *
- * Statements with arguments are prepared on first use and sent with text parameters, whose types the server infers from
- * the statement; those without are sent as they are, so one text may
- * hold two commands (a BEGIN and its advisory lock).  Results arrive
- * whole, so a row is an index into the last one.
+ * Statements with arguments are prepared on first use and sent with
+ * text parameters, whose types the server infers from the statement;
+ * those without are sent as they are, so one text may hold two commands
+ * (a BEGIN and its advisory lock).  Results arrive whole, so a row is an
+ * index into a result.
  */
 #include "fr_store.h"
 
@@ -33,6 +34,7 @@ set_error(pg *p, const char *msg)
 	pgsql_error(p->err, sizeof p->err, msg);
 }
 
+/* Prepares statement k, once per connection. */
 static int
 prepare(pg *p, int k)
 {
@@ -72,16 +74,22 @@ pg_run(fr_store *s, int k, const fr_arg *a, int n)
 		}
 		if (prepare(p, k) != 0)
 			return -1;
-		char buf[16][32], name[16];
+		char buf[16][32], name[16], *text[16] = { 0 };
 		const char *v[16];
 		for (int i = 0; i < n; i++)
 			switch (a[i].t) {
-			case 's': v[i] = a[i].s; break;
+			case 's':
+				/* A reason or URL from a record may hold bytes
+				 * that PostgreSQL's text refuses. */
+				v[i] = a[i].s ? (text[i] = pgsql_text(a[i].s, strlen(a[i].s))) : NULL;
+				break;
 			case 'd': snprintf(buf[i], sizeof buf[i], "%.17g", a[i].d); v[i] = buf[i]; break;
 			default: snprintf(buf[i], sizeof buf[i], "%lld", a[i].i); v[i] = buf[i]; break;
 			}
 		snprintf(name, sizeof name, "s%d", k);
 		r = PQexecPrepared(p->c, name, n, v, NULL, NULL, 0);
+		for (int i = 0; i < n; i++)
+			free(text[i]);
 	}
 	ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {

@@ -28,6 +28,9 @@ def enc(v):
         return b"\xdf" + struct.pack(">I", len(v)) + b"".join(enc(k) + enc(x) for k, x in v.items())
     raise TypeError(v)
 
+# A dead letter whose reason holds bytes PostgreSQL's text refuses.
+open(sys.argv[1] + ".dead", "wb").write(enc({"url": "http://a.test/9", "host": "a.test",
+    "error": "http", "error_detail": b"bad \xff\x00 bytes", "status": 500}))
 recs = [
     {"url": "http://a.test/1", "host": "a.test", "status": 200, "title": "One",
      "fetched_at": 1764680000.25, "accepted": True, "links": ["http://a.test/2", "http://a.test/3"],
@@ -62,6 +65,16 @@ before=$(pq 'select stored_at from pages order by url' | md5sum)
 "$BIN/sink" -q --links --body "$PG" <"$T/in.mp"
 expect_eq "the same input again: upserts, still three rows, new stored_at" "3 changed" \
 	"$(pq 'select count(*) from pages') $([ "$(pq 'select stored_at from pages order by url' | md5sum)" != "$before" ] && echo changed)"
+
+# sink --queue on the same database: the acknowledgement of a dead
+# letter with such a reason is stored, cleaned, not refused (the reason
+# is a C string to the frontier, so it ends at the NUL, as in SQLite).
+timeout 20 "$BIN/fetch" -q --queue "$PG" --pause a.test </dev/null
+psql -X -q "$PG" -c "INSERT INTO frontier(url, host, scope, state, added_at, updated_at)
+	VALUES ('http://a.test/9', 'a.test', 'a.test', 'leased', 0, 0)"
+"$BIN/sink" -q --queue "$PG" "$PG" <"$T/in.mp.dead"
+expect_eq "a dead letter's reason with NUL and invalid UTF-8 is acknowledged" "0 dead|http: bad �" \
+	"$? $(pq "select state, last_error from frontier where url = 'http://a.test/9'")"
 
 # As many rows as records, in batches, across several commits.
 python3 -c "
