@@ -47,3 +47,32 @@ cs_dec(enum cs_enc enc, const unsigned char *s, size_t n, pbuf *out)
 		break;
 	}
 }
+
+void
+cs_dec_pairs(const unsigned char *s, size_t n, pbuf *out, long (*first)(unsigned b),
+	     int (*pair)(unsigned lead, unsigned b, pbuf *out))
+{
+	unsigned lead = 0;
+	size_t i = 0;
+	while (i < n) {
+		unsigned b = s[i];
+		if (lead) {
+			unsigned l = lead;
+			lead = 0;
+			if (pair(l, b, out))
+				i++;
+			else
+				cs_trail(out, 0, b, &i);
+			continue;
+		}
+		i++;
+		long c = first(b);
+		if (c == CS_LEAD)
+			lead = b;
+		else
+			cs_put(out, c < 0 ? CS_FFFD : (uint32_t)c);
+	}
+	if (lead)
+		cs_put(out, CS_FFFD);
+	cs_end(out);
+}

@@ -52,6 +52,19 @@ void cs_dec_euc_kr(const unsigned char *s, size_t n, pbuf *out);
 /* The replacement character, the decoders' "error". */
 #define CS_FFFD 0xFFFDu
 
+/* What a two-byte decoder's first(b) says of a byte outside a pair: a
+ * code point (>= 0), or one of these. */
+#define CS_LEAD (-1L)   /* starts a pair */
+#define CS_BAD (-2L)    /* an error */
+
+/* The loop that Big5, EUC-KR and Shift_JIS share: a byte is first(b)'s
+ * character, or a lead; then pair(lead, b, out) writes the pair's
+ * character(s) and returns 1, or returns 0 for an error, which is one
+ * U+FFFD with an ASCII trail byte read again (cs_trail).  A lead at the
+ * end is an error too. */
+void cs_dec_pairs(const unsigned char *s, size_t n, pbuf *out, long (*first)(unsigned b),
+		  int (*pair)(unsigned lead, unsigned b, pbuf *out));
+
 /* Appends code point c (a scalar value) to b as UTF-8, keeping room for
  * the NUL that cs_end writes. */
 static inline void

@@ -2,32 +2,25 @@
  * Hangul Code extension included), as the standard defines it. */
 #include "cs_dec.h"
 
+static long
+first(unsigned b)
+{
+	return b < 0x80 ? (long)b : b >= 0x81 && b <= 0xFE ? CS_LEAD : CS_BAD;
+}
+
+static int
+pair(unsigned l, unsigned b, pbuf *out)
+{
+	uint32_t c = 0;
+	if (b >= 0x41 && b <= 0xFE)
+		c = cs_index(cs_index_euc_kr, CS_INDEX_EUC_KR_N, (size_t)(l - 0x81) * 190 + (b - 0x41));
+	if (c)
+		cs_put(out, c);
+	return c != 0;
+}
+
 void
 cs_dec_euc_kr(const unsigned char *s, size_t n, pbuf *out)
 {
-	unsigned lead = 0;
-	size_t i = 0;
-	while (i < n) {
-		unsigned b = s[i];
-		if (lead) {
-			unsigned l = lead;
-			lead = 0;
-			uint32_t c = 0;
-			if (b >= 0x41 && b <= 0xFE)
-				c = cs_index(cs_index_euc_kr, CS_INDEX_EUC_KR_N,
-					     (size_t)(l - 0x81) * 190 + (b - 0x41));
-			cs_trail(out, c, b, &i);
-			continue;
-		}
-		i++;
-		if (b < 0x80)
-			cs_put(out, b);
-		else if (b >= 0x81 && b <= 0xFE)
-			lead = b;
-		else
-			cs_put(out, CS_FFFD);
-	}
-	if (lead)
-		cs_put(out, CS_FFFD);
-	cs_end(out);
+	cs_dec_pairs(s, n, out, first, pair);
 }
