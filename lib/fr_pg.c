@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pgsql.h"
+#include "utf8.h"
 
 typedef struct {
 	fr_store base;
@@ -79,9 +80,13 @@ pg_run(fr_store *s, int k, const fr_arg *a, int n)
 		for (int i = 0; i < n; i++)
 			switch (a[i].t) {
 			case 's':
-				/* A reason or URL from a record may hold bytes
-				 * that PostgreSQL's text refuses. */
-				v[i] = a[i].s ? (text[i] = pgsql_text(a[i].s, strlen(a[i].s))) : NULL;
+				/* A reason from a record may hold bytes that
+				 * PostgreSQL's text refuses; URLs and hosts,
+				 * canonical, go as they are. */
+				v[i] = a[i].s;
+				if (a[i].s && utf8_valid((const unsigned char *)a[i].s, strlen(a[i].s)) !=
+						      strlen(a[i].s))
+					v[i] = text[i] = pgsql_text(a[i].s, strlen(a[i].s));
 				break;
 			case 'd': snprintf(buf[i], sizeof buf[i], "%.17g", a[i].d); v[i] = buf[i]; break;
 			default: snprintf(buf[i], sizeof buf[i], "%lld", a[i].i); v[i] = buf[i]; break;
