@@ -83,7 +83,12 @@ handovers() {
 ( crawler 1 ) & w1=$!
 ( crawler 2 ) & w2=$!
 ( crawler 3 ) & w3=$!
+# After 2 s, and once worker 3 holds a host (hosts are handed over at
+# heartbeats, so on a loaded machine that may take a little longer):
+# what is tested is the takeover of a host in use.
 sleep 2
+i=0
+while ! grep -q '"ua": "W3"' "$LOG" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kill -9 "$(cat "$T/f3.pid")"
 ( sleep 90; kill $w1 $w2 2>/dev/null ) & guard=$!
 wait $w1 $w2; kill $guard 2>/dev/null; wait $w3 2>/dev/null
