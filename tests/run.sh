@@ -5,7 +5,10 @@
 # non-zero without reporting a failure counts as one failure.
 #
 # $TEST_JOBS tests run at once (default 2: most of the suite waits on
-# pacing and servers, not on a core).  Each gets at most $TEST_TIMEOUT
+# pacing and servers, not on a core).  A script with a line
+# `# run.sh: alone` has checks that a second test's load would blur (time
+# between requests at its test server, a signal racing its input): those
+# run after the others, one at a time.  Each gets at most $TEST_TIMEOUT
 # seconds (default 600), so a hang costs one failure, not the whole CI
 # run.  A test's lines are printed together when it ends, followed by
 # `# N s name`; the slowest are listed again at the end.
@@ -51,7 +54,12 @@ if [ $# -eq 0 ]; then
 	for t in "$UNIT"/test_*; do [ -x "$t" ] && set -- "$@" "$t"; done
 	set -- "$@" "$here"/t-*.sh
 fi
-printf '%s\n' "$@" | xargs -P "$TEST_JOBS" -I '{}' sh "$0" --one "$dir" '{}'
+for t in "$@"; do
+	case $t in *.sh) grep -qx '# run.sh: alone' "$t" && echo "$t" >>"$dir/alone" && continue ;; esac
+	echo "$t" >>"$dir/together"
+done
+[ -s "$dir/together" ] && xargs -P "$TEST_JOBS" -I '{}' sh "$0" --one "$dir" '{}' <"$dir/together"
+[ -s "$dir/alone" ] && xargs -P 1 -I '{}' sh "$0" --one "$dir" '{}' <"$dir/alone"
 echo "# slowest:"; sort -rn "$dir/times" | head -n 5 | sed 's/^/#   /'
 pass=$(grep -c '^ok ' "$dir/results")
 fail=$(grep -c '^not ok ' "$dir/results")

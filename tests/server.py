@@ -178,6 +178,9 @@ class Handler(BaseHTTPRequestHandler):
     def handle_one_request(self):
         try:
             self.raw_requestline = self.rfile.readline(65537)
+            # As soon as the request line is in: what follows is this
+            # thread's work, which a loaded machine may delay.
+            arrived = time.time()
             if len(self.raw_requestline) > 65536:
                 self.requestline = self.request_version = self.command = ""
                 self.send_error(414)
@@ -188,7 +191,7 @@ class Handler(BaseHTTPRequestHandler):
             if not self.parse_request():
                 return
             self.st.begin({
-                "t": time.time(),
+                "t": arrived,
                 "addr": self.local,
                 "host": self.headers.get("Host"),
                 "method": self.command,

@@ -1,6 +1,7 @@
 #!/bin/sh
 # fetch: pacing and concurrency measured at the server: -d, --rate and
 # --burst, -p, -c, several hosts in parallel, --policy.
+# run.sh: alone
 . "$(dirname "$0")/lib.sh"
 
 server_start

@@ -2,6 +2,7 @@
 # fetch: retries (Retry-After in seconds and as an HTTP date, backoff with
 # jitter, --retries, --max-retry-after), which statuses are final, the
 # circuit breaker and 429/503 adaptation.  Times come from the server log.
+# run.sh: alone
 . "$(dirname "$0")/lib.sh"
 
 server_start

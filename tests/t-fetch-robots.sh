@@ -4,6 +4,7 @@
 # Allow on ties, `*` and `$`, our own group over `*`, Crawl-delay, 4xx =
 # no rules, 5xx = nothing fetched until it answers, then `robots`;
 # --robots-agent, and non-ASCII patterns against percent-encoded URLs.
+# run.sh: alone
 . "$(dirname "$0")/lib.sh"
 
 R=$T/robots.txt

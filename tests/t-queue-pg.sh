@@ -1,6 +1,7 @@
 # fetch --queue and sink --queue on a PostgreSQL frontier: the same
 # crawl as on SQLite, several workers on one job, kill -9 of one of
 # them, and bad connection URIs.  A real server from Debian's package.
+# run.sh: alone
 . "$TESTS/lib.sh"
 server_start --root "$T/site"
 python3 "$TESTS/queue-site.py" "$T/site" 1111 "http://127.0.0.2:$PORT/p5.html"
