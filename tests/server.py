@@ -13,9 +13,9 @@ its headers are parsed, before the response:
 
     {"t", "addr", "host", "method", "path", "conn", "conns", "inflight", "ua"}
 
-where conn is the id of the TCP connection, conns the connections open on
-that local address and inflight the requests being handled there
-(including this one).  SIGTERM and SIGINT exit at once.
+where t is when the request line was read, conn the id of the TCP
+connection, conns the connections open on that local address and
+inflight the requests being handled there (including this one).  SIGTERM and SIGINT exit at once.
 
 Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
 
