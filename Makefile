@@ -103,7 +103,7 @@ fuzz: $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 
 # Debian packages for the build, the tests, the demo and the benchmarks.
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
-        libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpq-dev \
+        libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpsl-dev libpq-dev \
         python3 sqlite3 curl jq valgrind time bc procps nginx-light wrk hyperfine \
         postgresql postgresql-doc-15 python3.11-doc python3-aiohttp python3-bs4 \
         python3-scrapy wget2 gnuplot-nox chromium fonts-dejavu-core python3-pil \
