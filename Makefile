@@ -19,7 +19,7 @@ else
 endif
 
 CC        ?= cc
-PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpq
+PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS    ?= -g
 CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
@@ -27,10 +27,10 @@ CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
 LDFLAGS   += $(filter -fsanitize=%,$(OPT))
 
 # Libraries each program links, so fetch carries no gumbo and parse no libuv.
-LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libuv msgpack sqlite3 libpq 2>/dev/null) -lm
+LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq 2>/dev/null) -lm
 LIBS_parse    := $(shell pkg-config --libs gumbo libcurl libidn2 msgpack 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
-LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libcurl libidn2 msgpack libpq 2>/dev/null) -lm
+LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libcurl libidn2 libpsl msgpack libpq 2>/dev/null) -lm
 LIBS_unit     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 PROGS     := fetch parse validate sink

@@ -6,6 +6,7 @@
 #include "frontier.h"
 #include "msg.h"
 #include "rec.h"
+#include "site.h"
 #include "url.h"
 
 typedef struct ack {
@@ -89,26 +90,12 @@ ack_note(const msgpack_object *rec)
 	}
 }
 
-/* The last two labels of host: a registrable domain for common names
- * (a public-suffix list would be exact; documented as approximate). */
-static const char *
-domain_of(const char *host)
-{
-	const char *last = strrchr(host, '.');
-	if (!last)
-		return host;
-	const char *p = last;
-	while (p > host && p[-1] != '.')
-		p--;
-	return p;
-}
-
 static int
 in_scope(const char *host, const char *scope)
 {
 	switch (opt.scope) {
 	case SCOPE_ANY: return 1;
-	case SCOPE_DOMAIN: return strcmp(domain_of(host), domain_of(scope)) == 0;
+	case SCOPE_DOMAIN: return strcmp(site_of(host), site_of(scope)) == 0;
 	default: return strcmp(host, scope) == 0;
 	}
 }
