@@ -35,6 +35,8 @@ finished(job *j, CURLcode rc)
 		return;
 	}
 	retry_host_feedback(j, rc, retry_after);
+	if (rc == CURLE_OK && !F.stopping && redirect_follow(j))
+		return;
 	if (!F.stopping && retry_decide(j, rc, retry_after, &wait)) {
 		j->not_before = tm_mono() + wait;
 		xfer_release(j->easy);
@@ -55,6 +57,7 @@ abort_all(void)
 		xfer_end(j, CURLE_ABORTED_BY_CALLBACK);
 		sched_finished(j->host);
 		if (j->is_robots) {
+			j->host->robots_loading--;
 			job_free(j);
 			continue;
 		}

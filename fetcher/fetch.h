@@ -7,6 +7,8 @@
  *   lease.c   --queue: URLs leased from the frontier (lease_)
  *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
  *   retry.c   what is retried and after how long (retry_)
+ *   redirect.c  a 3xx answer: the next hop, through the scheduler (redirect_)
+ *   cidr.c    address ranges, for --private-ranges (cidr_)
  *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
  *   policy.c  --policy per-host overrides (policy_)
  *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
@@ -72,7 +74,15 @@ typedef struct fetch_opts {
 	const char *stats;       /* --stats FILE */
 	int progress;            /* status line: 1 on, 0 off, -1 on a terminal */
 	long shard_k, shard_n;   /* --shard K/N; shard_n 0 = off */
+	int redirects;           /* --redirects: REDIR_* */
+	int pace_by_site;        /* --pace-by site */
+	int allow_private;       /* --allow-private */
+	struct cidr *private_ranges;  /* --private-ranges */
+	struct curl_slist *resolve;   /* --resolve HOST:PORT:ADDR, as curl's */
 } fetch_opts;
+
+/* --redirects: how far a redirect may take a URL from its input's host. */
+enum { REDIR_ANY, REDIR_SAME_SITE, REDIR_SAME_HOST };
 
 #define STATS_ERRORS 16
 #define HSTAT_CODES 16           /* distinct statuses kept per host */
@@ -102,11 +112,27 @@ typedef struct fetch_stats {
 } fetch_stats;
 
 struct host;
+struct origin;
+
+/* A redirect answered on the way to a job's final URL. */
+typedef struct hop {
+	char *url;               /* the URL requested */
+	long status;             /* its 3xx */
+} hop;
 
 typedef struct job {
 	struct job *next;
-	struct host *host;
+	struct host *host;       /* whose pacing the next attempt waits for */
 	char *url;               /* canonical URL (the input as given when not fetched) */
+	char *hname;             /* url's host name, for the record; NULL when not fetched */
+	char *target;            /* the redirect target the next attempt requests, or NULL: url */
+	hop *chain;              /* the redirects so far, n_chain of them */
+	int n_chain;
+	int hop_attempts;        /* attempts at the current target, for retries */
+	int from_public;         /* the chain began at an address not private */
+	int guard;               /* may not connect to --private-ranges */
+	int refused_private;     /* a connection to a private address was refused */
+	struct origin *origin;   /* of a robots.txt job: whose rules it fetches */
 	char *in;                /* input record (msgpack) to pass through */
 	size_t in_len;
 	CURL *easy;              /* set while in flight */
@@ -130,12 +156,26 @@ typedef struct job {
 	char errbuf[CURL_ERROR_SIZE];
 } job;
 
+/* One origin (scheme://host[:port]) of a host: robots.txt is per origin
+ * (RFC 9309), pacing per host or site. */
+typedef struct origin {
+	struct origin *next;
+	char *key;               /* scheme://host[:port] */
+	int robots_state;        /* ROBOTS_* */
+	int robots_fails;        /* unanswered robots.txt fetches */
+	struct robots *robots;
+	int private;             /* a guarded connection found it private */
+} origin;
+
+/* The unit of pacing: a host name, or a site (--pace-by site, or a
+ * site= line of --policy), whatever its schemes and ports. */
 typedef struct host {
 	struct host *hnext;      /* hash chain */
 	struct host *wnext, *wprev;  /* ring of hosts with jobs waiting */
 	int waiting;             /* in that ring */
-	char *key;               /* origin: scheme://host[:port] */
-	char *name;              /* host name, for policy and records */
+	char *name;              /* host name or site: the key, for policy and stats */
+	origin *origins;         /* those seen, each with its robots.txt */
+	int robots_loading;      /* robots.txt requests in flight: nothing starts */
 	job *fresh, *fresh_tail; /* never attempted, FIFO */
 	int n_fresh;             /* jobs in fresh */
 	job *retry;              /* waiting to retry, sorted by not_before */
@@ -156,10 +196,7 @@ typedef struct host {
 	double sick_since;       /* monotonic, when it last became sick */
 	double sick_total;       /* seconds sick before that */
 	/* robots.txt */
-	int robots_state;        /* ROBOTS_* */
-	int robots_fails;        /* unanswered robots.txt fetches */
-	struct robots *robots;
-	double crawl_delay;
+	double crawl_delay;      /* the largest of its origins' Crawl-delay */
 	int use_robots;
 	/* pausing by hand: no start while either is set */
 	int policy_hold;         /* pause=on in --policy */
@@ -246,6 +283,8 @@ int lease_init_loop(void);
 int lease_active(void);
 void lease_admit(const char *canon, const char *host);
 void lease_seeded(void);
+/* Marks a redirect target done in the frontier (queue mode only). */
+void lease_redirected(const char *canon, const char *host, const char *from);
 void lease_want(void);            /* lease more if capacity allows */
 void lease_queue_ages(void);      /* F.queue_ages from the frontier */
 int lease_report(int requeue);
@@ -253,7 +292,11 @@ int lease_pause(const char *host, int on);
 void lease_close(void);
 
 /* sched.c */
-host *sched_host(const char *origin, size_t n, const char *name);
+/* The host that paces requests to host name `name` (created with the
+ * configured pacing and --policy): its own, or its site's. */
+host *sched_host(const char *name);
+/* Sets j's host name (copied) and the host that paces it. */
+void sched_place(job *j, const char *name);
 void sched_enqueue(job *j);       /* a new job to its host's fresh list */
 void sched_retry(job *j);         /* a job to its host's retry list */
 void sched_pump(void);            /* start whatever may start now */
@@ -275,13 +318,42 @@ void retry_queued(job *j, double now);
 double retry_deadline(const job *j, double now);
 void retry_expired(job *j);
 
+/* redirect.c */
+/* Takes j's answer when it is a redirect (301, 302, 303, 307 or 308 with
+ * a Location): sends j to wait its turn at the target's host, or emits
+ * j's record when the hop is refused (loop, --max-redirs, scheme, bad
+ * URL, --redirects).  Returns 0 when the answer is j's final one. */
+int redirect_follow(job *j);
+/* Packs j's redirect chain as the record's `redirects`, if any. */
+void redirect_pack(const job *j);
+/* CURLOPT_OPENSOCKETFUNCTION and the check of a reused connection: a
+ * redirect from a public address may not reach a private one. */
+curl_socket_t redirect_open_socket(void *userp, curlsocktype purpose, struct curl_sockaddr *a);
+int redirect_private_ip(job *j, const char *ip);
+/* The error_detail of a hop refused as private_address (malloc'd). */
+char *redirect_private_detail(const job *j);
+void redirect_free(job *j);
+
+/* cidr.c */
+/* Parses a comma-separated list of address ranges ("10.0.0.0/8,::1/128";
+ * an address alone is one address).  Returns NULL, with a reason in
+ * err, when an entry is not a range. */
+struct cidr *cidr_parse(const char *list, char *err, size_t errlen);
+/* Whether address a (struct sockaddr_in or _in6), or the text address
+ * ip, is in one of the ranges. */
+int cidr_has_addr(const struct cidr *c, const struct sockaddr *a);
+int cidr_has_text(const struct cidr *c, const char *ip);
+void cidr_free(struct cidr *c);
+
 /* robots.c */
-job *robots_job(host *h);
+job *robots_job(host *h, origin *o);
 void robots_done(job *j, CURLcode rc);
 
 /* policy.c */
 int policy_load(const char *path, struct policy **out, char *err, size_t errlen);
 void policy_apply(const struct policy *p, host *h);
+/* Whether p has a site= line for site: its hosts are paced as one. */
+int policy_has_site(const struct policy *p, const char *site);
 long policy_max_per_host(const struct policy *p, long dflt);
 void policy_free(struct policy *p);
 

@@ -13,7 +13,7 @@
  * success). */
 static const char *const fetch_keys[] = {
 	"url", "final_url", "host", "status", "error", "error_detail", "ctype",
-	"headers", "body", "bytes", "fetched_at", "time_ms", "attempts", NULL
+	"headers", "body", "bytes", "fetched_at", "time_ms", "attempts", "redirects", NULL
 };
 
 /* Packs the response headers that on_header kept, as a map. */
@@ -39,8 +39,8 @@ job_emit(job *j)
 	rec_build *b = &F.build;
 	rec_build_reset(b);
 	rec_put_str(b, "url", j->url);
-	if (j->host)
-		rec_put_str(b, "host", j->host->name);
+	if (j->hname)
+		rec_put_str(b, "host", j->hname);
 	rec_put_int(b, "status", j->status);
 	if (j->error) {
 		rec_put_str(b, "error", j->error);
@@ -49,6 +49,9 @@ job_emit(job *j)
 	}
 	rec_put_int(b, "attempts", j->attempts);
 	rec_put_double(b, "fetched_at", tm_wall());
+	redirect_pack(j);
+	if (j->target && !j->easy)
+		rec_put_str(b, "final_url", j->target);   /* a hop refused before it was sent */
 	if (j->easy) {
 		char *final = NULL, *ctype = NULL;
 		curl_off_t us = 0;
@@ -111,7 +114,9 @@ job_free(job *j)
 {
 	if (j->easy)
 		xfer_release(j->easy);
+	redirect_free(j);
 	free(j->url);
+	free(j->hname);
 	free(j->in);
 	free(j->body);
 	free(j->hdrs);

@@ -90,6 +90,18 @@ lease_admit(const char *canon, const char *host)
 	}
 }
 
+/* A job of the frontier's follows a redirect to canon: the frontier
+ * learns the target is done, so a crawl that finds it later does not
+ * fetch it again (the input's record holds what it answered). */
+void
+lease_redirected(const char *canon, const char *host, const char *from)
+{
+	if (!front)
+		return;
+	check(fr_add(front, canon, host, host, 0, from), "add to");
+	check(fr_done(front, canon), "update");
+}
+
 /* Input is exhausted: commit the last seeds and start leasing. */
 void
 lease_seeded(void)
@@ -106,7 +118,7 @@ static double
 gap_of(void *arg, const fr_row *r)
 {
 	(void)arg;
-	return host_interval(sched_host(r->url, url_origin_len(r->url), r->host));
+	return host_interval(sched_host(r->host));
 }
 
 /* fr_lease's accept: makes the job unless its host has enough waiting.
@@ -116,7 +128,7 @@ static int
 accept_row(void *arg, const fr_row *r)
 {
 	(void)arg;
-	host *h = sched_host(r->url, url_origin_len(r->url), r->host);
+	host *h = sched_host(r->host);
 	/* A host just taken from another fetch goes on at its pace. */
 	if (r->host_next > 0)
 		h->next_start = fmax(h->next_start, tm_mono() + (r->host_next - tm_wall()));
@@ -130,7 +142,7 @@ accept_row(void *arg, const fr_row *r)
 	lease_bytes.size = 0;
 	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
 	job *j = job_new(strdup(r->url), lease_bytes.data, lease_bytes.size);
-	j->host = h;
+	sched_place(j, r->host);
 	sched_enqueue(j);
 	return 1;
 }

@@ -39,12 +39,20 @@ static const char usage_text[] =
 "      --rate R            starts per second per host, token bucket (off)\n"
 "      --burst B           token bucket depth for --rate (1)\n"
 "      --policy FILE       per-host overrides (docs/fetch.md)\n"
+"      --pace-by UNIT      host, or site: hosts of a registrable domain\n"
+"                          share one budget (host)\n"
 "Limits:\n"
 "  -t, --timeout S         seconds per attempt (30)\n"
 "      --connect-timeout S (10)\n"
 "      --low-speed-limit B abort below B bytes/s ... (100)\n"
 "      --low-speed-time S  ... for S seconds (10)\n"
-"      --max-redirs N      (10)\n"
+"      --max-redirs N      redirects followed per URL (10)\n"
+"      --redirects SCOPE   where a redirect may lead: any, same-site or\n"
+"                          same-host, as the input URL (any)\n"
+"      --private-ranges L  addresses a redirect from a public address may not\n"
+"                          reach (loopback, private, link-local; docs/fetch.md)\n"
+"      --allow-private     let redirects reach them\n"
+"      --resolve H:P:A     connect to address A for host H, port P (as curl)\n"
 "      --max-body BYTES    decoded body limit, K/M/G suffixes (16M)\n"
 "      --user-agent S      (sluice/" SLUICE_VERSION " (+" SLUICE_URL "))\n"
 "Retries and politeness:\n"
@@ -88,8 +96,16 @@ enum {
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
 	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
-	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS, O_ROBOTS_AGENT, O_SHARD
+	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS, O_ROBOTS_AGENT, O_SHARD,
+	O_REDIRECTS, O_PACE_BY, O_ALLOW_PRIVATE, O_PRIVATE_RANGES, O_RESOLVE
 };
+
+/* --private-ranges by default: loopback, "this network" (0.0.0.0
+ * connects to the machine itself), RFC 1918, shared address space (some
+ * clouds' metadata), link-local (169.254.169.254 is most clouds'
+ * metadata service), unique-local and link-local IPv6. */
+#define PRIVATE_RANGES "127.0.0.0/8,0.0.0.0/8,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16," \
+	"100.64.0.0/10,169.254.0.0/16,::1/128,::/128,fc00::/7,fe80::/10"
 
 static const struct option longopts[] = {
 	{ "concurrency", required_argument, 0, 'c' },
@@ -103,6 +119,11 @@ static const struct option longopts[] = {
 	{ "low-speed-limit", required_argument, 0, O_LOW_LIMIT },
 	{ "low-speed-time", required_argument, 0, O_LOW_TIME },
 	{ "max-redirs", required_argument, 0, O_MAX_REDIRS },
+	{ "redirects", required_argument, 0, O_REDIRECTS },
+	{ "private-ranges", required_argument, 0, O_PRIVATE_RANGES },
+	{ "allow-private", no_argument, 0, O_ALLOW_PRIVATE },
+	{ "pace-by", required_argument, 0, O_PACE_BY },
+	{ "resolve", required_argument, 0, O_RESOLVE },
 	{ "max-body", required_argument, 0, O_MAX_BODY },
 	{ "user-agent", required_argument, 0, O_UA },
 	{ "retries", required_argument, 0, O_RETRIES },
@@ -176,7 +197,7 @@ parse_options(int argc, char **argv)
 		.progress = -1, .yield_window = 50,
 	};
 	parse_retry_on("429,502,503,504");
-	const char *policy = NULL;
+	const char *policy = NULL, *ranges = PRIVATE_RANGES;
 	int c;
 	opterr = 0;   /* msg_bad_option speaks for getopt */
 	while ((c = getopt_long(argc, argv, "c:p:d:t:q", longopts, NULL)) != -1) {
@@ -195,6 +216,26 @@ parse_options(int argc, char **argv)
 		case O_MAX_REDIRS: if (num_long(a, 1000, &o->max_redirs)) bad("--max-redirs", a); break;
 		case O_MAX_BODY: if (num_size(a, &o->max_body)) bad("--max-body", a); break;
 		case O_UA: o->user_agent = a; break;
+		case O_REDIRECTS:
+			if (strcmp(a, "any") == 0) o->redirects = REDIR_ANY;
+			else if (strcmp(a, "same-site") == 0) o->redirects = REDIR_SAME_SITE;
+			else if (strcmp(a, "same-host") == 0) o->redirects = REDIR_SAME_HOST;
+			else bad("--redirects", a);
+			break;
+		case O_PRIVATE_RANGES: ranges = a; break;
+		case O_ALLOW_PRIVATE: o->allow_private = 1; break;
+		case O_RESOLVE: {
+			struct curl_slist *l = curl_slist_append(o->resolve, a);
+			if (!l)
+				abort();
+			o->resolve = l;
+			break;
+		}
+		case O_PACE_BY:
+			if (strcmp(a, "host") == 0) o->pace_by_site = 0;
+			else if (strcmp(a, "site") == 0) o->pace_by_site = 1;
+			else bad("--pace-by", a);
+			break;
 		case O_RETRIES: if (num_long(a, 1000, &o->retries)) bad("--retries", a); break;
 		case O_RETRY_ON: parse_retry_on(a); break;
 		case O_BACKOFF: if (num_seconds(a, &o->backoff)) bad("--backoff", a); break;
@@ -244,6 +285,9 @@ parse_options(int argc, char **argv)
 		default: msg_bad_option(argv);
 		}
 	}
+	char why[256];
+	if (!(o->private_ranges = cidr_parse(ranges, why, sizeof why)))
+		msg_usage("invalid value '%s' for --private-ranges: %s", ranges, why);
 	if (policy) {
 		char err[512];
 		int rc = policy_load(policy, &F.policy, err, sizeof err);
@@ -338,6 +382,8 @@ main(int argc, char **argv)
 	curl_global_cleanup();
 	sched_free();
 	policy_free(F.policy);
+	cidr_free(F.o.private_ranges);
+	curl_slist_free_all(F.o.resolve);
 	rec_build_free(&F.build);
 	if (F.bad_input)
 		return EX_DATAERR;

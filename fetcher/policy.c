@@ -4,9 +4,12 @@
  *   example.org       delay=1.5 per_host=2
  *   *.example.net     rate=0.5 burst=2 robots=on
  *   slow.example.com  pause=on
+ *   site=example.co.uk delay=2
  *
  * A line names a host exactly, or "*.domain" for the domain and all its
- * subdomains; the first matching line wins.  Keys: delay, rate, burst,
+ * subdomains, each with pacing of its own; or "site=DOMAIN" for every
+ * host of the registrable domain DOMAIN (lib/site.h) paced as one.  The
+ * first matching line wins.  Keys: delay, rate, burst,
  * per_host, robots (on|off), pause (on|off).  SIGHUP re-reads the file
  * (drive.c), so a running fetch can pause and resume hosts.
  */
@@ -25,7 +28,8 @@ enum { SET_DELAY = 1, SET_RATE = 2, SET_BURST = 4, SET_PER_HOST = 8, SET_ROBOTS 
        SET_PAUSE = 32 };
 
 typedef struct pentry {
-	char *host;
+	char *host;              /* a pattern, or a site when is_site */
+	int is_site;
 	unsigned set;
 	double delay, rate, burst;
 	long per_host;
@@ -86,7 +90,8 @@ policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 		p->v = realloc(p->v, (p->n + 1) * sizeof *p->v);
 		pentry *e = &p->v[p->n++];
 		memset(e, 0, sizeof *e);
-		e->host = strdup(tok);
+		e->is_site = strncmp(tok, "site=", 5) == 0;
+		e->host = strdup(tok + (e->is_site ? 5 : 0));
 		while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
 			char *eq = strchr(tok, '=');
 			if (eq)
@@ -103,6 +108,15 @@ policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 	}
 	fclose(f);
 	*out = p;
+	return 0;
+}
+
+int
+policy_has_site(const struct policy *p, const char *site)
+{
+	for (size_t i = 0; p && i < p->n; i++)
+		if (p->v[i].is_site && strcasecmp(p->v[i].host, site) == 0)
+			return 1;
 	return 0;
 }
 

@@ -16,50 +16,66 @@
 #include "msg.h"
 #include "tm.h"
 
-/* The job that fetches h's robots.txt; h waits for it (ROBOTS_LOADING).
- * The scheduler starts it like any job, so it counts against the host's
- * pacing, but it is no input: not in F.alive, no record. */
+/* The job that fetches the robots.txt of h's origin o; h waits for it
+ * (ROBOTS_LOADING).  The scheduler starts it like any job, so it counts
+ * against the host's pacing, but it is no input: not in F.alive, no
+ * record. */
 job *
-robots_job(host *h)
+robots_job(host *h, origin *o)
 {
 	job *j = calloc(1, sizeof *j);
 	if (!j)
 		abort();
-	size_t n = strlen(h->key) + sizeof "/robots.txt";
+	size_t n = strlen(o->key) + sizeof "/robots.txt";
 	j->url = malloc(n);
 	if (!j->url)
 		abort();
-	snprintf(j->url, n, "%s/robots.txt", h->key);
+	snprintf(j->url, n, "%s/robots.txt", o->key);
 	j->host = h;
+	j->origin = o;
 	j->is_robots = 1;
-	h->robots_state = ROBOTS_LOADING;
+	o->robots_state = ROBOTS_LOADING;
+	h->robots_loading++;
 	return j;
 }
 
-/* Takes the answer of j, h's robots.txt request (rc, j->status): the
- * rules, no rules, or a wait before asking again; frees j. */
+/* Takes the answer of j, a robots.txt request (rc, j->status): the
+ * rules, no rules, or a wait before asking again; frees j.  libcurl
+ * follows robots.txt's own redirects (RFC 9309 asks for five). */
 void
 robots_done(job *j, CURLcode rc)
 {
 	host *h = j->host;
+	origin *o = j->origin;
 	long st = j->status;
+	h->robots_loading--;
+	if (j->refused_private) {
+		/* Asked for a redirect hop that may not go there: not the
+		 * origin's failure; its guarded jobs end on o->private. */
+		o->private = 1;
+		o->robots_state = ROBOTS_NONE;
+		job_free(j);
+		return;
+	}
 	/* A body cut at ROBOTS_MAX_BYTES is a whole answer, not a failure. */
 	if ((rc == CURLE_OK || j->too_large) && st >= 200 && st < 300) {
-		h->robots = robots_parse(j->body ? j->body : "", j->body_len,
-					 F.o.robots_agent, &h->crawl_delay);
-		h->robots_state = ROBOTS_READY;
+		double cd = 0;
+		o->robots = robots_parse(j->body ? j->body : "", j->body_len,
+					 F.o.robots_agent, &cd);
+		h->crawl_delay = fmax(h->crawl_delay, cd);
+		o->robots_state = ROBOTS_READY;
 	} else if (rc == CURLE_OK && st >= 400 && st < 500 && st != 429) {
-		h->robots_state = ROBOTS_READY;   /* no rules */
-	} else if (++h->robots_fails > F.o.retries) {
-		h->robots = robots_deny_all();
-		h->robots_state = ROBOTS_READY;
-		msg_note("robots.txt of %s unreachable, its URLs are refused", h->key);
+		o->robots_state = ROBOTS_READY;   /* no rules */
+	} else if (++o->robots_fails > F.o.retries) {
+		o->robots = robots_deny_all();
+		o->robots_state = ROBOTS_READY;
+		msg_note("robots.txt of %s unreachable, its URLs are refused", o->key);
 	} else {
 		/* Disallow all for now: try again after a backoff, holding the
 		 * host's URLs meanwhile. */
-		double wait = fmin(60, F.o.backoff * pow(2, h->robots_fails - 1));
+		double wait = fmin(60, F.o.backoff * pow(2, o->robots_fails - 1));
 		h->next_start = tm_mono() + wait;
-		h->robots_state = ROBOTS_NONE;
+		o->robots_state = ROBOTS_NONE;
 	}
 	job_free(j);
 }

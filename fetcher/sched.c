@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "site.h"
 #include "tm.h"
 #include "url.h"
 
@@ -38,7 +39,7 @@ grow(void)
 	for (size_t i = 0; i < F.table_size; i++)
 		for (host *h = F.table[i], *next; h; h = next) {
 			next = h->hnext;
-			size_t b = hash(h->key) & (n - 1);
+			size_t b = hash(h->name) & (n - 1);
 			h->hnext = t[b];
 			t[b] = h;
 		}
@@ -50,10 +51,30 @@ grow(void)
 static void
 host_free(host *h)
 {
-	robots_free(h->robots);
-	free(h->key);
+	for (origin *o = h->origins, *next; o; o = next) {
+		next = o->next;
+		robots_free(o->robots);
+		free(o->key);
+		free(o);
+	}
 	free(h->name);
 	free(h);
+}
+
+/* The origin of canonical URL u among h's, added when new. */
+static origin *
+origin_of(host *h, const char *u)
+{
+	size_t n = url_origin_len(u);
+	for (origin *o = h->origins; o; o = o->next)
+		if (strlen(o->key) == n && memcmp(o->key, u, n) == 0)
+			return o;
+	origin *o = calloc(1, sizeof *o);
+	if (!o || !(o->key = strndup(u, n)))
+		abort();
+	o->next = h->origins;
+	h->origins = o;
+	return o;
 }
 
 /* Whether h holds nothing a new host would not: no jobs, nothing in
@@ -63,7 +84,7 @@ idle(const host *h, double now)
 {
 	return !h->waiting && h->active == 0 && !h->fresh && !h->retry &&
 	       h->next_start <= now && h->paused_until <= now &&
-	       h->robots_state != ROBOTS_LOADING;
+	       h->robots_loading == 0;
 }
 
 /* Frees every idle host.  Above --max-hosts, state is kept only for
@@ -101,18 +122,25 @@ configure(host *h)
 	policy_apply(F.policy, h);
 }
 
-/* Returns the host whose origin is the first n bytes of origin, creating
- * it with the configured pacing and the --policy overrides. */
-host *
-sched_host(const char *origin, size_t n, const char *name)
+/* What paces host name `name`: its site under --pace-by site or when
+ * --policy has a site= line for it, else the name itself.  Scheme and
+ * port never split it: http and https of one host are one budget. */
+static const char *
+pace_key(const char *name)
 {
-	char key[2048];
-	snprintf(key, sizeof key, "%.*s", (int)(n < sizeof key ? n : sizeof key - 1), origin);
+	const char *site = site_of(name);
+	return F.o.pace_by_site || policy_has_site(F.policy, site) ? site : name;
+}
+
+host *
+sched_host(const char *name)
+{
+	const char *key = pace_key(name);
 	if (F.n_hosts >= F.table_size / 2)
 		grow();
 	size_t b = hash(key) & (F.table_size - 1);
 	for (host *h = F.table[b]; h; h = h->hnext)
-		if (strcmp(h->key, key) == 0)
+		if (strcmp(h->name, key) == 0)
 			return h;
 	/* Sweep when over the cap; hosts with work cannot go (at most
 	 * --pending of them), so sweep again only once their number doubled. */
@@ -122,7 +150,7 @@ sched_host(const char *origin, size_t n, const char *name)
 		sweep_at = F.n_hosts * 2;
 	}
 	host *h = calloc(1, sizeof *h);
-	if (!h || !(h->key = strdup(key)) || !(h->name = strdup(name)))
+	if (!h || !(h->name = strdup(key)))
 		abort();
 	F.stats.hosts_seen++;
 	configure(h);
@@ -132,6 +160,14 @@ sched_host(const char *origin, size_t n, const char *name)
 	F.table[b] = h;
 	F.n_hosts++;
 	return h;
+}
+
+void
+sched_place(job *j, const char *name)
+{
+	if (!(j->hname = strdup(name)))
+		abort();
+	j->host = sched_host(name);
 }
 
 static void
@@ -366,6 +402,21 @@ on_sched_timer(uv_timer_t *t)
 	(void)t;
 }
 
+/* Puts j, just taken, back where take found it: at the head. */
+static void
+untake(host *h, job *j)
+{
+	if (j->attempts) {
+		j->next = h->retry;
+		h->retry = j;
+	} else {
+		if (!(j->next = h->fresh))
+			h->fresh_tail = j;
+		h->fresh = j;
+		h->n_fresh++;
+	}
+}
+
 /* Starts jobs on h until it, or the global budget, must wait.  Returns
  * the time h next wants the pump, INFINITY when only a finishing request
  * (or nothing) can unblock it. */
@@ -374,29 +425,52 @@ pump_host(host *h, double now)
 {
 	double when = INFINITY;
 	while (F.inflight < F.o.concurrency && !output_blocked() && !F.stopping) {
-		if (h->robots_state == ROBOTS_LOADING || h->active >= h->per_host || host_hold(h))
+		if (h->robots_loading || h->active >= h->per_host || host_hold(h))
 			return when;   /* a finishing request, or a resume, re-pumps */
 		double t = ready_at(h, now);
 		if (t > now)
 			return t;
-		if (h->use_robots && h->robots_state == ROBOTS_NONE) {
-			job *r = robots_job(h);
-			sched_started(h, now);
-			if (xfer_start(r) != 0) {
-				/* Out of handles: go on without rules, not spin. */
-				sched_finished(h);
-				job_free(r);
-				h->robots_state = ROBOTS_READY;
-			}
-			continue;
-		}
 		job *j = take(h, now, &when);
 		if (!j)
 			return when;
 		/* Canonical URLs have a path: what follows the origin. */
-		if (!robots_allowed(h->robots, j->url + url_origin_len(j->url))) {
+		const char *u = j->target ? j->target : j->url;
+		origin *o = origin_of(h, u);
+		if (j->guard && o->private) {
+			j->refused_private = 1;
+			j->error = "private_address";
+			free(j->error_detail);
+			j->error_detail = redirect_private_detail(j);
+			job_emit(j);
+			continue;
+		}
+		if (h->use_robots && o->robots_state != ROBOTS_READY) {
+			/* Its origin's robots.txt first: a start like any, and
+			 * as guarded as the job that asks for it. */
+			untake(h, j);
+			job *r = robots_job(h, o);
+			r->guard = j->guard;
+			sched_started(h, now);
+			if (xfer_start(r) != 0) {
+				/* Out of handles: go on without rules, not spin. */
+				sched_finished(h);
+				h->robots_loading--;
+				job_free(r);
+				o->robots_state = ROBOTS_READY;
+			}
+			continue;
+		}
+		if (h->use_robots && !robots_allowed(o->robots, u + url_origin_len(u))) {
 			j->error = "robots";
-			j->error_detail = strdup(robots_reason(h->robots));
+			free(j->error_detail);
+			if (j->target) {
+				char why[512];
+				snprintf(why, sizeof why, "redirect to %.400s: %s", u,
+					 robots_reason(o->robots));
+				j->error_detail = strdup(why);
+			} else {
+				j->error_detail = strdup(robots_reason(o->robots));
+			}
 			job_emit(j);
 			continue;
 		}

@@ -184,8 +184,12 @@ on_header(char *data, size_t size, size_t n, void *userp)
 static int
 on_send(void *userp, char *ip, char *local_ip, int port, int local_port)
 {
-	(void)ip, (void)local_ip, (void)port, (void)local_port;
+	(void)local_ip, (void)port, (void)local_port;
 	job *j = userp;
+	/* A reused connection was not opened for this hop: its address is
+	 * checked here, before anything is sent. */
+	if (ip && redirect_private_ip(j, ip))
+		return CURL_PREREQFUNC_ABORT;
 	host *h = j->host;
 	if (!h)
 		return CURL_PREREQFUNC_OK;
@@ -213,8 +217,11 @@ easy_get(void)
 		return NULL;
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(e, CURLOPT_MAXREDIRS, F.o.max_redirs);
+	/* Pages' redirects are followed by redirect.c, one scheduled
+	 * request per hop; robots.txt's by libcurl (xfer_start). */
+	curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, redirect_open_socket);
+	curl_easy_setopt(e, CURLOPT_RESOLVE, F.o.resolve);
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(F.o.timeout * 1000));
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(F.o.connect_timeout * 1000));
@@ -262,6 +269,8 @@ xfer_start(job *j)
 	double now = tm_mono();
 	F.stats.requests++;
 	j->attempts++;
+	j->hop_attempts++;
+	j->refused_private = 0;
 	stats_started(j);
 	j->start = now;
 	j->body_len = j->hdrs_len = 0;
@@ -275,7 +284,9 @@ xfer_start(job *j)
 	 * by Content-Length. */
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 			 j->is_robots ? (curl_off_t)0 : (curl_off_t)F.o.max_body);
-	curl_easy_setopt(e, CURLOPT_URL, j->url);
+	curl_easy_setopt(e, CURLOPT_URL, j->target ? j->target : j->url);
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, (long)j->is_robots);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, j);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, j);
 	curl_easy_setopt(e, CURLOPT_HEADERDATA, j);
@@ -304,9 +315,13 @@ classify(const job *j, CURLcode rc)
 {
 	switch (rc) {
 	case CURLE_OK: return NULL;
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_ABORTED_BY_CALLBACK:
+		if (j->refused_private)
+			return "private_address";
+		return rc == CURLE_COULDNT_CONNECT ? "connect" : "other";
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_RESOLVE_PROXY: return "dns";
-	case CURLE_COULDNT_CONNECT: return "connect";
 	case CURLE_OPERATION_TIMEDOUT: return "timeout";
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_PEER_FAILED_VERIFICATION:
@@ -359,7 +374,10 @@ xfer_end(job *j, CURLcode rc)
 	curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &j->status);
 	j->error = classify(j, rc);
 	set_detail(j, rc == CURLE_OK ? NULL : j->errbuf[0] ? j->errbuf : curl_easy_strerror(rc));
-	if (j->too_large)
+	if (j->refused_private && !j->is_robots) {
+		free(j->error_detail);
+		j->error_detail = redirect_private_detail(j);
+	} else if (j->too_large)
 		set_detail(j, "body larger than --max-body");
 	else if (header_overflow(j, rc))
 		set_detail(j, "response header larger than libcurl accepts (100 KiB)");

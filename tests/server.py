@@ -103,6 +103,8 @@ class State:
         self.args = args
         self.lock = threading.Lock()
         self.log = open(args.log, "a", encoding="utf-8") if args.log else None
+        # One line per accepted connection: its local address.
+        self.conn_log = open(args.conn_log, "a", encoding="utf-8") if args.conn_log else None
         self.conn_ids = itertools.count(1)
         self.conns = {}      # local addr -> open connections
         self.inflight = {}   # local addr -> requests being handled
@@ -114,6 +116,9 @@ class State:
     def open_conn(self, addr):
         with self.lock:
             self.conns[addr] = self.conns.get(addr, 0) + 1
+            if self.conn_log:
+                self.conn_log.write(addr + "\n")
+                self.conn_log.flush()
             return next(self.conn_ids)
 
     def close_conn(self, addr):
@@ -606,6 +611,7 @@ def main():
     ap = argparse.ArgumentParser(description="sluice test HTTP server")
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--log")
+    ap.add_argument("--conn-log")
     ap.add_argument("--addr", action="append")
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--robots")

@@ -1,0 +1,180 @@
+/* redirect — fetch follows redirects itself, one hop at a time.
+ *
+ * libcurl's own following would make every hop after the first escape
+ * robots.txt, the target host's pacing, its connection cap, its breaker,
+ * pauses and the scope.  Here a 3xx answer ends the attempt; the job
+ * takes the target as its next URL and waits its turn at the target's
+ * host like any retry, holding no global slot meanwhile.  The record
+ * keeps the input URL as its identity, the last hop as `final_url` and
+ * the chain as `redirects`.
+ *
+ * A hop is refused, ending the record, when it would repeat a URL of the
+ * chain or pass --max-redirs (`redirects`), leave http(s) (`scheme`),
+ * not parse (`bad_url`), leave --redirects' scope (`offsite_redirect`),
+ * or, when the chain began at a public address, connect to a private one
+ * (`private_address`: a crawler in a cloud must not be steered into its
+ * metadata service or intranet).  The address is checked as connected,
+ * so DNS cannot smuggle one in.
+ */
+#include "fetch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "site.h"
+#include "tm.h"
+#include "url.h"
+
+static int
+is_redirect(long status)
+{
+	return status == 301 || status == 302 || status == 303 || status == 307 ||
+	       status == 308;
+}
+
+/* Ends j with error word e, its detail naming the refused target. */
+static void
+refuse(job *j, const char *e, const char *why, const char *to)
+{
+	char detail[512];
+	snprintf(detail, sizeof detail, "redirect to %.400s: %s", to, why);
+	j->error = e;
+	free(j->error_detail);
+	j->error_detail = strdup(detail);
+	job_emit(j);
+}
+
+/* Whether target host name `to` is within --redirects of j's input. */
+static int
+in_scope(const job *j, const char *to)
+{
+	if (F.o.redirects == REDIR_SAME_HOST)
+		return strcmp(to, j->hname) == 0;
+	if (F.o.redirects == REDIR_SAME_SITE)
+		return strcmp(site_of(to), site_of(j->hname)) == 0;
+	return 1;
+}
+
+static int
+seen(const job *j, const char *u)
+{
+	if (strcmp(u, j->url) == 0)
+		return 1;
+	for (int i = 0; i < j->n_chain; i++)
+		if (strcmp(u, j->chain[i].url) == 0)
+			return 1;
+	return 0;
+}
+
+int
+redirect_follow(job *j)
+{
+	char *loc = NULL;
+	if (!is_redirect(j->status) ||
+	    curl_easy_getinfo(j->easy, CURLINFO_REDIRECT_URL, &loc) != CURLE_OK || !loc)
+		return 0;
+	const char *cur = j->target ? j->target : j->url;
+	if (j->n_chain == 0) {
+		char *ip = NULL;
+		curl_easy_getinfo(j->easy, CURLINFO_PRIMARY_IP, &ip);
+		j->from_public = ip && !cidr_has_text(F.o.private_ranges, ip);
+	}
+	hop *c = realloc(j->chain, (size_t)(j->n_chain + 1) * sizeof *c);
+	if (!c || !(c[j->n_chain].url = strdup(cur)))
+		abort();
+	c[j->n_chain].status = j->status;
+	j->chain = c;
+	j->n_chain++;
+
+	url_parts u;
+	const char *why;
+	if (url_canon(loc, strlen(loc), &u, &why) != 0) {
+		refuse(j, "bad_url", why, loc);
+		return 1;
+	}
+	if (!url_fetchable(u.scheme))
+		refuse(j, "scheme", "only http and https are fetched", u.canon);
+	else if (seen(j, u.canon))
+		refuse(j, "redirects", "a loop: the chain has it already", u.canon);
+	else if (j->n_chain > F.o.max_redirs) {
+		char why_n[64];
+		snprintf(why_n, sizeof why_n, "more than --max-redirs (%ld) redirects", F.o.max_redirs);
+		refuse(j, "redirects", why_n, u.canon);
+	} else if (!in_scope(j, u.host))
+		refuse(j, "offsite_redirect", F.o.redirects == REDIR_SAME_HOST ?
+		       "another host (--redirects same-host)" : "another site (--redirects same-site)",
+		       u.canon);
+	else {
+		lease_redirected(u.canon, u.host, cur);
+		free(j->target);
+		j->target = u.canon;
+		u.canon = NULL;
+		j->hop_attempts = 0;
+		j->guard = j->from_public && !F.o.allow_private;
+		xfer_release(j->easy);
+		j->easy = NULL;
+		j->host = sched_host(u.host);
+		j->not_before = tm_mono();
+		sched_retry(j);
+	}
+	url_parts_free(&u);
+	return 1;
+}
+
+void
+redirect_pack(const job *j)
+{
+	if (!j->n_chain)
+		return;
+	msgpack_packer *pk = rec_key(&F.build, "redirects");
+	msgpack_pack_array(pk, (size_t)j->n_chain);
+	for (int i = 0; i < j->n_chain; i++) {
+		msgpack_pack_map(pk, 2);
+		msgpack_pack_str_with_body(pk, "url", 3);
+		msgpack_pack_str_with_body(pk, j->chain[i].url, strlen(j->chain[i].url));
+		msgpack_pack_str_with_body(pk, "status", 6);
+		msgpack_pack_long(pk, j->chain[i].status);
+	}
+}
+
+curl_socket_t
+redirect_open_socket(void *userp, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	job *j = userp;
+	(void)purpose;
+	if (j->guard && cidr_has_addr(F.o.private_ranges, &a->addr)) {
+		j->refused_private = 1;
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+}
+
+int
+redirect_private_ip(job *j, const char *ip)
+{
+	if (j->guard && cidr_has_text(F.o.private_ranges, ip)) {
+		j->refused_private = 1;
+		return 1;
+	}
+	return 0;
+}
+
+char *
+redirect_private_detail(const job *j)
+{
+	char why[512];
+	snprintf(why, sizeof why, "redirect to %.400s: a private address after a public one "
+		 "(--private-ranges)", j->target);
+	return strdup(why);
+}
+
+void
+redirect_free(job *j)
+{
+	for (int i = 0; i < j->n_chain; i++)
+		free(j->chain[i].url);
+	free(j->chain);
+	free(j->target);
+}
