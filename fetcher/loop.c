@@ -23,9 +23,13 @@ on_poll(uv_poll_t *p, int status, int events)
 {
 	sock *s = p->data;
 	int flags = 0, running;
-	if (status < 0)
-		flags = CURL_CSELECT_ERR;
-	else {
+	/* An error status is libuv's EPOLLERR: a reset or closed peer, often
+	 * a reused connection the server dropped at its keep-alive timeout.
+	 * CURL_CSELECT_ERR would fail the transfer outright ("select/poll
+	 * returned error"); no flags make curl poll the socket itself, read
+	 * the reset and, on a reused connection, retry on a fresh one, as
+	 * curl_multi_perform does.  curl's multi-uv.c does the same. */
+	if (status == 0) {
 		if (events & UV_READABLE)
 			flags |= CURL_CSELECT_IN;
 		if (events & UV_WRITABLE)

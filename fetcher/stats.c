@@ -7,6 +7,7 @@
  *    "errors": {"timeout": 2, "robots": 1}, "in_flight": 0, "pending": 0,
  *    "hosts_kept": 12, "hosts_seen": 12, "hosts_evicted": 0,
  *    "elapsed_s": 4.2, "records_per_s": 238.1,
+ *    "loop_lag_ms": {"p50": 0.5, "p99": 1.8, "max": 3.0, "samples": 42},
  *    "hosts": {"example.org": {"records": 90, "starts": 93, "requests": 93,
  *      "in_flight": 0, "retries": 2, "bytes": 4600000,
  *      "status": {"200": 88, "503": 3}, "errors": {"timeout": 1},
@@ -15,6 +16,11 @@
  *
  * Per host, memory is fixed (a log-bucket latency histogram, not a list
  * of samples), and hosts evicted under --max-hosts fold into "other".
+ *
+ * loop_lag_ms is how late a dedicated timer, due every 100 ms, runs:
+ * the time the loop spent on something else (a slow callback, a
+ * frontier statement) when it should have been serving sockets and
+ * timers.  Kept in the same kind of histogram, over the whole run.
  */
 #include "fetch.h"
 
@@ -29,9 +35,16 @@
 #include "tm.h"
 
 #define STATS_EVERY_MS 5000
+#define LAG_EVERY_MS 100
 
-static uv_timer_t timer;
+static uv_timer_t timer, lag_timer;
 static int timer_on;
+
+/* loop_lag_ms: the histogram (buckets as latency's), the largest lag,
+ * and when the lag timer is next due, in uv_hrtime ms. */
+static unsigned long long lag_hist[HSTAT_BUCKETS];
+static double lag_max, lag_due;
+static int bucket(double ms);
 
 /* Only marks the write due: drive writes it after lease.c has read the
  * frontier's queue ages. */
@@ -40,6 +53,21 @@ on_timer(uv_timer_t *t)
 {
 	(void)t;
 	F.stats_due = 1;
+}
+
+/* libuv re-arms a repeating timer at the loop's time plus the period
+ * just before calling it, and the loop's time is uv_hrtime's clock in
+ * whole ms (coarse or not: both read CLOCK_MONOTONIC), so the lag is
+ * now minus the due time the last call saw, to within a ms. */
+static void
+on_lag(uv_timer_t *t)
+{
+	double now = (double)uv_hrtime() / 1e6;
+	double lag = now > lag_due ? now - lag_due : 0;
+	lag_hist[bucket(lag)]++;
+	if (lag > lag_max)
+		lag_max = lag;
+	lag_due = (double)uv_now(t->loop) + LAG_EVERY_MS;
 }
 
 void
@@ -51,6 +79,13 @@ stats_init(void)
 	uv_timer_init(F.loop, &timer);
 	uv_timer_start(&timer, on_timer, STATS_EVERY_MS, STATS_EVERY_MS);
 	uv_unref((uv_handle_t *)&timer);   /* never what keeps fetch running */
+	uv_timer_init(F.loop, &lag_timer);
+	/* From now, not from whenever the loop last read its clock: setup
+	 * before the first pass is not lag. */
+	uv_update_time(F.loop);
+	uv_timer_start(&lag_timer, on_lag, LAG_EVERY_MS, LAG_EVERY_MS);
+	lag_due = (double)uv_now(F.loop) + LAG_EVERY_MS;
+	uv_unref((uv_handle_t *)&lag_timer);
 	timer_on = 1;
 }
 
@@ -170,18 +205,26 @@ stats_evicted(const host *h)
 	fold(&F.stats.other, &h->st);
 }
 
-/* The latency below which a share q of the histogram's requests fall:
- * the geometric middle of that bucket (within 5%). */
-static double
-quantile(const host_stats *st, double q)
+/* The number of samples in a histogram of HSTAT_BUCKETS buckets. */
+static unsigned long long
+samples(const unsigned long long *hist)
 {
-	unsigned long long n = 0, seen = 0;
+	unsigned long long n = 0;
 	for (int i = 0; i < HSTAT_BUCKETS; i++)
-		n += st->latency[i];
+		n += hist[i];
+	return n;
+}
+
+/* The ms below which a share q of a histogram's samples fall: the
+ * geometric middle of that bucket (within 5%). */
+static double
+quantile(const unsigned long long *hist, double q)
+{
+	unsigned long long n = samples(hist), seen = 0;
 	if (n == 0)
 		return 0;
 	for (int i = 0; i < HSTAT_BUCKETS; i++) {
-		seen += st->latency[i];
+		seen += hist[i];
 		if ((double)seen >= q * (double)n)
 			return i == 0 ? 0.5 : exp2((i - 0.5) / 8);
 	}
@@ -217,7 +260,7 @@ put_host(FILE *f, const char *sep, const char *name, const host_view *v, int sta
 	fputs("}, \"errors\": {", f);
 	put_words(f, st->errors);
 	fprintf(f, "}, \"latency_ms\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f}",
-		quantile(st, 0.5), quantile(st, 0.9), quantile(st, 0.99));
+		quantile(st->latency, 0.5), quantile(st->latency, 0.9), quantile(st->latency, 0.99));
 	if (state) {
 		if (v->queue_age >= 0)
 			fprintf(f, ", \"queue_age_s\": %.1f", v->queue_age);
@@ -324,6 +367,11 @@ stats_write(void)
 		   " \"elapsed_s\": %.3f, \"records_per_s\": %.1f",
 		F.inflight, F.alive, F.n_hosts, s->hosts_seen, s->hosts_evicted,
 		elapsed, elapsed > 0 ? (double)s->records / elapsed : 0.0);
+	/* A bucket's middle can pass the exact max: the max bounds both. */
+	fprintf(f, ",\n \"loop_lag_ms\": {\"p50\": %.1f, \"p99\": %.1f, \"max\": %.1f,"
+		   " \"samples\": %llu}",
+		fmin(quantile(lag_hist, 0.5), lag_max), fmin(quantile(lag_hist, 0.99), lag_max),
+		lag_max, samples(lag_hist));
 	put_hosts(f);
 	fputs("}\n", f);
 	if (fclose(f) != 0 || rename(tmp, F.o.stats) != 0)
@@ -334,7 +382,9 @@ void
 stats_close(void)
 {
 	stats_write();
-	if (timer_on)
+	if (timer_on) {
 		uv_close((uv_handle_t *)&timer, NULL);
+		uv_close((uv_handle_t *)&lag_timer, NULL);
+	}
 	timer_on = 0;
 }

@@ -202,18 +202,22 @@ on_send(void *userp, char *ip, char *local_ip, int port, int local_port)
 	return CURL_PREREQFUNC_OK;
 }
 
-/* Easy handles of finished transfers, kept with their fixed options
- * set, so an attempt sets only what differs per URL.  At most -c kept. */
+/* Easy handles of finished transfers, kept to spare an allocation per
+ * attempt.  At most -c kept. */
 static CURL **spare;
 static long n_spare;
 
+/* A handle with the fixed options set.  A spare is reset first: curl
+ * 7.88 counts a handle's retries of dead reused connections over its
+ * whole life and gives up at the sixth, so a handle that lived through
+ * five keep-alive timeouts would fail the next one. */
 static CURL *
 easy_get(void)
 {
+	CURL *e;
 	if (n_spare)
-		return spare[--n_spare];
-	CURL *e = curl_easy_init();
-	if (!e)
+		curl_easy_reset(e = spare[--n_spare]);
+	else if (!(e = curl_easy_init()))
 		return NULL;
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");

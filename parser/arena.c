@@ -35,6 +35,8 @@ void
 arena_init(arena *a)
 {
 	a->head = a->spare = NULL;
+	a->used = a->cap = 0;
+	a->over = NULL;
 }
 
 /* Frees a chain of chunks. */
@@ -67,6 +69,7 @@ arena_reset(arena *a)
 	/* Every chunk becomes spare, up to the budget; the rest (the tail
 	 * of a huge page) goes back to malloc. */
 	size_t kept = 0;
+	a->used = 0;
 	for (arena_chunk *c = a->spare; c; c = c->next)
 		kept += c->size;
 	while (a->head) {
@@ -112,6 +115,10 @@ arena_alloc(void *userdata, size_t n)
 		ARENA_UNPOISON(p, want);
 		return p;
 	}
+	size_t add = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
+	if (a->over && (a->used + add > a->cap || a->used + add < add))
+		longjmp(*a->over, 1);
+	a->used += add;
 	if (n > ARENA_CHUNK / 4) {
 		/* A big block (a long text node, a large vector) gets a chunk
 		 * of its own behind head, so head's free space is not lost. */

@@ -12,6 +12,7 @@
 #ifndef PARSE_ARENA_H
 #define PARSE_ARENA_H
 
+#include <setjmp.h>
 #include <stddef.h>
 
 typedef struct arena_chunk arena_chunk;
@@ -19,6 +20,9 @@ typedef struct arena_chunk arena_chunk;
 typedef struct arena {
 	arena_chunk *head;   /* the chunk being filled; full ones follow */
 	arena_chunk *spare;  /* empty chunks kept by arena_reset */
+	size_t used;         /* bytes of chunks in head's chain */
+	size_t cap;          /* when over is set: most bytes used may reach */
+	jmp_buf *over;       /* where arena_alloc jumps past cap; NULL: no cap */
 } arena;
 
 void arena_init(arena *a);
@@ -32,7 +36,10 @@ void arena_reset(arena *a);
 
 /* A GumboAllocatorFunction: n bytes, 16-byte aligned, from the arena
  * passed as userdata.  Aborts when out of memory (gumbo cannot handle a
- * NULL; in a worker the pool reports the death). */
+ * NULL; in a worker the pool reports the death).  When a->over is set
+ * and the chunks would pass a->cap bytes, longjmps to *a->over instead:
+ * gumbo keeps nothing outside its allocations, which are all in the
+ * arena, so leaving it mid-parse and calling arena_reset loses nothing. */
 void *arena_alloc(void *userdata, size_t n);
 
 /* A GumboDeallocatorFunction that does nothing: arena_reset frees. */

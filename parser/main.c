@@ -30,12 +30,19 @@
  * hostile one cannot hold a worker for long. */
 #define PARSE_MAX_TIME_DEFAULT 30.0
 
+/* --max-parse-memory default: gumbo's tree takes about 40 bytes per
+ * byte of a page of tiny elements (390 MB for 10 MiB of <b></b>), so
+ * 1 GiB passes any page fetch's default --max-body (16M) lets through,
+ * while one hostile page cannot take the machine. */
+#define PARSE_MAX_MEM_DEFAULT ((size_t)1 << 30)
+
 static void
 parse_help(void)
 {
 	printf("usage: parse [-q] [--json] [-j N] [-f NAME=SELECTOR[@ATTR]]...\n"
 	       "             [-F NAME=SELECTOR[@ATTR]]... [--keep-body] [--no-text]\n"
 	       "             [--max-record BYTES] [--max-parse-time S]\n"
+	       "             [--max-parse-memory BYTES]\n"
 	       "       parse --html [--base URL] [options] FILE...\n"
 	       "\n"
 	       "Reads fetch records (msgpack) on stdin and writes each with title,\n"
@@ -52,6 +59,8 @@ parse_help(void)
 	       "      --max-record BYTES  refuse larger input records (default 64M)\n"
 	       "      --max-parse-time S  seconds a worker may spend on one record\n"
 	       "                        before it is replaced (default 30; 0: no limit)\n"
+	       "      --max-parse-memory BYTES  parse tree one record may take\n"
+	       "                        (default 1G; 0: no limit)\n"
 	       "      --json            write JSON lines (default when stdout is a tty)\n"
 	       "  -q, --quiet           no notices\n"
 	       "      --help, --version\n");
@@ -128,7 +137,7 @@ int
 main(int argc, char **argv)
 {
 	msg_init("parse");
-	enum { O_JSON = 256, O_MAXREC, O_MAXTIME, O_KEEP, O_NOTEXT, O_HTML, O_BASE, O_HELP,
+	enum { O_JSON = 256, O_MAXREC, O_MAXTIME, O_MAXMEM, O_KEEP, O_NOTEXT, O_HTML, O_BASE, O_HELP,
 	       O_VERSION };
 	static const struct option longs[] = {
 		{ "jobs", required_argument, NULL, 'j' },
@@ -138,6 +147,7 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "max-record", required_argument, NULL, O_MAXREC },
 		{ "max-parse-time", required_argument, NULL, O_MAXTIME },
+		{ "max-parse-memory", required_argument, NULL, O_MAXMEM },
 		{ "keep-body", no_argument, NULL, O_KEEP },
 		{ "no-text", no_argument, NULL, O_NOTEXT },
 		{ "html", no_argument, NULL, O_HTML },
@@ -152,7 +162,7 @@ main(int argc, char **argv)
 	size_t max_record = REC_MAX_RECORD_DEFAULT;
 	double max_time = PARSE_MAX_TIME_DEFAULT;
 	const char *base = NULL;
-	page_opts opts = { 0 };
+	page_opts opts = { .max_mem = PARSE_MAX_MEM_DEFAULT };
 	ex_field *fields = calloc((size_t)argc, sizeof *fields);
 	int nfields = 0, c;
 	if (!fields)
@@ -183,6 +193,11 @@ main(int argc, char **argv)
 				msg_usage("bad --max-parse-time value '%s': expected seconds, 0 for no limit",
 					  optarg);
 			max_time_set = 1;
+			break;
+		case O_MAXMEM:
+			if (num_size(optarg, &opts.max_mem) < 0)
+				msg_usage("bad --max-parse-memory value '%s': expected bytes (K, M, G), 0 for no limit",
+					  optarg);
 			break;
 		case O_KEEP: opts.keep_body = 1; break;
 		case O_NOTEXT: opts.no_text = 1; break;

@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "charset.h"
 #include "links.h"
+#include "msg.h"
 #include "tm.h"
 
 struct page {
@@ -184,6 +185,40 @@ page_put_fields(page *p)
 	}
 }
 
+/* The message for a page whose tree passed --max-parse-memory max. */
+static void
+page_warn_over(const char *url, size_t un, size_t max)
+{
+	int mib = max % ((size_t)1 << 20) == 0;
+	msg_warn("%.*s: too_large: parse tree over %zu %s (--max-parse-memory)", (int)un,
+		 url ? url : "", mib ? max >> 20 : max, mib ? "MiB" : "bytes");
+}
+
+/* gumbo's tree of html[0..hn) in p->mem, or NULL: *over set when the
+ * tree passed opts->max_mem (the arena jumped back here mid-parse). */
+static GumboOutput *
+page_gumbo(page *p, const char *html, size_t hn, int *over)
+{
+	GumboOptions gopt = kGumboDefaultOptions;
+	gopt.max_errors = PAGE_MAX_ERRORS;
+	gopt.allocator = arena_alloc;
+	gopt.deallocator = arena_dealloc;
+	gopt.userdata = &p->mem;
+	jmp_buf jb;
+	if (p->opts->max_mem) {
+		p->mem.cap = p->opts->max_mem;
+		p->mem.over = &jb;
+		if (setjmp(jb)) {
+			p->mem.over = NULL;
+			*over = 1;
+			return NULL;
+		}
+	}
+	GumboOutput *g = gumbo_parse_with_options(&gopt, html, hn);
+	p->mem.over = NULL;
+	return g;
+}
+
 int
 page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	     rec_out *o)
@@ -198,26 +233,24 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	page_ctype(in, &ct, &ctn);
 	cs_decode(body, bn, ct, ctn, &p->utf8, &html, &hn);
 
-	GumboOptions gopt = kGumboDefaultOptions;
-	gopt.max_errors = PAGE_MAX_ERRORS;
-	gopt.allocator = arena_alloc;
-	gopt.deallocator = arena_dealloc;
-	gopt.userdata = &p->mem;
-	GumboOutput *g = gumbo_parse_with_options(&gopt, html, hn);
+	int over = 0;
+	GumboOutput *g = page_gumbo(p, html, hn, &over);
 	rec_build *b = &p->b;
 	rec_build_reset(b);
+	if (!rec_str(in, "final_url", &url, &un) || un == 0)
+		if (!rec_str(in, "url", &url, &un))
+			url = NULL, un = 0;
 	if (!g) {
 		arena_reset(&p->mem);
-		rec_put_str(b, "parse_error", "gumbo could not parse the page");
+		if (over)
+			page_warn_over(url, un, p->opts->max_mem);
+		rec_put_str(b, "parse_error", over ? "too_large" : "gumbo could not parse the page");
 		return rec_out_build(o, b, in, NULL);
 	}
 	const page_opts *opt = p->opts;
 	ex_result *r = &p->ex;
 	ex_walk(r, g, opt->fields, opt->nfields, !opt->no_text);
 
-	if (!rec_str(in, "final_url", &url, &un) || un == 0)
-		if (!rec_str(in, "url", &url, &un))
-			url = NULL, un = 0;
 	lnk_begin(p->links, url, un);
 	if (r->base)
 		lnk_base(p->links, r->base);

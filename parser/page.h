@@ -27,6 +27,7 @@
 typedef struct page_opts {
 	int keep_body;        /* --keep-body */
 	int no_text;          /* --no-text */
+	size_t max_mem;       /* --max-parse-memory: bytes of parse tree; 0: no cap */
 	const ex_field *fields;
 	int nfields;
 } page_opts;
@@ -39,7 +40,9 @@ page *page_new(const page_opts *opts);
 void page_free(page *p);
 
 /* Writes the output record for input in (whose packed bytes are
- * raw[0..rawn)) to o.  Returns 0, or -1 with errno when o's write
+ * raw[0..rawn)) to o.  A page whose parse tree would pass opts->max_mem
+ * bytes is written as its input plus parse_error "too_large", with a
+ * message naming its URL.  Returns 0, or -1 with errno when o's write
  * failed. */
 int page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 		 rec_out *o);

@@ -46,6 +46,9 @@ Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
     /status-only              exactly "HTTP/1.1 200 OK\r\n", then close
     /hugeheader?mb=N          status line, one header line X-Big of N MiB
                               (default 10) of 'a', a small body, close
+    /close-after[?race=1]     200, Content-Length 5, "hello", then close
+                              (no Connection: close: a keep-alive timeout);
+                              race=1 closes when the next request arrives
     anything else             a file under --root DIR when given, else 404
 
 F defaults to 1, N of s to 1; counters are per endpoint and key.
@@ -570,7 +573,20 @@ def ep_hugeheader(h, _, q):
         pass
 
 
-ROUTES.update({"status-only": ep_status_only, "hugeheader": ep_hugeheader})
+def ep_close_after(h, _, q):
+    # As a server whose keep-alive timeout ran out: a whole answer that
+    # promises nothing, then the connection closed.
+    h.reply(200, b"hello", ctype="text/plain")
+    h.close_connection = True
+    if q.get("race") == "1":
+        # The timeout runs out just as the client's next request arrives
+        # on the connection: closed with it unread, which makes an RST.
+        h.wfile.flush()
+        select.select([h.connection], [], [], 1.0)
+
+
+ROUTES.update({"status-only": ep_status_only, "hugeheader": ep_hugeheader,
+               "close-after": ep_close_after})
 
 
 class Server(ThreadingHTTPServer):

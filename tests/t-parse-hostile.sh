@@ -1,6 +1,7 @@
 #!/bin/sh
 # parse on hostile pages: selectors that used to backtrack for minutes on
-# deep nesting finish with the right matches, and --max-parse-time kills
+# deep nesting finish with the right matches, --max-parse-memory refuses a
+# page whose tree is too big, and --max-parse-time kills
 # a worker stuck on one record without losing or reordering the others.
 . "${TESTS:-$(dirname "$0")}/lib.sh"
 F=$TESTS/fixtures/parse
@@ -85,7 +86,7 @@ stream_json() {
 	for name in "$@"; do
 		n=$((n + 1))
 		case $name in
-		slow|late) f=$T/$name.html ;;
+		slow|late|tiny) f=$T/$name.html ;;
 		*) f=$F/$name.html ;;
 		esac
 		printf '{"url":"http://example.com/%s/%s","ctype":"text/html","n":%s,"body":{"$file":"%s"}}\n' \
@@ -162,6 +163,38 @@ while True:
 expect_eq "slow reader: 80 records, no timeout, no message" "80 0 0" \
 	"$(records "$T/slowout.out") $(jq -r 'select(.parse_error)' "$T/slowout.out" | wc -l | tr -d ' ') $(wc -c <"$T/slowout.err" | tr -d ' ')"
 
+# ---- (d) --max-parse-memory --------------------------------------------------
+# 10 MiB of tiny elements: gumbo's tree of it takes about 400 MB.
+python3 -c 'import sys; open(sys.argv[1], "w").write("<html><head><title>Tiny</title></head><body>" + "<b></b>" * (10 * 1024 * 1024 // 7))' "$T/tiny.html"
+tiny_len=$(wc -c <"$T/tiny.html" | tr -d ' ')
+stream links tiny select >"$T/m.mp"
+for j in 1 0; do
+	"$P" -j$j --json --max-parse-memory 64M <"$T/m.mp" >"$T/m$j.out" 2>"$T/m$j.err"
+	expect_eq "-j$j --max-parse-memory 64M: exit 0, 3 records in input order" "0 1 2 3" \
+		"$? $(jq -r .n "$T/m$j.out" | tr '\n' ' ' | sed 's/ $//')"
+	expect_eq "-j$j --max-parse-memory 64M: the tiny-element page is its input plus parse_error too_large" \
+		"http://example.com/2/tiny too_large $tiny_len null null" \
+		"$(jq -r 'select(.parse_error) | "\(.url) \(.parse_error) \(.body | @base64d | length) \(.title) \(.links)"' "$T/m$j.out")"
+	expect_eq "-j$j --max-parse-memory 64M: the records around it are parsed" "1 3" \
+		"$(jq -r 'select(.parse_error | not) | select(.parser != null) | .n' "$T/m$j.out" | tr '\n' ' ' | sed 's/ $//')"
+	expect_eq "-j$j --max-parse-memory 64M: stderr names the URL and the limit" \
+		"parse: http://example.com/2/tiny: too_large: parse tree over 64 MiB (--max-parse-memory)" \
+		"$(cat "$T/m$j.err")"
+done
+stream links tiny select | "$P" -j1 --json --max-parse-memory 64M 2>/dev/null | canon >"$T/m.out"
+stream_json links tiny select | sed 2d | mkrec | "$P" -j1 --json | canon >"$T/m.want"
+jq -c 'select(.n != 2)' "$T/m.out" >"$T/m.rest"
+expect_cmd "-j1 --max-parse-memory 64M: the other records are as without the big page" cmp "$T/m.rest" "$T/m.want"
+stream tiny >"$T/tiny.mp"
+/usr/bin/time -f %M -o "$T/m.rss" "$P" -j1 --json <"$T/tiny.mp" >"$T/md.out" 2>"$T/md.err"
+expect_eq "default --max-parse-memory (1G): the tiny-element page parses, title Tiny, no message" "0 Tiny null 0" \
+	"$? $(jq -r '"\(.title) \(.parse_error)"' "$T/md.out") $(wc -c <"$T/md.err" | tr -d ' ')"
+echo "#   10 MiB tiny-element page: parse -j1 max RSS $(tail -n 1 "$T/m.rss") KB"
+"$P" -j1 --json --max-parse-memory 0 <"$T/tiny.mp" >"$T/m0.out"
+expect_eq "--max-parse-memory 0: no limit, parsed" "0 Tiny" "$? $(jq -r .title "$T/m0.out")"
+expect_match "--help lists --max-parse-memory" "--max-parse-memory BYTES" "$("$P" --help)"
+
+expect_usage_errors parse "--max-parse-memory -1" "--max-parse-memory x" "--max-parse-memory 5T"
 expect_usage_errors parse "--max-parse-time -1" "--max-parse-time x" "--max-parse-time 1s" \
 	"-j0 --max-parse-time 5"
 stream links select | "$P" -j0 --max-parse-time 0 --json >"$T/j0.out"
