@@ -63,6 +63,7 @@ import posixpath
 import select
 import signal
 import socket
+import socketserver
 import struct
 import sys
 import threading
@@ -581,6 +582,12 @@ class Server(ThreadingHTTPServer):
         self.addr = addr
         self.state = state
         super().__init__((addr, port), Handler)
+
+    def server_bind(self):
+        # HTTPServer's own looks the address up in DNS (getfqdn), which
+        # takes ~0.1 s an address: too slow for the 221 of bench-adapt.
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = self.server_address[:2]
 
     def handle_error(self, request, client_address):
         if not isinstance(sys.exc_info()[1], OSError):
