@@ -23,7 +23,8 @@ ends the run.  Per host that is 0.5 (R - 1) + L + sum over its 429s of
 it only lowers the bound.)
 
 check reads the request log (tests/server.py's JSON lines): per host, the
-gaps between request starts (the least, and how many are below 0.5 s),
+gaps between request starts (the least, how many are below 0.5 s, and
+below 0.495 s),
 and per 429 whether the host's next request came at least latency + 1 s
 after it (it was held host-wide).
 """
@@ -33,6 +34,10 @@ import sys
 
 INTERVAL = 0.5
 RETRY_AFTER = 1
+# The server stamps a request when its thread has read the request line:
+# a thread that waits for the GIL stamps late and shortens the next gap.
+# The tests allow 5 ms of that; fetch counts its interval from the send.
+JITTER = 0.005
 
 
 def workload():
@@ -98,6 +103,7 @@ def check(log):
         "requests": sum(len(rs) for rs in by_addr.values()),
         "min_gap_ms": round(min(gaps) * 1000, 1),
         "gaps_below_interval": sum(g < INTERVAL for g in gaps),
+        "gaps_below_jitter": sum(g < INTERVAL - JITTER for g in gaps),
         "retry_after_429s": held,
         "retry_after_broken": broken,
     }
