@@ -6,7 +6,7 @@
  *   shard.c   --shard K/N: which inputs this fetch takes, by host (shard_)
  *   lease.c   --queue: URLs leased from the frontier (lease_)
  *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
- *   retry.c   what is retried and after how long (retry_)
+ *   retry.c   what is retried and after how long; adaptive pacing (retry_)
  *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
  *   policy.c  --policy per-host overrides (policy_)
  *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
