@@ -32,6 +32,7 @@
 #define BACKOFF_CAP 60.0        /* seconds, for one URL's wait */
 #define PAUSE_CAP 3600.0        /* seconds, for one breaker pause */
 #define ADAPT_SETTLED 1.1       /* a raised delay this near its target has recovered */
+#define ADAPT_THROTTLED 0.25    /* seconds, the least interval a 429/503 leaves */
 
 int
 retry_status_listed(int status)
@@ -196,7 +197,8 @@ adapt_clamp(const host *h, double d)
  *   server said how long, and the burst is not its steady rate.
  * - 429/503 without one: the interval in force doubles, once per burst
  *   (answers to requests started before the last doubling are the same
- *   event); successes then average it back toward the target.
+ *   event), to at least ADAPT_THROTTLED (twice a fast host's 1 ms is no
+ *   slowing down); successes then average it back toward the target.
  *
  * The delay stays within adapt_clamp. */
 static void
@@ -208,7 +210,7 @@ adapt(host *h, const job *j, double retry_after, double now)
 			if (now + retry_after > h->next_start)
 				h->next_start = now + retry_after;
 		} else if (j->start >= h->backoff_at) {
-			h->adapt_delay = adapt_clamp(h, 2 * host_interval(h));
+			h->adapt_delay = adapt_clamp(h, fmax(2 * host_interval(h), ADAPT_THROTTLED));
 			h->backoff_at = now;
 		}
 		return;

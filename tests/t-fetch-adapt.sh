@@ -108,6 +108,18 @@ fl_ok() {
 expect_eq "503 without Retry-After at -d 0.2: one gap doubled (380-600 ms), the other 7 back at 195-300 ms" ok "$(twice run_fl fl_ok)"
 echo "#   gaps ms: $(ms "$(gaps 127.0.0.2)")"
 
+# ---- from -d 0 on a fast host, a 429 without Retry-After still slows it
+# (to 0.25 s), and successes average that back toward zero
+run_z() { { echo "$U3/status/429?z"; urls "$U3" "/page/1?z" 8; } | F -p 1 --retries 0 >"$T/z.json"; }
+z_ok() {
+	g=$(gaps 127.0.0.3)
+	[ "$(echo "$g" | jq 'length == 8 and (map(select(. >= 0.245)) | length) == 1 and
+		all(.[2:][]; . < 0.2) and .[-1] < 0.05 and all(range(3; length) as $i | .[$i] <= .[$i - 1] + 0.005; .)')" = true ] &&
+		echo ok || ms "$g"
+}
+expect_eq "429 without Retry-After at -d 0: one gap >= 245 ms, then shrinking back (< 200, the last < 50 ms)" ok "$(twice run_z z_ok)"
+echo "#   gaps ms: $(ms "$(gaps 127.0.0.3)")"
+
 # ---- -d is the floor: a 200 ms host (target 0.1 s) with a 429 with
 # Retry-After and a 503 without never starts sooner than -d 0.3
 { urls "$U1" "/slow?ms=200&d" 4; echo "$U1/retry-after?key=rd&fail=1&s=1&ms=200";
