@@ -6,7 +6,7 @@
  *   shard.c   --shard K/N: which inputs this fetch takes, by host (shard_)
  *   lease.c   --queue: URLs leased from the frontier (lease_)
  *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
- *   retry.c   what is retried and after how long (retry_)
+ *   retry.c   what is retried and after how long; adaptive pacing (retry_)
  *   redirect.c  a 3xx answer: the next hop, through the scheduler (redirect_)
  *   cidr.c    address ranges, for --private-ranges (cidr_)
  *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
@@ -59,7 +59,9 @@ typedef struct fetch_opts {
 	double max_elapsed;
 	double max_retry_after;
 	double backoff;
-	int adapt;
+	int adapt;               /* --no-adapt clears it */
+	double target_concurrency; /* --target-concurrency: learnt delay = latency / it */
+	double max_delay;        /* --max-delay: the learnt delay's cap */
 	long host_failures;
 	double host_pause;
 	long pending;            /* jobs held in memory, read ahead of starts */
@@ -185,14 +187,14 @@ typedef struct host {
 	double rate, burst, tokens, tokens_at;
 	long per_host;
 	double next_start;       /* monotonic: no start before this */
-	/* adaptation (429/503) and circuit breaker */
-	double adapt_delay;      /* extra interval learnt from the host */
-	double backoff_at;       /* when the last backoff event was taken */
-	int successes;           /* in a row, for decaying adapt_delay */
+	/* adaptation (latency, 429/503) and circuit breaker: retry.c */
+	double adapt_delay;      /* learnt start interval, 0 before any answer */
+	double backoff_at;       /* when the last 429/503 doubled it */
+	int throttled;           /* a 429/503 not yet recovered from */
 	int failures;            /* transient failures in a row */
 	int trips;               /* circuit breaker trips in a row */
 	double paused_until;
-	int sick;                /* learnt interval, failures or trips: struggling */
+	int sick;                /* throttled, failures or trips: struggling */
 	double sick_since;       /* monotonic, when it last became sick */
 	double sick_total;       /* seconds sick before that */
 	/* robots.txt */
@@ -212,17 +214,21 @@ host_hold(const host *h)
 	return h->queue_hold ? h->queue_hold : h->policy_hold ? "policy" : NULL;
 }
 
-/* The host's current start interval: the configured delay, raised by
- * robots.txt Crawl-delay and by what the host taught us (429/503). */
+/* The host's politeness floor: the configured delay (-d or --policy),
+ * raised by robots.txt Crawl-delay.  No learnt interval goes below it. */
+static inline double
+host_floor(const host *h)
+{
+	return h->crawl_delay > h->delay ? h->crawl_delay : h->delay;
+}
+
+/* The host's current start interval: its floor, raised by what the host
+ * taught us (its latency, 429/503; retry.c). */
 static inline double
 host_interval(const host *h)
 {
-	double d = h->delay;
-	if (h->crawl_delay > d)
-		d = h->crawl_delay;
-	if (h->adapt_delay > d)
-		d = h->adapt_delay;
-	return d;
+	double d = host_floor(h);
+	return h->adapt_delay > d ? h->adapt_delay : d;
 }
 
 enum { ROBOTS_NONE, ROBOTS_LOADING, ROBOTS_READY };

@@ -61,7 +61,11 @@ static const char usage_text[] =
 "      --backoff S         base of exponential backoff with jitter (1)\n"
 "      --max-retry-after S longer Retry-After ends the URL (300)\n"
 "      --max-elapsed S     give a URL up S seconds after taking it (600)\n"
-"      --no-adapt          do not slow a host down on 429/503\n"
+"      --target-concurrency N\n"
+"                          pace each host to about N requests at once:\n"
+"                          start interval = its latency / N (2)\n"
+"      --max-delay S       longest interval learnt from a host (60)\n"
+"      --no-adapt          keep -d: no pacing by latency or 429/503\n"
 "      --host-failures N   transient failures in a row that pause a host (10)\n"
 "      --host-pause S      first pause of a failing host (60)\n"
 "      --robots-agent T    token robots.txt groups are matched by (sluice)\n"
@@ -93,7 +97,7 @@ static const char usage_text[] =
 enum {
 	O_RATE = 256, O_BURST, O_CONNECT_TIMEOUT, O_LOW_LIMIT, O_LOW_TIME,
 	O_MAX_REDIRS, O_MAX_BODY, O_UA, O_NO_ROBOTS, O_POLICY, O_RETRIES,
-	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
+	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT, O_TARGET_CONC, O_MAX_DELAY,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
 	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
 	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS, O_ROBOTS_AGENT, O_SHARD,
@@ -132,6 +136,8 @@ static const struct option longopts[] = {
 	{ "max-retry-after", required_argument, 0, O_MAX_RETRY_AFTER },
 	{ "max-elapsed", required_argument, 0, O_MAX_ELAPSED },
 	{ "no-adapt", no_argument, 0, O_NO_ADAPT },
+	{ "target-concurrency", required_argument, 0, O_TARGET_CONC },
+	{ "max-delay", required_argument, 0, O_MAX_DELAY },
 	{ "host-failures", required_argument, 0, O_HOST_FAILURES },
 	{ "host-pause", required_argument, 0, O_HOST_PAUSE },
 	{ "robots-agent", required_argument, 0, O_ROBOTS_AGENT },
@@ -191,7 +197,7 @@ parse_options(int argc, char **argv)
 		.max_redirs = 10, .max_body = (size_t)16 << 20, .user_agent = ua,
 		.robots_agent = "sluice",
 		.robots = 1, .retries = 3, .max_elapsed = 600, .max_retry_after = 300,
-		.backoff = 1, .adapt = 1, .host_failures = 10, .host_pause = 60,
+		.backoff = 1, .adapt = 1, .target_concurrency = 2, .max_delay = 60, .host_failures = 10, .host_pause = 60,
 		.pending = 1024, .out_buffer = (size_t)4 << 20,
 		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900, .max_hosts = 10000,
 		.progress = -1, .yield_window = 50,
@@ -242,6 +248,11 @@ parse_options(int argc, char **argv)
 		case O_MAX_RETRY_AFTER: if (num_seconds(a, &o->max_retry_after)) bad("--max-retry-after", a); break;
 		case O_MAX_ELAPSED: if (num_seconds(a, &o->max_elapsed)) bad("--max-elapsed", a); break;
 		case O_NO_ADAPT: o->adapt = 0; break;
+		case O_TARGET_CONC:
+			if (num_seconds(a, &o->target_concurrency) || o->target_concurrency <= 0)
+				bad("--target-concurrency", a);
+			break;
+		case O_MAX_DELAY: if (num_seconds(a, &o->max_delay)) bad("--max-delay", a); break;
 		case O_HOST_FAILURES: if (num_long(a, 1000000, &o->host_failures) || o->host_failures < 1) bad("--host-failures", a); break;
 		case O_HOST_PAUSE: if (num_seconds(a, &o->host_pause)) bad("--host-pause", a); break;
 		case O_ROBOTS_AGENT: if (!robots_token_valid(a)) bad("--robots-agent", a); o->robots_agent = a; break;

@@ -12,9 +12,14 @@
  * healthy does not count: that wait is the pacing the user asked for (a
  * Crawl-delay of 10 s over 1024 read-ahead URLs is nearly 3 hours), not a
  * failure.  Each host keeps a sick clock, the seconds it has spent
- * struggling (a learnt interval, failures in a row, a breaker trip); a
- * queued URL is charged the sick clock's advance, and from its first
- * attempt on every second counts.
+ * struggling (a 429/503 not recovered from, failures in a row, a breaker
+ * trip); a queued URL is charged the sick clock's advance, and from its
+ * first attempt on every second counts.
+ *
+ * Pacing that adapts (on unless --no-adapt): each answer teaches its
+ * host a start interval by Scrapy AutoThrottle's rule (adapt below), so
+ * a slow host gets about --target-concurrency requests at once and a
+ * 429/503 slows it down only until it answers well again.
  */
 #include "fetch.h"
 
@@ -26,9 +31,8 @@
 
 #define BACKOFF_CAP 60.0        /* seconds, for one URL's wait */
 #define PAUSE_CAP 3600.0        /* seconds, for one breaker pause */
-#define ADAPT_CAP 60.0          /* seconds, for a host's learnt interval */
-#define ADAPT_FLOOR 0.25        /* first learnt interval when none was set */
-#define ADAPT_DECAY_AFTER 10    /* successes in a row before halving */
+#define ADAPT_SETTLED 1.1       /* a raised delay this near its target has recovered */
+#define ADAPT_THROTTLED 0.25    /* seconds, the least interval a 429/503 leaves */
 
 int
 retry_status_listed(int status)
@@ -140,11 +144,15 @@ retry_expired(job *j)
 	j->error_detail = strdup(why);
 }
 
-/* Starts or stops h's sick clock after an outcome changed its state. */
+/* Starts or stops h's sick clock after an outcome changed its state.
+ * A learnt interval alone is not sickness: following the host's latency
+ * is the pace a healthy host sets.  Only a 429/503 not yet recovered
+ * from (the interval it raised still above the latency target, or no
+ * success since it asked for a Retry-After) is. */
 static void
 sick_update(host *h, double now)
 {
-	int sick = h->adapt_delay > 0 || h->failures > 0 || h->trips > 0;
+	int sick = h->throttled || h->failures > 0 || h->trips > 0;
 	if (sick == h->sick)
 		return;
 	if (sick) {
@@ -156,38 +164,80 @@ sick_update(host *h, double now)
 	h->sick = sick;
 }
 
-/* Updates j's host from the attempt's outcome: 429/503 widen its start
- * interval (one event per burst of answers to requests already in
- * flight), Retry-After becomes a floor for the whole host, a run of
- * successes decays the interval, and a run of transient failures trips
- * the circuit breaker.  Neither the interval nor a pause grows past
+/* Seconds from the start of j's attempt to the first byte of its
+ * answer (CURLINFO_STARTTRANSFER_TIME): connecting, sending and the
+ * server's think time, as Scrapy's download_latency.  Not the total:
+ * the body's transfer time measures the page's size, our bandwidth and
+ * our own output backpressure, not how loaded the server is. */
+static double
+latency(const job *j)
+{
+	curl_off_t us = 0;
+	curl_easy_getinfo(j->easy, CURLINFO_STARTTRANSFER_TIME_T, &us);
+	return (double)us / 1e6;
+}
+
+/* d kept between --max-delay (and --max-elapsed: longer, every URL of
+ * the host would expire unprobed) and h's floor, which wins over both:
+ * the floor is what the user or robots.txt asked for. */
+static double
+adapt_clamp(const host *h, double d)
+{
+	return fmax(fmin(d, fmin(F.o.max_delay, F.o.max_elapsed)), host_floor(h));
+}
+
+/* Scrapy AutoThrottle's rule, per host, on j's answer (rc was CURLE_OK):
+ *
+ * - target = latency / --target-concurrency; the next delay is
+ *   max(target, mean of the old delay and target): up at once, down by
+ *   averaging.  Only a 2xx may lower it: error pages are small and
+ *   quick, and would otherwise speed up a host that is failing.
+ * - 429/503 with a Retry-After (within --max-retry-after): the whole
+ *   host waits that long, and then goes on at the delay it had: the
+ *   server said how long, and the burst is not its steady rate.
+ * - 429/503 without one: the interval in force doubles, once per burst
+ *   (answers to requests started before the last doubling are the same
+ *   event), to at least ADAPT_THROTTLED (twice a fast host's 1 ms is no
+ *   slowing down); successes then average it back toward the target.
+ *
+ * The delay stays within adapt_clamp. */
+static void
+adapt(host *h, const job *j, double retry_after, double now)
+{
+	if (j->status == 429 || j->status == 503) {
+		h->throttled = 1;
+		if (retry_after > 0 && retry_after <= F.o.max_retry_after) {
+			if (now + retry_after > h->next_start)
+				h->next_start = now + retry_after;
+		} else if (j->start >= h->backoff_at) {
+			h->adapt_delay = adapt_clamp(h, fmax(2 * host_interval(h), ADAPT_THROTTLED));
+			h->backoff_at = now;
+		}
+		return;
+	}
+	double target = latency(j) / F.o.target_concurrency;
+	double d = adapt_clamp(h, fmax(target, (h->adapt_delay + target) / 2));
+	int ok = j->status >= 200 && j->status < 300;
+	if (!ok && d <= h->adapt_delay)
+		return;
+	h->adapt_delay = d;
+	/* Recovered once the delay is back within ADAPT_SETTLED of what the
+	 * latency alone asks (averaging only nears it). */
+	if (ok && d <= ADAPT_SETTLED * adapt_clamp(h, target))
+		h->throttled = 0;
+}
+
+/* Updates j's host from the attempt's outcome: its answer teaches the
+ * start interval (adapt, unless --no-adapt), and a run of transient
+ * failures trips the circuit breaker.  A pause grows no longer than
  * --max-elapsed: longer, every URL of the host would expire unprobed. */
 void
 retry_host_feedback(job *j, CURLcode rc, double retry_after)
 {
 	host *h = j->host;
 	double now = tm_mono();
-	int throttled = rc == CURLE_OK && (j->status == 429 || j->status == 503);
-	if (F.o.adapt && throttled) {
-		h->successes = 0;
-		/* Only answers to requests started after the last backoff
-		 * count: a burst already in flight is one event. */
-		if (j->start >= h->backoff_at) {
-			double base = fmax(h->delay, h->crawl_delay);
-			double d = h->adapt_delay > 0 ? h->adapt_delay * 2 : fmax(base * 2, ADAPT_FLOOR);
-			h->adapt_delay = fmin(d, fmin(ADAPT_CAP, F.o.max_elapsed));
-			h->backoff_at = now;
-		}
-		if (retry_after > 0 && retry_after <= F.o.max_retry_after &&
-		    now + retry_after > h->next_start)
-			h->next_start = now + retry_after;
-	} else if (F.o.adapt && rc == CURLE_OK && h->adapt_delay > 0 &&
-		   ++h->successes >= ADAPT_DECAY_AFTER) {
-		h->successes = 0;
-		h->adapt_delay /= 2;
-		if (h->adapt_delay <= fmax(h->delay, ADAPT_FLOOR / 2))
-			h->adapt_delay = 0;
-	}
+	if (F.o.adapt && rc == CURLE_OK)
+		adapt(h, j, retry_after, now);
 	if (transient(j) || (rc == CURLE_OK && j->status >= 500 &&
 			      retry_status_listed((int)j->status))) {
 		if (++h->failures >= F.o.host_failures) {

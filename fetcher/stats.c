@@ -12,7 +12,7 @@
  *      "in_flight": 0, "retries": 2, "bytes": 4600000,
  *      "status": {"200": 88, "503": 3}, "errors": {"timeout": 1},
  *      "latency_ms": {"p50": 41.2, "p90": 120.3, "p99": 800.1},
- *      "interval_s": 0.5, "paused": null}, ...}}
+ *      "interval_s": 0.5, "learnt_s": 0.12, "paused": null}, ...}}
  *
  * Per host, memory is fixed (a log-bucket latency histogram, not a list
  * of samples), and hosts evicted under --max-hosts fold into "other".
@@ -236,7 +236,7 @@ quantile(const unsigned long long *hist, double q)
 typedef struct host_view {
 	host_stats st;
 	int in_flight;
-	double interval, paused_for;
+	double interval, learnt, paused_for;
 	const char *hold;        /* paused by hand: the reason */
 	double queue_age;        /* --queue: oldest due pending, -1 unknown */
 } host_view;
@@ -264,7 +264,8 @@ put_host(FILE *f, const char *sep, const char *name, const host_view *v, int sta
 	if (state) {
 		if (v->queue_age >= 0)
 			fprintf(f, ", \"queue_age_s\": %.1f", v->queue_age);
-		fprintf(f, ", \"interval_s\": %.3f, \"paused\": ", v->interval);
+		fprintf(f, ", \"interval_s\": %.3f, \"learnt_s\": %.3f, \"paused\": ",
+			v->interval, v->learnt);
 		if (v->hold) {
 			fputs("{\"reason\": ", f);
 			jstr_put(f, v->hold);
@@ -325,6 +326,7 @@ put_hosts(FILE *f)
 			fold(&hv.st, &v[k]->st);
 			hv.in_flight += v[k]->active;
 			hv.interval = fmax(hv.interval, host_interval(v[k]));
+			hv.learnt = fmax(hv.learnt, v[k]->adapt_delay);
 			hv.paused_for = fmax(hv.paused_for, v[k]->paused_until - now);
 			if (host_hold(v[k]))
 				hv.hold = host_hold(v[k]);

@@ -12,3 +12,4 @@ for b in fetch parse sink; do
 done
 echo "## pipeline"; sh "$here/bench-pipeline.sh"; echo
 echo "## cluster"; sh "$here/bench-cluster.sh"; echo
+echo "## adaptive pacing"; sh "$here/bench-adapt.sh"; echo

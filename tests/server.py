@@ -40,6 +40,7 @@ Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
     /flaky?key=K&fail=F&status=S         F x S (503), then 200 "Flaky K"
     /retry-after?key=K&fail=F&s=N&status=S   F x S (429) with Retry-After: N,
                                          then 200 "Retry K"
+                              (both: &ms=M sleeps M ms before every answer)
     /retry-after-date?...     same with an HTTP-date N seconds ahead
     /robots.txt               --robots FILE (re-read), --robots-status N, or 404
     /charset?cs=NAME&title=T&how=header|meta|none   title encoded in NAME
@@ -65,6 +66,7 @@ import posixpath
 import select
 import signal
 import socket
+import socketserver
 import struct
 import sys
 import threading
@@ -475,6 +477,9 @@ def counted(h, endpoint, q, default_status, title, headers=()):
     key = q.get("key", "")
     fail = qint(q, "fail", 1)
     status = qint(q, "status", default_status, 100, 999)
+    ms = qint(q, "ms", 0, 0, 60000)
+    if ms:
+        time.sleep(ms / 1000)
     if h.st.bump(endpoint, key) < fail:
         h.status_page(status, headers=headers)
     else:
@@ -598,6 +603,12 @@ class Server(ThreadingHTTPServer):
         self.addr = addr
         self.state = state
         super().__init__((addr, port), Handler)
+
+    def server_bind(self):
+        # HTTPServer's own looks the address up in DNS (getfqdn), which
+        # takes ~0.1 s an address: too slow for the 221 of bench-adapt.
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = self.server_address[:2]
 
     def handle_error(self, request, client_address):
         if not isinstance(sys.exc_info()[1], OSError):
