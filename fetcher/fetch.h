@@ -86,7 +86,7 @@ typedef struct fetch_opts {
 /* --redirects: how far a redirect may take a URL from its input's host. */
 enum { REDIR_ANY, REDIR_SAME_SITE, REDIR_SAME_HOST };
 
-#define STATS_ERRORS 16
+#define STATS_ERRORS 24      /* more than the error vocabulary has words */
 #define HSTAT_CODES 16           /* distinct statuses kept per host */
 #define HSTAT_BUCKETS 128        /* latency: 8 per doubling from 1 ms to 65 s */
 
