@@ -25,6 +25,20 @@ start_sink() {
 	PIDS="$PIDS $SINK $PROD"
 }
 
+# start_held NAME SINK-ARGS: runs `sink SINK-ARGS` on a fifo whose write
+# end this script holds as fd 3 (sink sees no EOF until `exec 3>&-`) and
+# writes the five records into it; sets $SINK.  The script writes them
+# itself, so when it goes on they are in the pipe: no producer to race.
+start_held() {
+	fifo=$T/$1.fifo; shift
+	mkfifo "$fifo"
+	"$BIN/sink" "$@" <"$fifo" 2>"$T/sink.err" &
+	SINK=$!
+	PIDS="$PIDS $SINK"
+	exec 3>"$fifo"
+	cat "$T/five.mp" >&3
+}
+
 # wait_rows DB N: waits up to 5 s until DB has at least N rows
 wait_rows() {
 	i=0
@@ -33,72 +47,87 @@ wait_rows() {
 	done
 }
 
-# fed N: waits up to 10 s until the producer has written its N bytes of
-# records and the sink has read them all from the fifo (a fixed sleep
-# loses that race on a loaded machine).
-fed() {
-	python3 - "$PROD" "$fifo" "$1" <<'PY'
+# waiting: waits up to 10 s until sink has read every byte written to
+# the fifo (none is left unread in the pipe), no signal is pending for it
+# and it sleeps in poll() for more input; fails otherwise.  sink only
+# polls once it has put every record it read, and it takes signals only
+# there, so from then on a signal finds all of them read.
+waiting() {
+	python3 - "$SINK" "$fifo" <<'PY'
 import fcntl, os, struct, sys, termios, time
-pid, fifo, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+pid, fifo = sys.argv[1], sys.argv[2]
 fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-def wrote():
-    with open(f"/proc/{pid}/io") as f:
-        return int(next(l for l in f if l.startswith("wchar:")).split()[1])
-def waiting():
+def unread():
     return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+def polling():
+    with open(f"/proc/{pid}/wchan") as f:
+        wchan = f.read()
+    with open(f"/proc/{pid}/status") as f:
+        st = dict(l.split(":", 1) for l in f)
+    return "poll" in wchan and int(st["SigPnd"], 16) == 0 and int(st["ShdPnd"], 16) == 0
 end = time.time() + 10
-while time.time() < end and (wrote() < want or waiting() > 0):
-    time.sleep(0.02)
+while not (unread() == 0 and polling()):
+    if time.time() > end:
+        sys.exit(1)
+    time.sleep(0.01)
 PY
-	sleep 0.1
 }
 
-recs 5 >"$T/five.jsonl"
-five=$(mkrec "$T/five.jsonl" | wc -c)
+recs 10 >"$T/ten.jsonl"
+head -n 5 "$T/ten.jsonl" >"$T/five.jsonl"
+mkrec "$T/five.jsonl" >"$T/five.mp"
+tail -n 5 "$T/ten.jsonl" | mkrec >"$T/next5.mp"
 
-# SIGTERM while sink waits for input: the batch is committed, not lost.
-start_sink term --hold 30 "$T/five.jsonl" -- -q --batch-ms 600000 "$T/term.db"
-fed "$five"
+# SIGTERM while sink waits for input: every record it read is committed,
+# not lost.  (What the contract promises is the records sink has read: a
+# SIGTERM stops the reading, so bytes still in the pipe are not stored.)
+start_held term -q --batch-ms 600000 "$T/term.db"
+expect_cmd "sink has read the five records and waits for more" waiting
 expect_eq "before the signal nothing is committed (batch not full, timer far)" 0 \
 	"$(q "$T/term.db" 'select count(*) from pages')"
 kill -TERM "$SINK"; wait "$SINK"; rc=$?
 expect_eq "SIGTERM: sink dies of the signal after committing" 143 "$rc"
 expect_eq "SIGTERM commits the last batch" 5 "$(q "$T/term.db" 'select count(*) from pages')"
-kill "$PROD" 2>/dev/null
+exec 3>&-
 
-start_sink int --hold 30 "$T/five.jsonl" -- -q --batch 1000 --batch-ms 600000 "$T/int.db"
-fed "$five"
-kill -INT "$SINK"; wait "$SINK"; rc=$?
-expect_eq "SIGINT commits the last batch too" "130 5" "$rc $(q "$T/int.db" 'select count(*) from pages')"
-kill "$PROD" 2>/dev/null
+# SIGINT reaches every stage at once: sink takes it, keeps reading what
+# upstream still flushes until EOF, commits it all, then dies of it.
+start_held int -q --batch 1000 --batch-ms 600000 "$T/int.db"
+expect_cmd "sink has read the five records and waits for more" waiting
+kill -INT "$SINK"
+expect_cmd "SIGINT: sink has taken it and waits for more input" waiting
+cat "$T/next5.mp" >&3
+exec 3>&-
+wait "$SINK"; rc=$?
+expect_eq "SIGINT: records up to EOF are committed, then sink dies of it" "130 10" \
+	"$rc $(q "$T/int.db" 'select count(*) from pages')"
 
-start_sink jl --hold 30 "$T/five.jsonl" -- -q --batch-ms 600000 "$T/term.jsonl"
-fed "$five"
+start_held jl -q --batch-ms 600000 "$T/term.jsonl"
+expect_cmd "sink has read the five records and waits for more" waiting
 kill -TERM "$SINK"; wait "$SINK"
 expect_eq "SIGTERM flushes JSON lines" 5 "$(wc -l <"$T/term.jsonl" | tr -d ' ')"
-kill "$PROD" 2>/dev/null
+exec 3>&-
 
 # Batches by count and by time, observed while sink is still running.
-start_sink count --hold 30 "$T/five.jsonl" -- -q --batch 2 --batch-ms 600000 "$T/count.db"
-wait_rows "$T/count.db" 4; sleep 0.3
+start_held count -q --batch 2 --batch-ms 600000 "$T/count.db"
+expect_cmd "sink has read the five records and waits for more" waiting
 expect_eq "--batch 2: 4 of 5 committed while input is open" 4 "$(q "$T/count.db" 'select count(*) from pages')"
 kill -TERM "$SINK"; wait "$SINK"
 expect_eq "...and the fifth at SIGTERM" 5 "$(q "$T/count.db" 'select count(*) from pages')"
-kill "$PROD" 2>/dev/null
+exec 3>&-
 
-start_sink time --hold 30 "$T/five.jsonl" -- -q --batch-ms 200 "$T/time.db"
+start_held time -q --batch-ms 200 "$T/time.db"
 wait_rows "$T/time.db" 5
 expect_eq "--batch-ms 200: a partial batch commits while input is idle" 5 \
 	"$(q "$T/time.db" 'select count(*) from pages')"
 expect_cmd "...and sink is still running" kill -0 "$SINK"
 kill -TERM "$SINK"; wait "$SINK"
-kill "$PROD" 2>/dev/null
+exec 3>&-
 
 # kill -9 mid-stream: a slow producer, small batches, then SIGKILL.
 recs 400 >"$T/many.jsonl"
 start_sink k9 --delay 0.004 "$T/many.jsonl" -- -q --batch 7 --batch-ms 50 "$T/k9.db"
 wait_rows "$T/k9.db" 30
-sleep 0.2
 before=$(q "$T/k9.db" 'select count(*) from pages')
 kill -9 "$SINK"; wait "$SINK" 2>/dev/null
 kill "$PROD" 2>/dev/null
