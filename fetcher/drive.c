@@ -35,7 +35,10 @@ finished(job *j, CURLcode rc)
 		return;
 	}
 	retry_host_feedback(j, rc, retry_after);
-	if (!F.stopping && retry_decide(j, rc, retry_after, &wait)) {
+	/* In --queue mode the wait is the frontier's, stopping or not. */
+	if ((!F.stopping || lease_active()) && retry_decide(j, rc, retry_after, &wait)) {
+		if (lease_defer(j, wait))
+			return;
 		j->not_before = tm_mono() + wait;
 		xfer_release(j->easy);
 		j->easy = NULL;

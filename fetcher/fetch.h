@@ -66,6 +66,7 @@ typedef struct fetch_opts {
 	int json;
 	const char *queue;       /* --queue DB, or NULL */
 	double lease;            /* --queue: seconds a leased URL is ours */
+	long max_attempts;       /* --queue: leases per URL before it is dead */
 	double min_yield;        /* --min-yield: pause hosts below it, 0 = off */
 	long yield_window;       /* --yield-window: over this many stored */
 	long max_hosts;          /* host states kept before idle ones go */
@@ -112,6 +113,7 @@ typedef struct job {
 	CURL *easy;              /* set while in flight */
 	struct job *fprev;       /* the in-flight list, for aborts */
 	int attempts;
+	int prior;               /* attempts in earlier leases of its URL (--queue) */
 	int is_robots;           /* internal robots.txt request, no record */
 	int paused;              /* write callback returned PAUSE */
 	int too_large;
@@ -247,6 +249,9 @@ int lease_active(void);
 void lease_admit(const char *canon, const char *host);
 void lease_seeded(void);
 void lease_want(void);            /* lease more if capacity allows */
+/* With --queue, hands j, to retry after wait seconds, back to the
+ * frontier (its host's hold too) and drops it: 1.  Else 0. */
+int lease_defer(job *j, double wait);
 void lease_queue_ages(void);      /* F.queue_ages from the frontier */
 int lease_report(int requeue);
 int lease_pause(const char *host, int on);

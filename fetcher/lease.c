@@ -14,6 +14,15 @@
  * once and several fetches can work on one job.  It leases only URLs of
  * hosts it owns (lib/frontier.h, "Hosts"), so it alone paces them.
  *
+ * A URL to retry goes back to the frontier with the time it may go
+ * (lease_defer), every time: the wait survives a crash or restart, other
+ * fetches on the job honour it, and no lease is held through a wait that
+ * may be longer than --lease.  Its next lease carries on the count of
+ * attempts.  A URL leased --max-attempts times is not leased again but
+ * ends as a dead letter, `attempts_exhausted`: a record that never
+ * reaches the sink (validate --drop, a stage that crashes on it) would
+ * otherwise be leased again every --lease seconds, forever.
+ *
  * Hosts can be paused in the frontier (fetch --pause HOST): every beat
  * reads the paused set, so within a second or two no fetch on the job
  * starts such a host; the URLs it had waiting go back to pending
@@ -109,6 +118,24 @@ gap_of(void *arg, const fr_row *r)
 	return host_interval(sched_host(r->url, url_origin_len(r->url), r->host));
 }
 
+/* The job of leased row r, of host h. */
+static job *
+leased_job(const fr_row *r, host *h)
+{
+	/* The input record the job passes through: what sink needs to
+	 * acknowledge the lease and to follow links. */
+	rec_build_reset(&lease_rec);
+	rec_put_int(&lease_rec, "depth", r->depth);
+	rec_put_int(&lease_rec, "lease", r->lease);
+	lease_bytes.size = 0;
+	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
+	job *j = job_new(strdup(r->url), lease_bytes.data, lease_bytes.size);
+	j->host = h;
+	/* Each earlier lease made an attempt, or was lost with its fetch. */
+	j->prior = r->lease - 1;
+	return j;
+}
+
 /* fr_lease's accept: makes the job unless its host has enough waiting.
  * Frontier URLs are canonical already: no parsing here, this runs for
  * every candidate of every lease. */
@@ -122,16 +149,34 @@ accept_row(void *arg, const fr_row *r)
 		h->next_start = fmax(h->next_start, tm_mono() + (r->host_next - tm_wall()));
 	if (h->n_fresh >= LEASE_HOST_BACKLOG * h->per_host)
 		return 0;
-	/* The input record the job passes through: what sink needs to
-	 * acknowledge the lease and to follow links. */
-	rec_build_reset(&lease_rec);
-	rec_put_int(&lease_rec, "depth", r->depth);
-	rec_put_int(&lease_rec, "lease", r->lease);
-	lease_bytes.size = 0;
-	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
-	job *j = job_new(strdup(r->url), lease_bytes.data, lease_bytes.size);
-	j->host = h;
-	sched_enqueue(j);
+	sched_enqueue(leased_job(r, h));
+	return 1;
+}
+
+/* fr_lease's exhausted: the URL's dead letter, at once. */
+static void
+exhausted(void *arg, const fr_row *r, const char *detail)
+{
+	(void)arg;
+	job *j = leased_job(r, sched_host(r->url, url_origin_len(r->url), r->host));
+	j->error = FR_EXHAUSTED;
+	j->error_detail = strdup(detail);
+	job_emit(j);
+}
+
+int
+lease_defer(job *j, double wait)
+{
+	if (!front)
+		return 0;
+	host *h = j->host;
+	double mono = tm_mono(), wall = tm_wall();
+	/* The host's hold (a Retry-After, the breaker) goes to the job too,
+	 * for whoever leases its URLs next. */
+	double until = fmax(h->next_start, h->paused_until);
+	check(fr_defer(front, j->url, wall + wait, h->name, until > mono ? wall + until - mono : 0),
+	      "update");
+	job_drop(j);
 	return 1;
 }
 
@@ -228,7 +273,8 @@ lease_want(void)
 		return;
 	double now = tm_wall();
 	check(fr_expire(front, now), "update");
-	int n = fr_lease(front, (int)room, now, F.o.lease, gap_of, accept_row, NULL);
+	int n = fr_lease(front, (int)room, now, F.o.lease, (int)F.o.max_attempts, gap_of, accept_row,
+			 exhausted, NULL);
 	check(n, "lease from");
 	if (n > 0)
 		return;
