@@ -18,6 +18,7 @@
 #include "frontier.h"
 #include "msg.h"
 #include "num.h"
+#include "sql.h"
 
 #define SLUICE_URL "https://sluice.invalid/bot"
 
@@ -74,6 +75,7 @@ static const char usage_text[] =
 "      --lease S           retake a live fetch's lease after S seconds (900);\n"
 "                          a dead fetch's leases are retaken at once\n"
 "      --max-attempts N    leases of a URL before it is a dead letter (5)\n"
+"      --sync normal|full  full: each frontier commit on the disk (normal)\n"
 "      --report            print the job's state and exit\n"
 "      --requeue-dead      put dead URLs back to pending, then --report\n"
 "      --pause HOST        stop every fetch on the job starting HOST, and exit\n"
@@ -88,7 +90,7 @@ enum {
 	O_MAX_REDIRS, O_MAX_BODY, O_UA, O_NO_ROBOTS, O_POLICY, O_RETRIES,
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
-	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_MAX_ATTEMPTS, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
+	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
 	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS, O_ROBOTS_AGENT, O_SHARD
 };
 
@@ -128,6 +130,7 @@ static const struct option longopts[] = {
 	{ "queue", required_argument, 0, O_QUEUE },
 	{ "lease", required_argument, 0, O_LEASE },
 	{ "max-attempts", required_argument, 0, O_MAX_ATTEMPTS },
+	{ "sync", required_argument, 0, O_SYNC_MODE },
 	{ "report", no_argument, 0, O_REPORT },
 	{ "requeue-dead", no_argument, 0, O_REQUEUE },
 	{ "pause", required_argument, 0, O_PAUSE },
@@ -225,6 +228,7 @@ parse_options(int argc, char **argv)
 			if (num_long(a, 1000000, &o->max_attempts) || o->max_attempts < 1)
 				bad("--max-attempts", a);
 			break;
+		case O_SYNC_MODE: if (sql_sync_arg(a) != 0) bad("--sync", a); break;
 		case O_REPORT: report = 1; break;
 		case O_REQUEUE: report = 2; break;
 		case O_PAUSE: pause_host = a; pause_on = 1; break;
