@@ -79,6 +79,7 @@ interrupts(void)
 	if (handled_interrupts == 0) {
 		F.stopping = 1;
 		msg_note("stopping: %ld in flight", F.inflight);
+		lease_interrupt();
 		sched_interrupt_waiting();
 	}
 	if (F.interrupts > 1)

@@ -252,6 +252,7 @@ void lease_want(void);            /* lease more if capacity allows */
 /* With --queue, hands j, to retry after wait seconds, back to the
  * frontier (its host's hold too) and drops it: 1.  Else 0. */
 int lease_defer(job *j, double wait);
+void lease_interrupt(void);       /* stopping: waiting URLs back to pending */
 void lease_queue_ages(void);      /* F.queue_ages from the frontier */
 int lease_report(int requeue);
 int lease_pause(const char *host, int on);
@@ -269,7 +270,8 @@ void sched_reconfigure(void);     /* the flags and --policy, again, for every ho
 /* Sets each host's queue_hold to the reason of its name among the n
  * paused names (NULL when not among them). */
 void sched_hold(const char *const *names, const char *const *reasons, int n);
-job *sched_take_held(void);       /* a waiting job of a held host, or NULL */
+/* A waiting job of a held host (of any host when any), or NULL. */
+job *sched_take_held(int any);
 void sched_free(void);
 
 /* retry.c */

@@ -215,6 +215,20 @@ collect_leaving(void *arg, const char *host)
 	collect(arg, host, "handed to another fetch on the job");
 }
 
+/* Hands the leases of the waiting jobs of held hosts (of all hosts when
+ * any) back unstarted, and says how many, of_what. */
+static void
+unlease_waiting(int any, const char *of_what)
+{
+	int n = 0;
+	for (job *j; (j = sched_take_held(any)); n++) {
+		check(fr_unlease(front, j->url), "update");
+		job_drop(j);
+	}
+	if (n > 0)
+		msg_note("%d unstarted URLs%s back to the queue", n, of_what);
+}
+
 /* Reads the paused hosts and the ones we hand back, and returns the
  * leases of their URLs that have not started. */
 static void
@@ -226,13 +240,17 @@ refresh_holds(void)
 	sched_hold((const char *const *)now.names, (const char *const *)now.reasons, now.n);
 	holds_free(&held);
 	held = now;
-	int n = 0;
-	for (job *j; (j = sched_take_held()); n++) {
-		check(fr_unlease(front, j->url), "update");
-		job_drop(j);
-	}
-	if (n > 0)
-		msg_note("%d unstarted URLs of paused or handed-over hosts back to the queue", n);
+	unlease_waiting(0, " of paused or handed-over hosts");
+}
+
+/* A signal stops fetch: the URLs it holds that have not started go back
+ * to pending, unused, for the next run; as records they would be dead
+ * letters (`interrupted`) once the sink saw them. */
+void
+lease_interrupt(void)
+{
+	if (front)
+		unlease_waiting(1, "");
 }
 
 /* The job is over for us: says what waits for paused hosts. */

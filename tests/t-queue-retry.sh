@@ -2,7 +2,8 @@
 # waiting out Retry-After is back in the frontier with next_at and its
 # host held, so a fetch killed during the wait does not request early on
 # rerun; a URL whose records never reach the sink (validate --drop) ends
-# after --max-attempts leases as attempts_exhausted, and fetch exits.
+# after --max-attempts leases as attempts_exhausted, and fetch exits; a
+# SIGTERM hands back the URLs not started.
 . "$TESTS/lib.sh"
 server_start
 pg_start
@@ -79,6 +80,21 @@ echo "$URL/page/unleased" >"$T/unlease.txt"
 timeout 20 "$BIN/fetch" -q --queue "$T/unlease.db" --no-robots --max-attempts 1 "$T/unlease.txt" |
 	timeout 20 "$BIN/sink" -q --queue "$T/unlease.db" "$T/unlease-pages.db"
 expect_eq "--max-attempts 1 still fetches a URL once" "done|1" "$(q "$T/unlease.db" 'select state, attempts from frontier')"
+
+# SIGTERM: the URLs fetch holds unstarted go back to pending, unused,
+# rather than to the sink as `interrupted` dead letters.
+printf '%s\n' "$URL/page/t1" "$URL/page/t2" "$URL/page/t3" >"$T/term.txt"
+: >"$LOG"
+sh -c 'echo $$ >"$1"; exec "$2/fetch" -q --queue "$3" --no-robots -d 5 "$4"' \
+	sh "$T/term.pid" "$BIN" "$T/term.db" "$T/term.txt" |
+	"$BIN/sink" -q --queue "$T/term.db" "$T/term-pages.db" &
+pipeline=$!
+i=0
+while [ "$(count '^/page/t')" = 0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM "$(cat "$T/term.pid")"
+wait $pipeline
+expect_eq "SIGTERM: the started URL is done, the two unstarted pending and unused" "done|1|1
+pending|2|0" "$(q "$T/term.db" 'select state, count(*), sum(attempts) from frontier group by state')"
 
 expect_usage_errors fetch "--queue x.db --max-attempts 0" "--queue x.db --max-attempts x"
 finish
