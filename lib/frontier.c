@@ -150,9 +150,12 @@ static const char *const common[S_N] = {
 		    " updated_at = ?3 WHERE url = ?1 AND state = 'leased' AND owner = ?4",
 	[S_HOLD] = "UPDATE frontier_host SET next_start = max(next_start, ?2), updated_at = ?3"
 		   " WHERE host = ?1",
-	[S_OUTSTANDING] = "SELECT (SELECT count(*) FROM frontier WHERE state = 'pending'"
+	/* Whether any: fetch asks at every 50 ms poll while it waits for
+	 * acks or retries, and counting 1 000 000 rows took 125 ms. */
+	[S_OUTSTANDING] = "SELECT CASE WHEN EXISTS (SELECT 1 FROM frontier WHERE state = 'leased')"
+			  " OR EXISTS (SELECT 1 FROM frontier WHERE state = 'pending'"
 			  " AND host NOT IN (SELECT host FROM frontier_host WHERE paused = 1))"
-			  " + (SELECT count(*) FROM frontier WHERE state = 'leased')",
+			  " THEN 1 ELSE 0 END",
 	[S_REQUEUE] = "UPDATE frontier SET state = 'pending', next_at = 0, updated_at = ?1"
 		      " WHERE state = 'dead'",
 	[S_JOIN] = "INSERT INTO frontier_owner(ns, pid, start, started_at, beat_at)"
@@ -399,10 +402,10 @@ fr_admitted(fr *f)
 	return scalar(f, S_ADMITTED, NULL, 0);
 }
 
-long long
+int
 fr_outstanding(fr *f)
 {
-	return scalar(f, S_OUTSTANDING, NULL, 0);
+	return (int)scalar(f, S_OUTSTANDING, NULL, 0);
 }
 
 long long

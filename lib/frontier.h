@@ -167,8 +167,9 @@ int fr_unlease(fr *f, const char *url);
 int fr_done(fr *f, const char *url);
 int fr_dead(fr *f, const char *url, const char *reason);
 
-/* Rows pending or leased. */
-long long fr_outstanding(fr *f);
+/* 1 when a row is leased, or pending of a host not paused; 0 when the
+ * job has nothing left to do; -1 on error. */
+int fr_outstanding(fr *f);
 
 /* Dead rows back to pending; returns how many. */
 int fr_requeue_dead(fr *f);
