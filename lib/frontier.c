@@ -130,10 +130,11 @@ static const char *const common[S_N] = {
 	[S_EXPIRE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
 		     " updated_at = ?1"
 		     " WHERE state = 'leased' AND lease_until < ?1",
-	/* Hosts paused, owned by another fetch or held (a Retry-After, a
-	 * freed host's interval) are not candidates. */
+	/* Pending rows with next_at in (?4, ?5], at ?1.  Hosts paused,
+	 * owned by another fetch or held (a Retry-After, a freed host's
+	 * interval) are not candidates. */
 	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
-			 " WHERE state = 'pending' AND next_at <= ?1"
+			 " WHERE state = 'pending' AND next_at > ?4 AND next_at <= ?5"
 			 " AND host NOT IN (SELECT host FROM frontier_host"
 			 "  WHERE paused = 1 OR owner != ?3 OR next_start > ?1)"
 			 " ORDER BY next_at, id LIMIT ?2",
@@ -235,7 +236,7 @@ static const char *const pg_only[S_N] = {
 	/* Workers lease without waiting for each other: rows another
 	 * worker is leasing are skipped, not waited for. */
 	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
-			 " WHERE state = 'pending' AND next_at <= ?1"
+			 " WHERE state = 'pending' AND next_at > ?4 AND next_at <= ?5"
 			 " AND host NOT IN (SELECT host FROM frontier_host"
 			 "  WHERE paused = 1 OR owner != ?3 OR next_start > ?1)"
 			 " ORDER BY next_at, id LIMIT ?2 FOR UPDATE OF frontier SKIP LOCKED",
@@ -478,9 +479,17 @@ fr_lease(fr *f, int n, double now, double lease_secs, int max_leases,
 	 * move them within the scan. */
 	fr_store *s = f->s;
 	strset denied = { 0 };
-	const fr_arg ca[] = { FA_D(now), FA_I(n * 4), FA_I(f->owner) };
-	int taken = 0, dead = 0, rc = s->run(s, S_CANDIDATES, ca, 3);
-	if (rc == 0) {
+	int taken = 0, dead = 0, rc = 0;
+	/* Retries that are due first (next_at in (0, now]), as in memory a
+	 * host's retries go before its fresh URLs; then the URLs never
+	 * deferred (next_at 0), in admission order.  One ordered scan would
+	 * put every URL not yet leased before any retry. */
+	const double range[2][2] = { { 0, now }, { -1, 0 } };
+	for (int k = 0; k < 2 && rc == 0 && taken < n; k++) {
+		const fr_arg ca[] = { FA_D(now), FA_I(n * 4), FA_I(f->owner), FA_D(range[k][0]),
+				      FA_D(range[k][1]) };
+		if ((rc = s->run(s, S_CANDIDATES, ca, 5)) != 0)
+			break;
 		while (rc == 0 && taken < n && s->row(s) == 1) {
 			fr_row r = {
 				.url = s->text(s, 1),

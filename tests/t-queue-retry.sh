@@ -75,6 +75,19 @@ dropped() {
 dropped lite "$T/drop.db" q
 dropped pg "$(pgjob dropped)" pq
 
+# A due retry is leased before URLs never leased: with 20 URLs of another
+# host paced 0.2 s apart ahead of it (4 s) and room for 2, the retry of
+# a 429 with Retry-After: 1 goes about 1 s after the first answer, not
+# after the backlog.
+{ echo "$URL/retry-after?key=order&s=1"; for i in $(seq 1 20); do echo "$U2/page/order$i"; done; } >"$T/order.txt"
+: >"$LOG"
+timeout 30 "$BIN/fetch" -q --queue "$T/order.db" --no-robots --pending 2 -d 0.2 "$T/order.txt" |
+	timeout 30 "$BIN/sink" -q --queue "$T/order.db" "$T/order-pages.db"
+took=$(requests '^/retry-after[?]key=order' | jq -s '.[1].t - .[0].t')
+expect_cmd "a due retry goes ahead of the backlog (after $took s)" \
+	test "$(echo "$took >= 1 && $took < 2.5" | bc)" = 1
+expect_eq "and every URL of the job is done" "done|21" "$(q "$T/order.db" 'select state, count(*) from frontier group by state')"
+
 # The cap counts leases: 1 still lets a URL be fetched once.
 echo "$URL/page/unleased" >"$T/unlease.txt"
 timeout 20 "$BIN/fetch" -q --queue "$T/unlease.db" --no-robots --max-attempts 1 "$T/unlease.txt" |
