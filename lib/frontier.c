@@ -138,8 +138,11 @@ static const char *const common[S_N] = {
 			 " AND host NOT IN (SELECT host FROM frontier_host"
 			 "  WHERE paused = 1 OR owner != ?3 OR next_start > ?1)"
 			 " ORDER BY next_at, id LIMIT ?2",
+	/* The ids are a JSON array: one statement for a whole batch (one
+	 * per row cost PostgreSQL a round trip each, 114 ms for 512). */
 	[S_LEASE] = "UPDATE frontier SET state = 'leased', attempts = attempts + 1,"
-		    " lease_until = ?2, updated_at = ?3, owner = ?4 WHERE id = ?1",
+		    " lease_until = ?2, updated_at = ?3, owner = ?4"
+		    " WHERE id IN (SELECT value FROM json_each(?1))",
 	[S_DONE] = "UPDATE frontier SET state = 'done', lease_until = NULL, owner = NULL, updated_at = ?2"
 		   " WHERE url = ?1",
 	[S_DEAD] = "UPDATE frontier SET state = 'dead', lease_until = NULL, owner = NULL, last_error = ?2,"
@@ -242,6 +245,9 @@ static const char *const pg_only[S_N] = {
 			 " ORDER BY next_at, id LIMIT ?2 FOR UPDATE OF frontier SKIP LOCKED",
 	[S_HOLD] = "UPDATE frontier_host SET next_start = greatest(next_start, ?2), updated_at = ?3"
 		   " WHERE host = ?1",
+	[S_LEASE] = "UPDATE frontier SET state = 'leased', attempts = attempts + 1,"
+		    " lease_until = ?2, updated_at = ?3, owner = ?4 WHERE id IN"
+		    " (SELECT CAST(e AS bigint) FROM json_array_elements_text(CAST(?1 AS json)) AS e)",
 	/* ?2, the outcome, is a number and a digit of recent: one type
 	 * for PostgreSQL's inference, cast where text is wanted. */
 	[S_STORED] = "INSERT INTO frontier_host(host, stored, accepted, recent, updated_at)"
@@ -448,6 +454,21 @@ own_host(fr *f, const fr_row *r, strset *denied, double now,
 	return mine;
 }
 
+/* ids[0 .. n) as a JSON array, malloc'd; NULL when out of memory. */
+static char *
+id_list(const long long *ids, int n)
+{
+	size_t cap = (size_t)n * 21 + 3, len = 0;
+	char *s = malloc(cap);
+	if (!s)
+		return NULL;
+	s[len++] = '[';
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(s + len, cap - len, "%s%lld", i ? "," : "", ids[i]);
+	snprintf(s + len, cap - len, "]");
+	return s;
+}
+
 /* Why a URL leased `leases` times is not leased again. */
 static void
 exhausted_detail(char *buf, size_t len, int leases)
@@ -517,8 +538,10 @@ fr_lease(fr *f, int n, double now, double lease_secs, int max_leases,
 	}
 	strset_free(&denied);
 	fr_arg owner = f->owner ? FA_I(f->owner) : FA_S(NULL);
-	for (int i = 0; i < taken && rc == 0; i++)
-		rc = RUN(f, S_LEASE, FA_I(ids[i]), FA_D(now + lease_secs), FA_D(now), owner);
+	char *list = taken && rc == 0 ? id_list(ids, taken) : NULL;
+	if (taken && rc == 0)
+		rc = list ? RUN(f, S_LEASE, FA_S(list), FA_D(now + lease_secs), FA_D(now), owner) : -1;
+	free(list);
 	for (int i = 0; i < dead && rc == 0; i++) {
 		exhausted_detail(detail, sizeof detail, leases[i]);
 		snprintf(reason, sizeof reason, FR_EXHAUSTED ": %s", detail);
