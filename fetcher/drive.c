@@ -35,9 +35,12 @@ finished(job *j, CURLcode rc)
 		return;
 	}
 	retry_host_feedback(j, rc, retry_after);
-	if (rc == CURLE_OK && !F.stopping && redirect_follow(j))
+	if (rc == CURLE_OK && redirect_follow(j))
 		return;
-	if (!F.stopping && retry_decide(j, rc, retry_after, &wait)) {
+	/* In --queue mode the wait is the frontier's, stopping or not. */
+	if ((!F.stopping || lease_active()) && retry_decide(j, rc, retry_after, &wait)) {
+		if (lease_defer(j, wait))
+			return;
 		j->not_before = tm_mono() + wait;
 		xfer_release(j->easy);
 		j->easy = NULL;
@@ -79,6 +82,7 @@ interrupts(void)
 	if (handled_interrupts == 0) {
 		F.stopping = 1;
 		msg_note("stopping: %ld in flight", F.inflight);
+		lease_interrupt();
 		sched_interrupt_waiting();
 	}
 	if (F.interrupts > 1)

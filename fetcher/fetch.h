@@ -70,6 +70,7 @@ typedef struct fetch_opts {
 	int json;
 	const char *queue;       /* --queue DB, or NULL */
 	double lease;            /* --queue: seconds a leased URL is ours */
+	long max_attempts;       /* --queue: leases per URL before it is dead */
 	double min_yield;        /* --min-yield: pause hosts below it, 0 = off */
 	long yield_window;       /* --yield-window: over this many stored */
 	long max_hosts;          /* host states kept before idle ones go */
@@ -140,6 +141,7 @@ typedef struct job {
 	CURL *easy;              /* set while in flight */
 	struct job *fprev;       /* the in-flight list, for aborts */
 	int attempts;
+	int prior;               /* attempts in earlier leases of its URL (--queue) */
 	int is_robots;           /* internal robots.txt request, no record */
 	int paused;              /* write callback returned PAUSE */
 	int too_large;
@@ -292,6 +294,10 @@ void lease_seeded(void);
 /* Marks a redirect target done in the frontier (queue mode only). */
 void lease_redirected(const char *canon, const char *host, const char *from);
 void lease_want(void);            /* lease more if capacity allows */
+/* With --queue, hands j, to retry after wait seconds, back to the
+ * frontier (its host's hold too) and drops it: 1.  Else 0. */
+int lease_defer(job *j, double wait);
+void lease_interrupt(void);       /* stopping: waiting URLs back to pending */
 void lease_queue_ages(void);      /* F.queue_ages from the frontier */
 int lease_report(int requeue);
 int lease_pause(const char *host, int on);
@@ -313,7 +319,8 @@ void sched_reconfigure(void);     /* the flags and --policy, again, for every ho
 /* Sets each host's queue_hold to the reason of its name among the n
  * paused names (NULL when not among them). */
 void sched_hold(const char *const *names, const char *const *reasons, int n);
-job *sched_take_held(void);       /* a waiting job of a held host, or NULL */
+/* A waiting job of a held host (of any host when any), or NULL. */
+job *sched_take_held(int any);
 void sched_free(void);
 
 /* retry.c */

@@ -47,7 +47,7 @@ job_emit(job *j)
 		if (j->error_detail)
 			rec_put_str(b, "error_detail", j->error_detail);
 	}
-	rec_put_int(b, "attempts", j->attempts);
+	rec_put_int(b, "attempts", j->prior + j->attempts);
 	rec_put_double(b, "fetched_at", tm_wall());
 	redirect_pack(j);
 	if (j->target && !j->easy)

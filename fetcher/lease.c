@@ -14,6 +14,15 @@
  * once and several fetches can work on one job.  It leases only URLs of
  * hosts it owns (lib/frontier.h, "Hosts"), so it alone paces them.
  *
+ * A URL to retry goes back to the frontier with the time it may go
+ * (lease_defer), every time: the wait survives a crash or restart, other
+ * fetches on the job honour it, and no lease is held through a wait that
+ * may be longer than --lease.  Its next lease carries on the count of
+ * attempts.  A URL leased --max-attempts times is not leased again but
+ * ends as a dead letter, `attempts_exhausted`: a record that never
+ * reaches the sink (validate --drop, a stage that crashes on it) would
+ * otherwise be leased again every --lease seconds, forever.
+ *
  * Hosts can be paused in the frontier (fetch --pause HOST): every beat
  * reads the paused set, so within a second or two no fetch on the job
  * starts such a host; the URLs it had waiting go back to pending
@@ -121,6 +130,24 @@ gap_of(void *arg, const fr_row *r)
 	return host_interval(sched_host(r->host));
 }
 
+/* The job of leased row r. */
+static job *
+leased_job(const fr_row *r)
+{
+	/* The input record the job passes through: what sink needs to
+	 * acknowledge the lease and to follow links. */
+	rec_build_reset(&lease_rec);
+	rec_put_int(&lease_rec, "depth", r->depth);
+	rec_put_int(&lease_rec, "lease", r->lease);
+	lease_bytes.size = 0;
+	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
+	job *j = job_new(strdup(r->url), lease_bytes.data, lease_bytes.size);
+	sched_place(j, r->host);
+	/* Each earlier lease made an attempt, or was lost with its fetch. */
+	j->prior = r->lease - 1;
+	return j;
+}
+
 /* fr_lease's accept: makes the job unless its host has enough waiting.
  * Frontier URLs are canonical already: no parsing here, this runs for
  * every candidate of every lease. */
@@ -134,16 +161,34 @@ accept_row(void *arg, const fr_row *r)
 		h->next_start = fmax(h->next_start, tm_mono() + (r->host_next - tm_wall()));
 	if (h->n_fresh >= LEASE_HOST_BACKLOG * h->per_host)
 		return 0;
-	/* The input record the job passes through: what sink needs to
-	 * acknowledge the lease and to follow links. */
-	rec_build_reset(&lease_rec);
-	rec_put_int(&lease_rec, "depth", r->depth);
-	rec_put_int(&lease_rec, "lease", r->lease);
-	lease_bytes.size = 0;
-	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
-	job *j = job_new(strdup(r->url), lease_bytes.data, lease_bytes.size);
-	sched_place(j, r->host);
-	sched_enqueue(j);
+	sched_enqueue(leased_job(r));
+	return 1;
+}
+
+/* fr_lease's exhausted: the URL's dead letter, at once. */
+static void
+exhausted(void *arg, const fr_row *r, const char *detail)
+{
+	(void)arg;
+	job *j = leased_job(r);
+	j->error = FR_EXHAUSTED;
+	j->error_detail = strdup(detail);
+	job_emit(j);
+}
+
+int
+lease_defer(job *j, double wait)
+{
+	if (!front)
+		return 0;
+	host *h = j->host;
+	double mono = tm_mono(), wall = tm_wall();
+	/* The host's hold (a Retry-After, the breaker) goes to the job too,
+	 * for whoever leases its URLs next. */
+	double until = fmax(h->next_start, h->paused_until);
+	check(fr_defer(front, j->url, wall + wait, h->name, until > mono ? wall + until - mono : 0),
+	      "update");
+	job_drop(j);
 	return 1;
 }
 
@@ -182,6 +227,20 @@ collect_leaving(void *arg, const char *host)
 	collect(arg, host, "handed to another fetch on the job");
 }
 
+/* Hands the leases of the waiting jobs of held hosts (of all hosts when
+ * any) back unstarted, and says how many, of_what. */
+static void
+unlease_waiting(int any, const char *of_what)
+{
+	int n = 0;
+	for (job *j; (j = sched_take_held(any)); n++) {
+		check(fr_unlease(front, j->url), "update");
+		job_drop(j);
+	}
+	if (n > 0)
+		msg_note("%d unstarted URLs%s back to the queue", n, of_what);
+}
+
 /* Reads the paused hosts and the ones we hand back, and returns the
  * leases of their URLs that have not started. */
 static void
@@ -193,13 +252,17 @@ refresh_holds(void)
 	sched_hold((const char *const *)now.names, (const char *const *)now.reasons, now.n);
 	holds_free(&held);
 	held = now;
-	int n = 0;
-	for (job *j; (j = sched_take_held()); n++) {
-		check(fr_unlease(front, j->url), "update");
-		job_drop(j);
-	}
-	if (n > 0)
-		msg_note("%d unstarted URLs of paused or handed-over hosts back to the queue", n);
+	unlease_waiting(0, " of paused or handed-over hosts");
+}
+
+/* A signal stops fetch: the URLs it holds that have not started go back
+ * to pending, unused, for the next run; as records they would be dead
+ * letters (`interrupted`) once the sink saw them. */
+void
+lease_interrupt(void)
+{
+	if (front)
+		unlease_waiting(1, "");
 }
 
 /* The job is over for us: says what waits for paused hosts. */
@@ -240,7 +303,8 @@ lease_want(void)
 		return;
 	double now = tm_wall();
 	check(fr_expire(front, now), "update");
-	int n = fr_lease(front, (int)room, now, F.o.lease, gap_of, accept_row, NULL);
+	int n = fr_lease(front, (int)room, now, F.o.lease, (int)F.o.max_attempts, gap_of, accept_row,
+			 exhausted, NULL);
 	check(n, "lease from");
 	if (n > 0)
 		return;

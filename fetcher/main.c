@@ -18,6 +18,7 @@
 #include "frontier.h"
 #include "msg.h"
 #include "num.h"
+#include "sql.h"
 
 #define SLUICE_URL "https://sluice.invalid/bot"
 
@@ -85,6 +86,8 @@ static const char usage_text[] =
 "      --queue DB          take URLs from the SQLite frontier DB (FILEs seed it)\n"
 "      --lease S           retake a live fetch's lease after S seconds (900);\n"
 "                          a dead fetch's leases are retaken at once\n"
+"      --max-attempts N    leases of a URL before it is a dead letter (5)\n"
+"      --sync normal|full  full: each frontier commit on the disk (normal)\n"
 "      --report            print the job's state and exit\n"
 "      --requeue-dead      put dead URLs back to pending, then --report\n"
 "      --pause HOST        stop every fetch on the job starting HOST, and exit\n"
@@ -99,7 +102,7 @@ enum {
 	O_MAX_REDIRS, O_MAX_BODY, O_UA, O_NO_ROBOTS, O_POLICY, O_RETRIES,
 	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT, O_TARGET_CONC, O_MAX_DELAY,
 	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
-	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
+	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
 	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS, O_ROBOTS_AGENT, O_SHARD,
 	O_REDIRECTS, O_PACE_BY, O_ALLOW_PRIVATE, O_PRIVATE_RANGES, O_RESOLVE
 };
@@ -153,6 +156,8 @@ static const struct option longopts[] = {
 	{ "no-progress", no_argument, 0, O_NO_PROGRESS },
 	{ "queue", required_argument, 0, O_QUEUE },
 	{ "lease", required_argument, 0, O_LEASE },
+	{ "max-attempts", required_argument, 0, O_MAX_ATTEMPTS },
+	{ "sync", required_argument, 0, O_SYNC_MODE },
 	{ "report", no_argument, 0, O_REPORT },
 	{ "requeue-dead", no_argument, 0, O_REQUEUE },
 	{ "pause", required_argument, 0, O_PAUSE },
@@ -199,7 +204,7 @@ parse_options(int argc, char **argv)
 		.robots = 1, .retries = 3, .max_elapsed = 600, .max_retry_after = 300,
 		.backoff = 1, .adapt = 1, .target_concurrency = 2, .max_delay = 60, .host_failures = 10, .host_pause = 60,
 		.pending = 1024, .out_buffer = (size_t)4 << 20,
-		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900, .max_hosts = 10000,
+		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900, .max_attempts = 5, .max_hosts = 10000,
 		.progress = -1, .yield_window = 50,
 	};
 	parse_retry_on("429,502,503,504");
@@ -271,6 +276,11 @@ parse_options(int argc, char **argv)
 		case O_NO_PROGRESS: o->progress = 0; break;
 		case O_QUEUE: o->queue = a; break;
 		case O_LEASE: if (num_seconds(a, &o->lease) || o->lease <= 0) bad("--lease", a); break;
+		case O_MAX_ATTEMPTS:
+			if (num_long(a, 1000000, &o->max_attempts) || o->max_attempts < 1)
+				bad("--max-attempts", a);
+			break;
+		case O_SYNC_MODE: if (sql_sync_arg(a) != 0) bad("--sync", a); break;
 		case O_REPORT: report = 1; break;
 		case O_REQUEUE: report = 2; break;
 		case O_PAUSE: pause_host = a; pause_on = 1; break;

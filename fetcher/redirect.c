@@ -75,6 +75,17 @@ redirect_follow(job *j)
 	if (!is_redirect(j->status) ||
 	    curl_easy_getinfo(j->easy, CURLINFO_REDIRECT_URL, &loc) != CURLE_OK || !loc)
 		return 0;
+	if (F.stopping) {
+		/* No new hop after a signal: in queue mode the URL goes back
+		 * to the frontier, to start its chain again next run. */
+		if (lease_defer(j, 0))
+			return 1;
+		j->error = "interrupted";
+		free(j->error_detail);
+		j->error_detail = strdup("stopped by signal before the redirect was followed");
+		job_emit(j);
+		return 1;
+	}
 	const char *cur = j->target ? j->target : j->url;
 	if (j->n_chain == 0) {
 		char *ip = NULL;

@@ -81,14 +81,16 @@ retry_decide(job *j, CURLcode rc, double retry_after, double *wait)
 		j->error_detail = strdup(why);
 		return 0;
 	}
-	if (j->hop_attempts > F.o.retries)
+	/* At the first hop, earlier leases' attempts count too. */
+	int tried = j->hop_attempts + (j->target ? 0 : j->prior);
+	if (tried > F.o.retries)
 		return 0;
 	if (retry_after >= 0) {
 		*wait = retry_after;
 	} else {
 		/* Full jitter (exponential cap, uniform below it): retries of
 		 * many URLs spread out instead of firing in step. */
-		double cap = fmin(BACKOFF_CAP, F.o.backoff * pow(2, j->hop_attempts - 1));
+		double cap = fmin(BACKOFF_CAP, F.o.backoff * pow(2, tried - 1));
 		*wait = cap * unit_random();
 	}
 	/* The retry starts no earlier than its host allows. */

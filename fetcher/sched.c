@@ -228,11 +228,11 @@ sched_hold(const char *const *names, const char *const *reasons, int n)
 }
 
 job *
-sched_take_held(void)
+sched_take_held(int any)
 {
 	host *h = F.ring;
 	for (size_t i = 0; h && i < F.n_ring; i++, h = h->wnext) {
-		if (!h->queue_hold)
+		if (!any && !h->queue_hold)
 			continue;
 		job *j = h->retry;
 		if (j) {

@@ -142,7 +142,7 @@ void
 stats_started(const job *j)
 {
 	j->host->st.starts++;
-	if (!j->is_robots && j->attempts > 1)
+	if (!j->is_robots && j->prior + j->attempts > 1)
 		j->host->st.retries++;
 }
 

@@ -6,6 +6,7 @@
  *   pending --fr_lease--> leased --fr_done--> done
  *      ^                    |    --fr_dead--> dead
  *      +----lease expired---+
+ *      +----fr_defer--------+    (a retry, with next_at)
  *
  * fetch leases due URLs and fetches them; sink marks each `done` only
  * after its page row is committed (or `dead` with the reason when the
@@ -105,15 +106,33 @@ typedef struct fr_row {
 	double host_next;  /* host just claimed: no request before (unix s); else 0 */
 } fr_row;
 
+/* The dead letter of a URL leased max_leases times (fr_lease). */
+#define FR_EXHAUSTED "attempts_exhausted"
+
 /* Leases up to n pending URLs, oldest first, in one transaction, of
- * hosts we own or may claim (see "Hosts" above).  accept(arg, row)
- * decides for each candidate (fetch uses it to skip hosts that already
- * have enough waiting); gap(arg, row) is the interval between starts
- * to a host we claim, kept for the owner after us.  A leased row is
- * held until now + lease_secs.  Returns the number leased, -1 on error. */
-int fr_lease(fr *f, int n, double now, double lease_secs,
+ * hosts we own or may claim (see "Hosts" above) whose next_start has
+ * come.  accept(arg, row) decides for each candidate (fetch uses it to
+ * skip hosts that already have enough waiting); gap(arg, row) is the
+ * interval between starts to a host we claim, kept for the owner after
+ * us.  A leased row is held until now + lease_secs.
+ *
+ * A candidate leased max_leases times already (when max_leases > 0) is
+ * not leased again: whatever ended its leases (a record dropped before
+ * the sink, a fetch that crashed on it) would end the next one too.  It
+ * turns dead in the same transaction, its last_error FR_EXHAUSTED ": "
+ * detail, and exhausted(arg, row, detail) tells the caller, for its
+ * record.  Returns the number leased, -1 on error. */
+int fr_lease(fr *f, int n, double now, double lease_secs, int max_leases,
 	     double (*gap)(void *arg, const fr_row *row),
-	     int (*accept)(void *arg, const fr_row *row), void *arg);
+	     int (*accept)(void *arg, const fr_row *row),
+	     void (*exhausted)(void *arg, const fr_row *row, const char *detail), void *arg);
+
+/* Hands url's lease back to wait for a retry: pending again, not leased
+ * before at (unix s), so a rerun or another fetch honours the wait; and
+ * when host_at > 0, no URL of host is leased before host_at (its
+ * next_start: a Retry-After holds the whole host).  The lease counts
+ * toward max_leases.  0 (also when the lease is no longer ours), or -1. */
+int fr_defer(fr *f, const char *url, double at, const char *host, double host_at);
 
 /* Calls each(arg, host) for every host we are handing back (see
  * "Hosts"); returns how many. */
@@ -142,14 +161,15 @@ int fr_queue_ages(fr *f, double now, void (*each)(void *arg, const char *host, d
 /* Pending URLs of paused hosts. */
 long long fr_held(fr *f);
 /* Hands url's lease back (pending, no owner) without an outcome: its
- * host was paused before it started. */
+ * host was paused before it started, so the lease does not count. */
 int fr_unlease(fr *f, const char *url);
 /* Marks url done, or dead with reason.  -1 on error. */
 int fr_done(fr *f, const char *url);
 int fr_dead(fr *f, const char *url, const char *reason);
 
-/* Rows pending or leased. */
-long long fr_outstanding(fr *f);
+/* 1 when a row is leased, or pending of a host not paused; 0 when the
+ * job has nothing left to do; -1 on error. */
+int fr_outstanding(fr *f);
 
 /* Dead rows back to pending; returns how many. */
 int fr_requeue_dead(fr *f);

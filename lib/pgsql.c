@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql.h"
 #include "utf8.h"
 
 int
@@ -28,6 +29,11 @@ pgsql_connect(const char *uri, char *err, size_t errlen)
 		return NULL;
 	}
 	PQsetNoticeProcessor(c, quiet, NULL);
+	if (sql_sync() == SQL_SYNC_FULL &&
+	    pgsql_exec(c, "SET synchronous_commit = on", err, errlen) != 0) {
+		PQfinish(c);
+		return NULL;
+	}
 	return c;
 }
 

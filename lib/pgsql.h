@@ -11,7 +11,8 @@
 int pgsql_is_uri(const char *target);
 
 /* Connects to uri with server NOTICEs silenced (CREATE ... IF NOT EXISTS
- * sends them; libpq would print them).  NULL with the reason in err. */
+ * sends them; libpq would print them), synchronous_commit on under
+ * SQL_SYNC_FULL (sql.h).  NULL with the reason in err. */
 PGconn *pgsql_connect(const char *uri, char *err, size_t errlen);
 
 /* The first line of libpq's message msg into err (its messages end in a

@@ -14,10 +14,28 @@
 
 #define SQL_BUSY_MS 10000
 
-/* Opens (creating) path in WAL mode with synchronous=NORMAL (a killed
- * process loses nothing committed) and a busy timeout, then runs schema
- * (may be NULL).  Returns the connection, or NULL with SQLite's reason in
- * err. */
+/* --sync: how far a commit has gone when it returns, for the SQLite
+ * files and PostgreSQL sessions opened after sql_sync_arg set it.
+ *
+ * SQL_SYNC_NORMAL (the default): SQLite's synchronous=NORMAL in WAL mode;
+ * a commit is in the OS's hands, not yet on the disk.  A killed process
+ * loses nothing committed; an OS crash or power loss may lose the last
+ * commits (the file stays consistent).  PostgreSQL sessions keep the
+ * server's synchronous_commit.
+ *
+ * SQL_SYNC_FULL: SQLite's synchronous=FULL, the WAL synced at every
+ * commit; PostgreSQL's synchronous_commit=on for the session.  A commit
+ * that returned survives power loss too (on a disk that honours fsync,
+ * and for PostgreSQL a server with fsync on). */
+enum { SQL_SYNC_NORMAL, SQL_SYNC_FULL };
+int sql_sync(void);
+/* Sets the mode that --sync's argument names ("normal", "full"): 0, or
+ * -1 when it names none. */
+int sql_sync_arg(const char *arg);
+
+/* Opens (creating) path in WAL mode with synchronous as sql_sync says
+ * and a busy timeout, then runs schema (may be NULL).  Returns the
+ * connection, or NULL with SQLite's reason in err. */
 sqlite3 *sql_open(const char *path, const char *schema, char *err, size_t errlen);
 
 /* sqlite3_exec, retried while the database is busy. */

@@ -5,8 +5,8 @@
  * Writes are upserts inside explicit transactions that the caller
  * commits in batches, so a rerun over the same input leaves the same
  * rows, and a crash at any moment leaves every committed batch intact
- * (WAL journal; synchronous=NORMAL survives a killed process, though
- * the last batches may be lost to a power failure).
+ * (WAL journal; by default a killed process loses no committed batch,
+ * power loss may lose the last ones; with --sync full none: sql.h).
  */
 #ifndef SINK_DB_H
 #define SINK_DB_H

@@ -19,21 +19,24 @@
 #include "ack.h"
 #include "pgsql.h"
 #include "rec.h"
+#include "sql.h"
 #include "stop.h"
 #include "tm.h"
 
 static const char usage[] =
 	"usage: sink [--batch N] [--batch-ms T] [--body] [--links]\n"
-	"            [--max-record BYTES] [-q] TARGET\n"
+	"            [--max-record BYTES] [--sync normal|full] [-q] TARGET\n"
 	"       sink --queue DB [--follow] [--max-depth N] [--max-pages N]\n"
 	"            [--include RE]... [--exclude RE]... [--scope host|domain|any] TARGET\n"
 	"       sink --schema | --help | --version\n"
 	"TARGET is FILE.db (SQLite), FILE.jsonl (JSON lines, appended) or - (stdout)\n"
 	"--queue marks each URL of the frontier DB done (or dead) once its row is\n"
-	"committed; --follow adds the links of accepted pages (docs/queue.md)\n";
+	"committed; --follow adds the links of accepted pages (docs/queue.md)\n"
+	"--sync full: each commit on the disk before sink goes on, so it survives\n"
+	"power loss too (default normal: survives a killed process; docs/sink.md)\n";
 
 enum {
-	OPT_BATCH = 256, OPT_BATCH_MS, OPT_BODY, OPT_LINKS, OPT_SCHEMA,
+	OPT_BATCH = 256, OPT_BATCH_MS, OPT_SYNC, OPT_BODY, OPT_LINKS, OPT_SCHEMA,
 	OPT_MAX_RECORD, OPT_HELP, OPT_VERSION, OPT_QUEUE, OPT_FOLLOW,
 	OPT_MAX_DEPTH, OPT_MAX_PAGES, OPT_INCLUDE, OPT_EXCLUDE, OPT_SCOPE,
 };
@@ -41,6 +44,7 @@ enum {
 static const struct option longopts[] = {
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "batch-ms", required_argument, NULL, OPT_BATCH_MS },
+	{ "sync", required_argument, NULL, OPT_SYNC },
 	{ "body", no_argument, NULL, OPT_BODY },
 	{ "links", no_argument, NULL, OPT_LINKS },
 	{ "schema", no_argument, NULL, OPT_SCHEMA },
@@ -110,6 +114,10 @@ parse_args(int argc, char **argv, sink *k)
 		case OPT_BATCH_MS:
 			if (num_long(optarg, 86400000, &k->batch_ms) < 0)
 				msg_usage("bad --batch-ms '%s': want milliseconds", optarg);
+			break;
+		case OPT_SYNC:
+			if (sql_sync_arg(optarg) != 0)
+				msg_usage("bad --sync '%s': want normal or full", optarg);
 			break;
 		case OPT_BODY: k->db_flags |= SDB_BODY; break;
 		case OPT_LINKS: k->db_flags |= SDB_LINKS; break;
@@ -188,6 +196,8 @@ commit(sink *k)
 		if (k->jl.out.fd == 1)
 			msg_stdout_failed(errno);
 		msg_die(EX_IOERR, "cannot write '%s': %s", k->target, strerror(errno));
+	} else if (sql_sync() == SQL_SYNC_FULL && k->jl.out.fd != 1 && fsync(k->jl.out.fd) != 0) {
+		msg_die(EX_IOERR, "cannot sync '%s': %s", k->target, strerror(errno));
 	}
 	if (k->q.path && !ack_shared())
 		ack_flush();   /* only after the rows are durable */
