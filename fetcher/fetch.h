@@ -8,7 +8,6 @@
  *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
  *   retry.c   what is retried and after how long; adaptive pacing (retry_)
  *   redirect.c  a 3xx answer: the next hop, through the scheduler (redirect_)
- *   cidr.c    address ranges, for --private-ranges (cidr_)
  *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
  *   policy.c  --policy per-host overrides (policy_)
  *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
@@ -33,6 +32,7 @@
 #include <stddef.h>
 #include <uv.h>
 
+#include "cidr.h"
 #include "rec.h"
 #include "robots.h"
 
@@ -346,17 +346,6 @@ int redirect_private_ip(job *j, const char *ip);
 /* The error_detail of a hop refused as private_address (malloc'd). */
 char *redirect_private_detail(const job *j);
 void redirect_free(job *j);
-
-/* cidr.c */
-/* Parses a comma-separated list of address ranges ("10.0.0.0/8,::1/128";
- * an address alone is one address).  Returns NULL, with a reason in
- * err, when an entry is not a range. */
-struct cidr *cidr_parse(const char *list, char *err, size_t errlen);
-/* Whether address a (struct sockaddr_in or _in6), or the text address
- * ip, is in one of the ranges. */
-int cidr_has_addr(const struct cidr *c, const struct sockaddr *a);
-int cidr_has_text(const struct cidr *c, const char *ip);
-void cidr_free(struct cidr *c);
 
 /* robots.c */
 job *robots_job(host *h, origin *o);

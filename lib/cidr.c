@@ -1,14 +1,12 @@
-/* cidr — address ranges ("10.0.0.0/8", "fc00::/7"), for --private-ranges:
- * which addresses a redirect from a public address may not reach.
- * IPv4 addresses are kept as IPv4-mapped IPv6 ones, so one comparison
- * serves both families and "::ffff:127.0.0.1" is the loopback it is. */
-#include "fetch.h"
+/* cidr — address ranges, compared as 16-byte addresses. */
+#include "cidr.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 typedef struct range {
 	unsigned char net[16];
