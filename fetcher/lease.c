@@ -30,6 +30,19 @@
  * remains belongs to paused hosts, and says so.  With --min-yield, the
  * beat also pauses hosts whose accepted share over their last
  * --yield-window stored records (counted by sink --queue) fell below it.
+ *
+ * Where the statements run: seeding, the join and first holds at the
+ * loop's start, --report and --pause run on the loop thread, before
+ * anything is in flight.  From the end of seeding every statement is a
+ * task for the frontier's thread (dbq.c), which alone uses the handle
+ * then: writes (hand-backs, defers, redirect targets) are posted with
+ * copies of their strings and nothing waits for them; a lease, the
+ * heartbeat and the queue ages are posted one of each at a time, and
+ * their answers change the scheduler in the driver's pass.  The tasks
+ * run in the order posted, so a hand-back posted after a lease runs
+ * after it: the lease's "nothing outstanding" stays true when its
+ * answer comes with nothing alive.  At exit the thread is joined and
+ * the last statements run on the loop thread again.
  */
 #include "fetch.h"
 
