@@ -6,7 +6,8 @@
  * flag.  Once per loop iteration, just before libuv waits for events,
  * drive_pass runs in a uv_prepare_t and does the rest in a fixed order:
  * resume paused transfers once output has room, take finished
- * transfers, read input or lease while capacity allows, start what
+ * transfers, read input or lease while capacity allows (taking the
+ * frontier's answers first: its statements run on their own thread), start what
  * may start, write output, decide exit.  A pass that unblocks output,
  * or ends jobs after input was read, runs again: no event may come to
  * wake it (the pipe took everything; the input's bytes are buffered).
@@ -143,7 +144,10 @@ drive_pass(uv_prepare_t *p)
 		 * takes it all): what was held back must start now. */
 		again = output_reopened() != reopened || F.alive < alive;
 	} while (again);
-	if ((F.input_done || F.stopping) && F.alive == 0 && F.inflight == 0 && output_idle())
+	/* Writes posted to the frontier (handbacks, defers) must land
+	 * before fetch ends. */
+	if ((F.input_done || F.stopping) && F.alive == 0 && F.inflight == 0 && output_idle() &&
+	    lease_idle())
 		uv_stop(F.loop);
 }
 

@@ -5,6 +5,7 @@
  *   input.c   URL lines or records, read only as capacity frees (input_)
  *   shard.c   --shard K/N: which inputs this fetch takes, by host (shard_)
  *   lease.c   --queue: URLs leased from the frontier (lease_)
+ *   dbq.c     the thread that runs the frontier's statements off the loop (dbq_)
  *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
  *   retry.c   what is retried and after how long; adaptive pacing (retry_)
  *   redirect.c  a 3xx answer: the next hop, through the scheduler (redirect_)
@@ -293,15 +294,46 @@ void lease_admit(const char *canon, const char *host);
 void lease_seeded(void);
 /* Marks a redirect target done in the frontier (queue mode only). */
 void lease_redirected(const char *canon, const char *host, const char *from);
-void lease_want(void);            /* lease more if capacity allows */
+/* Takes the frontier's answers (dbq_collect), then posts the heartbeat
+ * when due and a lease when capacity allows. */
+void lease_want(void);
+/* Nothing posted to the frontier is unanswered: the loop may end. */
+int lease_idle(void);
+/* The loop has ended: joins the frontier's thread (dbq_stop); what
+ * follows runs on the caller's thread. */
+void lease_end_loop(void);
 /* With --queue, hands j, to retry after wait seconds, back to the
  * frontier (its host's hold too) and drops it: 1.  Else 0. */
 int lease_defer(job *j, double wait);
 void lease_interrupt(void);       /* stopping: waiting URLs back to pending */
-void lease_queue_ages(void);      /* F.queue_ages from the frontier */
+/* F.queue_ages from the frontier: at once when no thread runs, else
+ * when the answer is collected (what is written meanwhile uses the
+ * ages before).  One read at a time. */
+void lease_queue_ages(void);
 int lease_report(int requeue);
 int lease_pause(const char *host, int on);
 void lease_close(void);
+
+/* dbq.c */
+/* A unit of work for the frontier's thread, embedded in a larger struct
+ * that carries its arguments and answer. */
+typedef struct dbq_task {
+	struct dbq_task *next;
+	void (*run)(struct dbq_task *t);   /* on the DB thread: the statements */
+	void (*done)(struct dbq_task *t);  /* on the loop thread: the answer; frees t */
+} dbq_task;
+/* Starts the thread (on the loop thread, F.loop set).  From then on
+ * only tasks touch the frontier.  0, or -1. */
+int dbq_start(void);
+/* Queues t: the tasks run one at a time in the order posted, and their
+ * done() in the same order, from dbq_collect.  Without a thread (not
+ * started, or stopped) t runs and is answered at once. */
+void dbq_post(dbq_task *t);
+void dbq_collect(void);           /* done() of every finished task, in order */
+int dbq_idle(void);               /* every task posted has been answered */
+/* Runs what is queued, joins the thread and answers the rest.  A no-op
+ * without a thread. */
+void dbq_stop(void);
 
 /* sched.c */
 /* The host that paces requests to host name `name` (created with the

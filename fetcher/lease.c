@@ -30,6 +30,19 @@
  * remains belongs to paused hosts, and says so.  With --min-yield, the
  * beat also pauses hosts whose accepted share over their last
  * --yield-window stored records (counted by sink --queue) fell below it.
+ *
+ * Where the statements run: seeding, the join and first holds at the
+ * loop's start, --report and --pause run on the loop thread, before
+ * anything is in flight.  From the end of seeding every statement is a
+ * task for the frontier's thread (dbq.c), which alone uses the handle
+ * then: writes (hand-backs, defers, redirect targets) are posted with
+ * copies of their strings and nothing waits for them; a lease, the
+ * heartbeat and the queue ages are posted one of each at a time, and
+ * their answers change the scheduler in the driver's pass.  The tasks
+ * run in the order posted, so a hand-back posted after a lease runs
+ * after it: the lease's "nothing outstanding" stays true when its
+ * answer comes with nothing alive.  At exit the thread is joined and
+ * the last statements run on the loop thread again.
  */
 #include "fetch.h"
 
@@ -48,6 +61,9 @@
 static fr *front;
 static uv_timer_t poll_timer, beat_timer;
 static int seeding = 1;
+/* Posted to the frontier's thread and not yet answered: one of each at
+ * most.  beat_due: the heartbeat's timer ran. */
+static int leasing, beating, ageing, beat_due;
 static rec_build lease_rec;       /* {depth, lease} of each leased job */
 static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
@@ -99,19 +115,79 @@ lease_admit(const char *canon, const char *host)
 	}
 }
 
+/* A copy of s (NULL stays NULL); abort when out of memory, as job_new. */
+static char *
+dup_str(const char *s)
+{
+	char *d = s ? strdup(s) : NULL;
+	if (s && !d)
+		abort();
+	return d;
+}
+
+/* Writes of one row: posted, and nothing waits for their answer.  They
+ * carry copies of their strings, the job they came from is gone. */
+enum { W_UNLEASE, W_DEFER, W_REDIRECTED };
+
+typedef struct write_task {
+	dbq_task t;
+	int kind;
+	char *url, *host, *from;
+	double at, host_at;
+} write_task;
+
+static void
+write_run(dbq_task *t)
+{
+	write_task *w = (write_task *)t;
+	switch (w->kind) {
+	case W_UNLEASE:
+		check(fr_unlease(front, w->url), "update");
+		break;
+	case W_DEFER:
+		check(fr_defer(front, w->url, w->at, w->host, w->host_at), "update");
+		break;
+	default:
+		check(fr_add(front, w->url, w->host, w->host, 0, w->from), "add to");
+		check(fr_done(front, w->url), "update");
+	}
+}
+
+static void
+write_done(dbq_task *t)
+{
+	write_task *w = (write_task *)t;
+	free(w->url);
+	free(w->host);
+	free(w->from);
+	free(w);
+}
+
+static void
+post_write(int kind, const char *url, const char *host, const char *from, double at,
+	   double host_at)
+{
+	write_task *w = malloc(sizeof *w);
+	if (!w)
+		abort();
+	*w = (write_task){ .t = { .run = write_run, .done = write_done }, .kind = kind,
+			   .url = dup_str(url), .host = dup_str(host), .from = dup_str(from),
+			   .at = at, .host_at = host_at };
+	dbq_post(&w->t);
+}
+
 /* A job of the frontier's follows a redirect to canon: the frontier
  * learns the target is done, so a crawl that finds it later does not
  * fetch it again (the input's record holds what it answered). */
 void
 lease_redirected(const char *canon, const char *host, const char *from)
 {
-	if (!front)
-		return;
-	check(fr_add(front, canon, host, host, 0, from), "add to");
-	check(fr_done(front, canon), "update");
+	if (front)
+		post_write(W_REDIRECTED, canon, host, from, 0, 0);
 }
 
-/* Input is exhausted: commit the last seeds and start leasing. */
+/* Input is exhausted: commit the last seeds and start leasing, from the
+ * frontier's thread. */
 void
 lease_seeded(void)
 {
@@ -119,6 +195,168 @@ lease_seeded(void)
 		fr_commit(front);
 	seeded_batch = 0;
 	seeding = 0;
+	if (dbq_start() != 0)
+		msg_die(EX_OSERR, "cannot start the queue's thread");
+}
+
+/* What a lease's accept and gap may know of the scheduler, taken on the
+ * loop thread when the lease is posted (on the frontier's thread they
+ * may not read the scheduler, which the loop changes meanwhile): per
+ * host name, the room for waiting jobs its host has left and its
+ * interval.  A name not in it is paced as a host the scheduler has no
+ * state for: LEASE_HOST_BACKLOG * -p slots, -d apart.  So --policy
+ * values reach the min_gap a host's first lease stores only from its
+ * second lease.  Under --pace-by site (or a site= line) a host is a
+ * site: the names of its waiting jobs lead to it, but a name of the
+ * site that has none waiting gets slots and -d of its own, so a lease
+ * may queue more than the backlog for the site. */
+typedef struct pace {
+	long left;    /* jobs it may still take in */
+	double gap;   /* its interval between starts */
+} pace;
+
+typedef struct snap {
+	struct snap_name { char *name; int pace; } *names;  /* open addressing */
+	size_t cap, n;                                         /* cap a power of 2 */
+	pace *paces;                                           /* cap of them */
+	int n_paces;
+	pace dflt;
+} snap;
+
+static size_t
+hash_name(const char *s)
+{
+	size_t h = 5381;
+	while (*s)
+		h = h * 33 ^ (unsigned char)*s++;
+	return h;
+}
+
+/* Where name is in s, or where it goes. */
+static size_t
+snap_find(const snap *s, const char *name)
+{
+	size_t i = hash_name(name) & (s->cap - 1);
+	while (s->names[i].name && strcmp(s->names[i].name, name) != 0)
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static void
+snap_grow(snap *s)
+{
+	struct snap_name *old = s->names;
+	size_t ocap = s->cap;
+	s->cap = ocap ? ocap * 2 : 64;
+	s->names = calloc(s->cap, sizeof *s->names);
+	s->paces = realloc(s->paces, s->cap * sizeof *s->paces);
+	if (!s->names || !s->paces)
+		abort();
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].name)
+			s->names[snap_find(s, old[i].name)] = old[i];
+	free(old);
+}
+
+/* Adds pace p, returning its index. */
+static int
+snap_pace(snap *s, pace p)
+{
+	if ((size_t)s->n_paces + 1 > s->cap / 2)
+		snap_grow(s);
+	s->paces[s->n_paces] = p;
+	return s->n_paces++;
+}
+
+/* Leads name to pace i, unless it leads somewhere already. */
+static void
+snap_name(snap *s, const char *name, int i)
+{
+	if ((s->n + 1) * 2 > s->cap)
+		snap_grow(s);
+	size_t k = snap_find(s, name);
+	if (s->names[k].name)
+		return;
+	s->names[k].name = dup_str(name);
+	s->names[k].pace = i;
+	s->n++;
+}
+
+/* The pace of host name: its host's, or a new one as for a new host. */
+static pace *
+snap_of(snap *s, const char *name)
+{
+	if (s->cap) {
+		size_t k = snap_find(s, name);
+		if (s->names[k].name)
+			return &s->paces[s->names[k].pace];
+	}
+	int i = snap_pace(s, s->dflt);
+	snap_name(s, name, i);
+	return &s->paces[i];
+}
+
+/* The scheduler's hosts into s: those that differ from a new one. */
+static void
+snap_take(snap *s)
+{
+	s->dflt = (pace){ LEASE_HOST_BACKLOG * F.o.per_host, F.o.delay };
+	for (size_t b = 0; b < F.table_size; b++)
+		for (host *h = F.table[b]; h; h = h->hnext) {
+			double gap = host_interval(h);
+			if (h->n_fresh == 0 && h->per_host == F.o.per_host && gap == F.o.delay)
+				continue;
+			int i = snap_pace(s, (pace){ LEASE_HOST_BACKLOG * h->per_host - h->n_fresh, gap });
+			snap_name(s, h->name, i);
+			for (job *j = h->fresh; j; j = j->next)
+				if (j->hname && strcmp(j->hname, h->name) != 0)
+					snap_name(s, j->hname, i);
+		}
+}
+
+static void
+snap_free(snap *s)
+{
+	for (size_t i = 0; i < s->cap; i++)
+		free(s->names[i].name);
+	free(s->names);
+	free(s->paces);
+}
+
+/* A row a lease answered: taken, turned away by accept but its host
+ * claimed (its host_next still holds), or ended as attempts_exhausted. */
+enum { ROW_TAKEN, ROW_CLAIMED, ROW_EXHAUSTED };
+
+typedef struct leased {
+	int kind;
+	char *url, *host, *detail;
+	int depth, lease;
+	double host_next;
+} leased;
+
+/* One lease: at most one is posted at a time. */
+typedef struct lease_task {
+	dbq_task t;
+	long room;
+	snap snap;
+	leased *rows;        /* in the order fr_lease saw them */
+	int n_rows, cap_rows;
+	int n;               /* fr_lease's count */
+	int outstanding;     /* when n is 0: fr_outstanding's */
+	long long held;      /* when outstanding is 0: fr_held's */
+} lease_task;
+
+/* Keeps a copy of row r, of kind. */
+static void
+keep(lease_task *l, int kind, const fr_row *r, const char *detail)
+{
+	if (l->n_rows == l->cap_rows) {
+		l->cap_rows = l->cap_rows ? l->cap_rows * 2 : 64;
+		if (!(l->rows = realloc(l->rows, l->cap_rows * sizeof *l->rows)))
+			abort();
+	}
+	l->rows[l->n_rows++] = (leased){ kind, dup_str(r->url), dup_str(r->host), dup_str(detail),
+					 r->depth, r->lease, r->host_next };
 }
 
 /* fr_lease's gap: the interval this fetch keeps between starts to the
@@ -126,13 +364,55 @@ lease_seeded(void)
 static double
 gap_of(void *arg, const fr_row *r)
 {
-	(void)arg;
-	return host_interval(sched_host(r->host));
+	lease_task *l = arg;
+	return snap_of(&l->snap, r->host)->gap;
+}
+
+/* fr_lease's accept: takes the row unless its host has enough waiting.
+ * Frontier URLs are canonical already: no parsing here, this runs for
+ * every candidate of every lease. */
+static int
+accept_row(void *arg, const fr_row *r)
+{
+	lease_task *l = arg;
+	pace *p = snap_of(&l->snap, r->host);
+	if (p->left <= 0) {
+		if (r->host_next > 0)
+			keep(l, ROW_CLAIMED, r, NULL);
+		return 0;
+	}
+	p->left--;
+	keep(l, ROW_TAKEN, r, NULL);
+	return 1;
+}
+
+/* fr_lease's exhausted: the URL's dead letter, emitted with the answer. */
+static void
+exhausted(void *arg, const fr_row *r, const char *detail)
+{
+	keep(arg, ROW_EXHAUSTED, r, detail);
+}
+
+/* On the frontier's thread. */
+static void
+lease_run(dbq_task *t)
+{
+	lease_task *l = (lease_task *)t;
+	double now = tm_wall();
+	check(fr_expire(front, now), "update");
+	l->n = fr_lease(front, (int)l->room, now, F.o.lease, (int)F.o.max_attempts, gap_of,
+			accept_row, exhausted, l);
+	check(l->n, "lease from");
+	/* Asked here, in turn: a handback posted after this lease runs
+	 * after it, so a URL in memory when the answer comes was leased
+	 * when this counted it. */
+	if (l->n == 0 && (l->outstanding = fr_outstanding(front)) == 0)
+		l->held = fr_held(front);
 }
 
 /* The job of leased row r. */
 static job *
-leased_job(const fr_row *r)
+leased_job(const leased *r)
 {
 	/* The input record the job passes through: what sink needs to
 	 * acknowledge the lease and to follow links. */
@@ -141,39 +421,85 @@ leased_job(const fr_row *r)
 	rec_put_int(&lease_rec, "lease", r->lease);
 	lease_bytes.size = 0;
 	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
-	job *j = job_new(strdup(r->url), lease_bytes.data, lease_bytes.size);
+	job *j = job_new(dup_str(r->url), lease_bytes.data, lease_bytes.size);
 	sched_place(j, r->host);
 	/* Each earlier lease made an attempt, or was lost with its fetch. */
 	j->prior = r->lease - 1;
 	return j;
 }
 
-/* fr_lease's accept: makes the job unless its host has enough waiting.
- * Frontier URLs are canonical already: no parsing here, this runs for
- * every candidate of every lease. */
-static int
-accept_row(void *arg, const fr_row *r)
+static void
+lease_free(lease_task *l)
 {
-	(void)arg;
-	host *h = sched_host(r->host);
-	/* A host just taken from another fetch goes on at its pace. */
-	if (r->host_next > 0)
-		h->next_start = fmax(h->next_start, tm_mono() + (r->host_next - tm_wall()));
-	if (h->n_fresh >= LEASE_HOST_BACKLOG * h->per_host)
-		return 0;
-	sched_enqueue(leased_job(r));
-	return 1;
+	for (int i = 0; i < l->n_rows; i++) {
+		free(l->rows[i].url);
+		free(l->rows[i].host);
+		free(l->rows[i].detail);
+	}
+	free(l->rows);
+	snap_free(&l->snap);
+	free(l);
 }
 
-/* fr_lease's exhausted: the URL's dead letter, at once. */
+/* Only wakes the loop: the driver's next pass leases again. */
 static void
-exhausted(void *arg, const fr_row *r, const char *detail)
+on_poll(uv_timer_t *t)
 {
-	(void)arg;
-	job *j = leased_job(r);
-	j->error = FR_EXHAUSTED;
-	j->error_detail = strdup(detail);
-	job_emit(j);
+	(void)t;
+}
+
+/* The job is over for us: says what waits for paused hosts (n URLs). */
+static void
+note_held(long long n)
+{
+	if (n <= 0 || held.n == 0)
+		return;
+	char list[512] = "";
+	for (int i = 0; i < held.n; i++) {
+		size_t l = strlen(list);
+		snprintf(list + l, sizeof list - l, "%s%s (%s)", i ? ", " : "", held.names[i],
+			 held.reasons[i]);
+	}
+	msg_note("%lld URLs wait for paused hosts: %s", n, list);
+}
+
+/* The lease's answer, on the loop: the jobs, the dead letters, and
+ * whether the job is over. */
+static void
+lease_done(dbq_task *t)
+{
+	lease_task *l = (lease_task *)t;
+	leasing = 0;
+	double mono = tm_mono(), wall = tm_wall();
+	for (int i = 0; i < l->n_rows; i++) {
+		leased *r = &l->rows[i];
+		if (r->kind == ROW_EXHAUSTED) {
+			job *j = leased_job(r);
+			j->error = FR_EXHAUSTED;
+			j->error_detail = dup_str(r->detail);
+			job_emit(j);
+			continue;
+		}
+		/* A host just taken from another fetch goes on at its pace. */
+		if (r->host_next > 0) {
+			host *h = sched_host(r->host);
+			h->next_start = fmax(h->next_start, mono + (r->host_next - wall));
+		}
+		/* Stopped meanwhile: back unstarted, as lease_interrupt's. */
+		if (r->kind == ROW_TAKEN && F.stopping)
+			post_write(W_UNLEASE, r->url, NULL, NULL, 0, 0);
+		else if (r->kind == ROW_TAKEN)
+			sched_enqueue(leased_job(r));
+	}
+	if (l->n == 0 && !F.stopping) {
+		if (F.alive == 0 && l->outstanding == 0) {
+			F.input_done = 1;
+			note_held(l->held);
+		} else {
+			uv_timer_start(&poll_timer, on_poll, LEASE_POLL_MS, 0);
+		}
+	}
+	lease_free(l);
 }
 
 int
@@ -186,8 +512,7 @@ lease_defer(job *j, double wait)
 	/* The host's hold (a Retry-After, the breaker) goes to the job too,
 	 * for whoever leases its URLs next. */
 	double until = fmax(h->next_start, h->paused_until);
-	check(fr_defer(front, j->url, wall + wait, h->name, until > mono ? wall + until - mono : 0),
-	      "update");
+	post_write(W_DEFER, j->url, h->name, NULL, wall + wait, until > mono ? wall + until - mono : 0);
 	job_drop(j);
 	return 1;
 }
@@ -216,8 +541,8 @@ collect(void *arg, const char *host, const char *reason)
 		if (!h->names || !h->reasons)
 			abort();
 	}
-	h->names[h->n] = strdup(host);
-	h->reasons[h->n++] = strdup(reason);
+	h->names[h->n] = dup_str(host);
+	h->reasons[h->n++] = dup_str(reason);
 }
 
 /* fr_leaving's callback: a host we hand to other fetches is held too. */
@@ -234,24 +559,30 @@ unlease_waiting(int any, const char *of_what)
 {
 	int n = 0;
 	for (job *j; (j = sched_take_held(any)); n++) {
-		check(fr_unlease(front, j->url), "update");
+		post_write(W_UNLEASE, j->url, NULL, NULL, 0, 0);
 		job_drop(j);
 	}
 	if (n > 0)
 		msg_note("%d unstarted URLs%s back to the queue", n, of_what);
 }
 
-/* Reads the paused hosts and the ones we hand back, and returns the
- * leases of their URLs that have not started. */
+/* Reads the paused hosts and the ones we hand back into now. */
 static void
-refresh_holds(void)
+read_holds(holds *now)
 {
-	holds now = { 0 };
-	check(fr_paused(front, collect, &now), "read");
-	fr_leaving(front, collect_leaving, &now);
-	sched_hold((const char *const *)now.names, (const char *const *)now.reasons, now.n);
+	check(fr_paused(front, collect, now), "read");
+	fr_leaving(front, collect_leaving, now);
+}
+
+/* now (taken over) is what is held: the scheduler holds those hosts,
+ * and the leases of their URLs that have not started go back. */
+static void
+take_holds(holds *now)
+{
+	sched_hold((const char *const *)now->names, (const char *const *)now->reasons, now->n);
 	holds_free(&held);
-	held = now;
+	held = *now;
+	*now = (holds){ 0 };
 	unlease_waiting(0, " of paused or handed-over hosts");
 }
 
@@ -265,71 +596,6 @@ lease_interrupt(void)
 		unlease_waiting(1, "");
 }
 
-/* The job is over for us: says what waits for paused hosts. */
-static void
-note_held(void)
-{
-	long long n = fr_held(front);
-	if (n <= 0 || held.n == 0)
-		return;
-	char list[512] = "";
-	for (int i = 0; i < held.n; i++) {
-		size_t l = strlen(list);
-		snprintf(list + l, sizeof list - l, "%s%s (%s)", i ? ", " : "", held.names[i],
-			 held.reasons[i]);
-	}
-	msg_note("%lld URLs wait for paused hosts: %s", n, list);
-}
-
-/* Only wakes the loop: the driver's next pass leases again. */
-static void
-on_poll(uv_timer_t *t)
-{
-	(void)t;
-}
-
-/* Leases what capacity allows; decides when the job is over. */
-void
-lease_want(void)
-{
-	if (!front || seeding || F.stopping || F.input_done)
-		return;
-	/* Refill in batches, once half the room is free: a write
-	 * transaction for every freed slot would cost more than the
-	 * fetches, and contend with the sink's acknowledgements. */
-	long room = F.o.pending - F.alive;
-	if (room <= 0 || (F.alive > 0 && room < (F.o.pending + 1) / 2) ||
-	    uv_is_active((uv_handle_t *)&poll_timer))
-		return;
-	double now = tm_wall();
-	check(fr_expire(front, now), "update");
-	int n = fr_lease(front, (int)room, now, F.o.lease, (int)F.o.max_attempts, gap_of, accept_row,
-			 exhausted, NULL);
-	check(n, "lease from");
-	if (n > 0)
-		return;
-	if (F.alive == 0 && fr_outstanding(front) == 0) {
-		F.input_done = 1;
-		note_held();
-		return;
-	}
-	uv_timer_start(&poll_timer, on_poll, LEASE_POLL_MS, 0);
-}
-
-/* fr_yields's callback: pauses a host whose yield fell below the guard. */
-static void
-guard(void *arg, const char *host, double share)
-{
-	(void)arg;
-	if (share >= F.o.min_yield)
-		return;
-	char why[128];
-	snprintf(why, sizeof why, "yield %.0f%% < %.0f%% over the last %ld stored", share * 100,
-		 F.o.min_yield * 100, F.o.yield_window);
-	check(fr_pause(front, host, why, tm_wall()), "update");
-	msg_warn("paused %s: %s (fetch --queue DB --resume %s puts it back)", host, why, host);
-}
-
 /* Checks fr_beat's or fr_join's count (what: the call) and says how
  * many leases of dead fetches came back. */
 static void
@@ -340,15 +606,107 @@ note_reclaimed(int n, const char *what)
 		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
 }
 
-/* The heartbeat.  URLs it takes back are leased by the next pass. */
+/* One heartbeat: at most one is posted at a time. */
+typedef struct beat_task {
+	dbq_task t;
+	int reclaimed;    /* fr_beat's count */
+	holds guarded;    /* hosts the yield guard paused, and why */
+	holds now;        /* the hosts held: paused, or handed back */
+} beat_task;
+
+/* fr_yields's callback: pauses a host whose yield fell below the guard. */
+static void
+guard(void *arg, const char *host, double share)
+{
+	beat_task *b = arg;
+	if (share >= F.o.min_yield)
+		return;
+	char why[128];
+	snprintf(why, sizeof why, "yield %.0f%% < %.0f%% over the last %ld stored", share * 100,
+		 F.o.min_yield * 100, F.o.yield_window);
+	check(fr_pause(front, host, why, tm_wall()), "update");
+	collect(&b->guarded, host, why);
+}
+
+/* On the frontier's thread. */
+static void
+beat_run(dbq_task *t)
+{
+	beat_task *b = (beat_task *)t;
+	b->reclaimed = fr_beat(front, tm_wall());
+	check(b->reclaimed, "update");
+	if (F.o.min_yield > 0)
+		check(fr_yields(front, (int)F.o.yield_window, guard, b), "read");
+	read_holds(&b->now);
+}
+
+/* The beat's answer.  URLs it took back are leased by the next pass. */
+static void
+beat_done(dbq_task *t)
+{
+	beat_task *b = (beat_task *)t;
+	beating = 0;
+	note_reclaimed(b->reclaimed, "update");
+	for (int i = 0; i < b->guarded.n; i++)
+		msg_warn("paused %s: %s (fetch --queue DB --resume %s puts it back)",
+			 b->guarded.names[i], b->guarded.reasons[i], b->guarded.names[i]);
+	take_holds(&b->now);
+	holds_free(&b->guarded);
+	free(b);
+}
+
+/* The heartbeat's timer: the driver's pass posts it. */
 static void
 on_beat(uv_timer_t *t)
 {
 	(void)t;
-	note_reclaimed(fr_beat(front, tm_wall()), "update");
-	if (F.o.min_yield > 0)
-		check(fr_yields(front, (int)F.o.yield_window, guard, NULL), "read");
-	refresh_holds();
+	beat_due = 1;
+}
+
+void
+lease_want(void)
+{
+	if (!front)
+		return;
+	dbq_collect();
+	if (beat_due && !beating) {
+		beat_task *b = calloc(1, sizeof *b);
+		if (!b)
+			abort();
+		b->t = (dbq_task){ .run = beat_run, .done = beat_done };
+		beat_due = 0;
+		beating = 1;   /* before: without the thread, done runs within */
+		dbq_post(&b->t);
+	}
+	if (seeding || F.stopping || F.input_done || leasing)
+		return;
+	/* Refill in batches, once half the room is free: a write
+	 * transaction for every freed slot would cost more than the
+	 * fetches, and contend with the sink's acknowledgements. */
+	long room = F.o.pending - F.alive;
+	if (room <= 0 || (F.alive > 0 && room < (F.o.pending + 1) / 2) ||
+	    uv_is_active((uv_handle_t *)&poll_timer))
+		return;
+	lease_task *l = calloc(1, sizeof *l);
+	if (!l)
+		abort();
+	l->t = (dbq_task){ .run = lease_run, .done = lease_done };
+	l->room = room;
+	snap_take(&l->snap);
+	leasing = 1;
+	dbq_post(&l->t);
+}
+
+int
+lease_idle(void)
+{
+	return dbq_idle();
+}
+
+void
+lease_end_loop(void)
+{
+	dbq_stop();
 }
 
 int
@@ -358,25 +716,34 @@ lease_init_loop(void)
 		return 0;
 	if (uv_timer_init(F.loop, &poll_timer) != 0 || uv_timer_init(F.loop, &beat_timer) != 0)
 		return -1;
+	/* On this thread: no task is posted before seeding ends. */
 	note_reclaimed(fr_join(front, tm_wall()), "join");
-	refresh_holds();
+	holds now = { 0 };
+	read_holds(&now);
+	take_holds(&now);
 	uint64_t ms = (uint64_t)(FR_OWNER_BEAT * 1000);
 	return uv_timer_start(&beat_timer, on_beat, ms, ms);
 }
 
-/* fr_queue_ages's callback: one more host into F.queue_ages. */
+/* A read of the queue ages, for --stats. */
+typedef struct ages_task {
+	dbq_task t;
+	struct queue_age *ages;
+	size_t n, cap;
+} ages_task;
+
+/* fr_queue_ages's callback: one more host. */
 static void
 add_age(void *arg, const char *host, double age)
 {
-	size_t *cap = arg;
-	if (F.n_queue_ages == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		F.queue_ages = realloc(F.queue_ages, *cap * sizeof *F.queue_ages);
-		if (!F.queue_ages)
+	ages_task *a = arg;
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		if (!(a->ages = realloc(a->ages, a->cap * sizeof *a->ages)))
 			abort();
 	}
-	F.queue_ages[F.n_queue_ages].host = strdup(host);
-	F.queue_ages[F.n_queue_ages++].age = age;
+	a->ages[a->n].host = dup_str(host);
+	a->ages[a->n++].age = age;
 }
 
 static void
@@ -389,14 +756,34 @@ free_ages(void)
 	F.n_queue_ages = 0;
 }
 
+static void
+ages_run(dbq_task *t)
+{
+	check(fr_queue_ages(front, tm_wall(), add_age, t), "read");
+}
+
+static void
+ages_done(dbq_task *t)
+{
+	ages_task *a = (ages_task *)t;
+	ageing = 0;
+	free_ages();
+	F.queue_ages = a->ages;
+	F.n_queue_ages = a->n;
+	free(a);
+}
+
 void
 lease_queue_ages(void)
 {
-	if (!front)
+	if (!front || ageing)
 		return;
-	free_ages();
-	size_t cap = 0;
-	check(fr_queue_ages(front, tm_wall(), add_age, &cap), "read");
+	ages_task *a = calloc(1, sizeof *a);
+	if (!a)
+		abort();
+	a->t = (dbq_task){ .run = ages_run, .done = ages_done };
+	ageing = 1;
+	dbq_post(&a->t);
 }
 
 /* --pause HOST (on) and --resume HOST: change the job and exit. */
@@ -433,6 +820,7 @@ lease_close(void)
 {
 	if (!front)
 		return;
+	dbq_stop();
 	fr_close(front);
 	front = NULL;
 	holds_free(&held);

@@ -388,7 +388,10 @@ main(int argc, char **argv)
 	drive_init();
 	uv_run(F.loop, UV_RUN_DEFAULT);
 
-	/* Shutdown order: curl first, then every uv handle, then the loop. */
+	/* Shutdown order: curl first, then every uv handle, then the loop.
+	 * The frontier's thread first of all: the last queue ages are read
+	 * here, at once. */
+	lease_end_loop();
 	lease_queue_ages();
 	stats_close();
 	progress_close();

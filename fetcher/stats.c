@@ -292,6 +292,8 @@ queue_age(const char *name)
 {
 	if (!F.o.queue)
 		return -1;
+	if (F.n_queue_ages == 0)   /* none yet: the first read is on its way */
+		return 0;
 	const struct queue_age *a = bsearch(name, F.queue_ages, F.n_queue_ages,
 					    sizeof *F.queue_ages, by_age_host);
 	return a ? a->age : 0;
