@@ -52,8 +52,8 @@
 
 #include "frontier.h"
 #include "msg.h"
+#include "strset.h"
 #include "tm.h"
-#include "url.h"
 
 #define LEASE_POLL_MS 50
 #define LEASE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
@@ -223,20 +223,11 @@ typedef struct snap {
 	pace dflt;
 } snap;
 
-static size_t
-hash_name(const char *s)
-{
-	size_t h = 5381;
-	while (*s)
-		h = h * 33 ^ (unsigned char)*s++;
-	return h;
-}
-
 /* Where name is in s, or where it goes. */
 static size_t
 snap_find(const snap *s, const char *name)
 {
-	size_t i = hash_name(name) & (s->cap - 1);
+	size_t i = strset_hash(name) & (s->cap - 1);
 	while (s->names[i].name && strcmp(s->names[i].name, name) != 0)
 		i = (i + 1) & (s->cap - 1);
 	return i;

@@ -8,8 +8,8 @@
 static char gone;
 #define STRSET_GONE (&gone)
 
-static size_t
-hash(const char *s)
+size_t
+strset_hash(const char *s)
 {
 	uint64_t h = 1469598103934665603u;   /* FNV-1a */
 	while (*s)
@@ -22,7 +22,7 @@ static char **
 find(const strset *set, const char *s)
 {
 	char **tomb = NULL;
-	for (size_t i = hash(s) & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
+	for (size_t i = strset_hash(s) & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
 		char **p = &set->slot[i];
 		if (!*p)
 			return tomb ? tomb : p;

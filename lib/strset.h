@@ -10,6 +10,8 @@ typedef struct strset {
 	size_t cap, n, used;
 } strset;
 
+/* FNV-1a of s: the set's hash, for other tables keyed by strings. */
+size_t strset_hash(const char *s);
 /* Whether s is in the set. */
 int strset_has(const strset *set, const char *s);
 /* Adds a copy of s; 1 when added, 0 when it was there, -1 out of memory. */
