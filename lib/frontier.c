@@ -149,9 +149,14 @@ static const char *const common[S_N] = {
 		   " updated_at = ?3 WHERE url = ?1",
 	[S_DEAD_ID] = "UPDATE frontier SET state = 'dead', lease_until = NULL, owner = NULL, last_error = ?2,"
 		      " updated_at = ?3 WHERE id = ?1",
-	/* Only our own lease: one that expired may be another fetch's now. */
+	/* Only our own lease: one that expired may be another fetch's now.
+	 * The url finds the row.  A plain `state = 'leased'` let
+	 * PostgreSQL, with statistics from when every row was pending, scan
+	 * the state index over every leased row instead (31 ms a statement
+	 * at 60 000 leased of 1 000 000): coalesce() keeps the state test
+	 * off the indexes, here and in S_UNLEASE. */
 	[S_DEFER] = "UPDATE frontier SET state = 'pending', next_at = ?2, lease_until = NULL, owner = NULL,"
-		    " updated_at = ?3 WHERE url = ?1 AND state = 'leased' AND owner = ?4",
+		    " updated_at = ?3 WHERE url = ?1 AND coalesce(state, '') = 'leased' AND owner = ?4",
 	[S_HOLD] = "UPDATE frontier_host SET next_start = max(next_start, ?2), updated_at = ?3"
 		   " WHERE host = ?1",
 	/* Whether any: fetch asks at every 50 ms poll while it waits for
@@ -190,7 +195,7 @@ static const char *const common[S_N] = {
 	[S_HELD] = "SELECT count(*) FROM frontier WHERE state = 'pending'"
 		   " AND host IN (SELECT host FROM frontier_host WHERE paused = 1)",
 	[S_UNLEASE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
-		      " attempts = attempts - 1, updated_at = ?2 WHERE url = ?1 AND state = 'leased'",
+		      " attempts = attempts - 1, updated_at = ?2 WHERE url = ?1 AND coalesce(state, '') = 'leased'",
 	/* Takes host ?1 for owner ?2 unless another owns it; the row comes
 	 * back, with the time its next request may start, only when ours. */
 	[S_CLAIM] = "INSERT INTO frontier_host(host, owner, min_gap, updated_at) VALUES (?1, ?2, ?3, ?4)"
