@@ -5,17 +5,9 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <stdio.h>
-#include <string.h>
 
-static int failed;
-
-static void
-check(const char *name, int cond)
-{
-	printf("%sok - test_cidr: %s\n", cond ? "" : "not ", name);
-	failed += !cond;
-}
+#define CHECK_PROG "test_cidr"
+#include "check.h"
 
 int
 main(void)
@@ -23,7 +15,7 @@ main(void)
 	char err[128];
 	struct cidr *c = cidr_parse("127.0.0.0/8, 10.0.0.0/8,172.16.0.0/12,169.254.0.0/16,"
 				    "fc00::/7,::1,192.168.1.7", err, sizeof err);
-	check("the default-like list parses", c != NULL);
+	check_true("the default-like list parses", c != NULL);
 	static const struct { const char *ip; int in; } cases[] = {
 		{ "127.0.0.1", 1 }, { "127.255.1.2", 1 }, { "128.0.0.1", 0 },
 		{ "10.1.2.3", 1 }, { "11.0.0.1", 0 },
@@ -38,20 +30,20 @@ main(void)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char name[96];
 		snprintf(name, sizeof name, "%s %s", cases[i].ip, cases[i].in ? "in" : "not in");
-		check(name, cidr_has_text(c, cases[i].ip) == cases[i].in);
+		check_true(name, cidr_has_text(c, cases[i].ip) == cases[i].in);
 	}
 	struct sockaddr_in v4 = { .sin_family = AF_INET };
 	inet_pton(AF_INET, "169.254.169.254", &v4.sin_addr);
-	check("sockaddr_in 169.254.169.254 in", cidr_has_addr(c, (struct sockaddr *)&v4));
+	check_true("sockaddr_in 169.254.169.254 in", cidr_has_addr(c, (struct sockaddr *)&v4));
 	struct sockaddr_in6 v6 = { .sin6_family = AF_INET6 };
 	inet_pton(AF_INET6, "::ffff:10.0.0.1", &v6.sin6_addr);
-	check("sockaddr_in6 ::ffff:10.0.0.1 in", cidr_has_addr(c, (struct sockaddr *)&v6));
+	check_true("sockaddr_in6 ::ffff:10.0.0.1 in", cidr_has_addr(c, (struct sockaddr *)&v6));
 	inet_pton(AF_INET6, "2001:db8::1", &v6.sin6_addr);
-	check("sockaddr_in6 2001:db8::1 not in", !cidr_has_addr(c, (struct sockaddr *)&v6));
+	check_true("sockaddr_in6 2001:db8::1 not in", !cidr_has_addr(c, (struct sockaddr *)&v6));
 	cidr_free(c);
 
 	struct cidr *one = cidr_parse("127.0.0.3/32", err, sizeof err);
-	check("127.0.0.3/32: .3 in, .1 not", one && cidr_has_text(one, "127.0.0.3") &&
+	check_true("127.0.0.3/32: .3 in, .1 not", one && cidr_has_text(one, "127.0.0.3") &&
 	      !cidr_has_text(one, "127.0.0.1"));
 	cidr_free(one);
 	static const char *const bad[] = { "10.0.0.0/33", "::/129", "10.0.0.0/", "10.0.0.0/x",
@@ -60,7 +52,7 @@ main(void)
 		char name[96];
 		snprintf(name, sizeof name, "'%s' refused with a reason", bad[i]);
 		struct cidr *b = cidr_parse(bad[i], err, sizeof err);
-		check(name, !b && strstr(err, "is not an address") != NULL);
+		check_true(name, !b && strstr(err, "is not an address") != NULL);
 	}
-	return failed != 0;
+	return check_done();
 }

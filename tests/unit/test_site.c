@@ -3,8 +3,8 @@
  * when any failed. */
 #include "site.h"
 
-#include <stdio.h>
-#include <string.h>
+#define CHECK_PROG "test_site"
+#include "check.h"
 
 int
 main(void)
@@ -22,15 +22,10 @@ main(void)
 		{ "10.0.0.1", "10.0.0.1" },
 		{ "[::1]", "[::1]" },
 	};
-	int failed = 0;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *got = site_of(cases[i][0]);
-		int ok = strcmp(got, cases[i][1]) == 0;
-		printf("%sok - test_site: %s is %s\n", ok ? "" : "not ", cases[i][0], cases[i][1]);
-		if (!ok) {
-			printf("#   got %s\n", got);
-			failed++;
-		}
+		char name[128];
+		snprintf(name, sizeof name, "%s is %s", cases[i][0], cases[i][1]);
+		check_str(name, cases[i][1], site_of(cases[i][0]));
 	}
-	return failed != 0;
+	return check_done();
 }
