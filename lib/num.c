@@ -32,10 +32,15 @@ num_long(const char *s, long max, long *out)
 int
 num_size(const char *s, size_t *out)
 {
+	/* strtoull skips spaces and takes a sign, negating into a huge
+	 * value: " -1" would be the largest size.  A size starts with a
+	 * digit. */
+	if (*s < '0' || *s > '9')
+		return -1;
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s || errno || *s == '-')
+	if (errno)
 		return -1;
 	unsigned shift = 0;
 	switch (*end) {

@@ -62,6 +62,8 @@ main(void)
 		{ "1T", -1, 0 }, { "1KB", -1, 0 }, { "1 K", -1, 0 }, { "K", -1, 0 },
 		{ "", -1, 0 }, { "-1", -1, 0 }, { "-1K", -1, 0 }, { "1.5M", -1, 0 },
 		{ "x", -1, 0 },
+		{ " -1", -1, 0 }, { " -0", -1, 0 },   /* strtoull would negate these */
+		{ " 1K", -1, 0 }, { "+1K", -1, 0 },
 	};
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 		char name[96];
