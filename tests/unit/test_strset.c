@@ -1,0 +1,136 @@
+/* Unit tests of lib/strset: add, has, del and next on a set of string
+ * copies, through growth and through many removals (tombstones). */
+#include "strset.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#define CHECK_PROG "test_strset"
+#include "check.h"
+
+/* How many entries strset_next visits, and whether each is in the set
+ * and seen once (by a mark in seen[], indexed by the "hN" number). */
+static size_t
+walk(const strset *s, unsigned char *seen, size_t max, int *dup)
+{
+	size_t i = 0, n = 0;
+	const char *e;
+	*dup = 0;
+	while ((e = strset_next(s, &i))) {
+		n++;
+		if (seen && e[0] == 'h') {
+			size_t k = strtoul(e + 1, NULL, 10);
+			if (k < max)
+				*dup += seen[k]++ != 0;
+		}
+	}
+	return n;
+}
+
+int
+main(void)
+{
+	strset s = { 0 };
+	int dup;
+	check_int("an empty set has nothing", 0, strset_has(&s, "a"));
+	check_int("del on an empty set", 0, strset_del(&s, "a"));
+	check_int("next on an empty set", 0, (long long)walk(&s, NULL, 0, &dup));
+
+	char buf[] = "example.com";
+	check_int("add a new entry", 1, strset_add(&s, buf));
+	buf[0] = 'X';                                   /* the set holds a copy */
+	check_int("has it after its source changed", 1, strset_has(&s, "example.com"));
+	check_int("adding it again", 0, strset_add(&s, "example.com"));
+	check_int("n counts it once", 1, (long long)s.n);
+	check_int("a prefix is another string", 0, strset_has(&s, "example.co"));
+	check_int("case matters", 0, strset_has(&s, "Example.com"));
+	check_int("the empty string is an entry", 1, strset_add(&s, ""));
+	check_int("has the empty string", 1, strset_has(&s, ""));
+	check_int("next visits both", 2, (long long)walk(&s, NULL, 0, &dup));
+	check_int("del removes it", 1, strset_del(&s, "example.com"));
+	check_int("a second del finds nothing", 0, strset_del(&s, "example.com"));
+	check_int("gone after del", 0, strset_has(&s, "example.com"));
+	check_int("the other stays", 1, strset_has(&s, ""));
+	check_int("re-add after del", 1, strset_add(&s, "example.com"));
+	check_int("has it again", 1, strset_has(&s, "example.com"));
+	check_int("n is 2", 2, (long long)s.n);
+	strset_free(&s);
+	check_int("free empties", 0, (long long)(s.n + s.cap + s.used) + (s.slot != NULL));
+	check_int("a freed set is usable", 1, strset_add(&s, "a"));
+	strset_free(&s);
+
+	/* Growth: 20000 entries, every one there, next visits each once. */
+	enum { N = 20000 };
+	unsigned char *seen = calloc(N, 1);
+	char key[32];
+	int bad = 0;
+	for (size_t k = 0; k < N; k++) {
+		snprintf(key, sizeof key, "h%zu", k);
+		bad += strset_add(&s, key) != 1;
+	}
+	check_int("20000 adds each new", 0, bad);
+	check_int("n is 20000", N, (long long)s.n);
+	check_true("the table stays at most half full", s.used * 2 <= s.cap);
+	bad = 0;
+	for (size_t k = 0; k < N; k++) {
+		snprintf(key, sizeof key, "h%zu", k);
+		bad += strset_has(&s, key) != 1;
+	}
+	check_int("has each of 20000", 0, bad);
+	check_int("has no h20000", 0, strset_has(&s, "h20000"));
+	check_int("next visits 20000", N, (long long)walk(&s, seen, N, &dup));
+	check_int("next visits each once", 0, dup);
+
+	/* Tombstones: delete the even ones; the odd stay findable past them. */
+	bad = 0;
+	for (size_t k = 0; k < N; k += 2) {
+		snprintf(key, sizeof key, "h%zu", k);
+		bad += strset_del(&s, key) != 1;
+	}
+	check_int("10000 dels each found", 0, bad);
+	check_int("n is 10000", N / 2, (long long)s.n);
+	bad = 0;
+	for (size_t k = 0; k < N; k++) {
+		snprintf(key, sizeof key, "h%zu", k);
+		bad += strset_has(&s, key) != (int)(k & 1);
+	}
+	check_int("only the odd remain", 0, bad);
+	memset(seen, 0, N);
+	check_int("next skips removed slots", N / 2, (long long)walk(&s, seen, N, &dup));
+	/* Re-add the even ones: each new again, none twice. */
+	bad = 0;
+	for (size_t k = 0; k < N; k += 2) {
+		snprintf(key, sizeof key, "h%zu", k);
+		bad += strset_add(&s, key) != 1;
+	}
+	check_int("re-adds each new", 0, bad);
+	check_int("n is 20000 again", N, (long long)s.n);
+	memset(seen, 0, N);
+	check_int("next visits 20000 after re-adds", N, (long long)walk(&s, seen, N, &dup));
+	check_int("each once after re-adds", 0, dup);
+
+	/* Churn: add and remove one key 100000 times; tombstones must not
+	 * fill the table (an add would then probe forever). */
+	bad = 0;
+	for (size_t k = 0; k < 100000; k++) {
+		snprintf(key, sizeof key, "churn%zu", k);
+		bad += strset_add(&s, key) != 1 || strset_del(&s, key) != 1;
+	}
+	check_int("100000 add+del pairs", 0, bad);
+	check_int("n is still 20000", N, (long long)s.n);
+	check_true("used stays at most half the slots", s.used * 2 <= s.cap);
+	bad = 0;
+	for (size_t k = 0; k < N; k++) {
+		snprintf(key, sizeof key, "h%zu", k);
+		bad += !strset_has(&s, key) || strset_del(&s, key) != 1;
+	}
+	check_int("remove all 20000", 0, bad);
+	check_int("n is 0", 0, (long long)s.n);
+	check_int("next on a set of tombstones", 0, (long long)walk(&s, NULL, 0, &dup));
+	check_int("a removed key is not there", 0, strset_has(&s, "h1"));
+	check_int("add after emptying", 1, strset_add(&s, "h1"));
+	check_int("has it", 1, strset_has(&s, "h1"));
+	strset_free(&s);
+	free(seen);
+	return check_done();
+}
