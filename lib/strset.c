@@ -11,7 +11,7 @@ static char gone;
 size_t
 strset_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603u;   /* FNV-1a */
+	uint64_t h = 0xcbf29ce484222325u;   /* FNV-1a's offset basis */
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 1099511628211u;
 	return (size_t)h;

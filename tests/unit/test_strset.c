@@ -30,6 +30,16 @@ walk(const strset *s, unsigned char *seen, size_t max, int *dup)
 int
 main(void)
 {
+	/* FNV-1a, 64-bit: the published offset basis and test vectors. */
+	if (sizeof(size_t) == 8) {
+		check_int("strset_hash('') is the offset basis", (long long)0xcbf29ce484222325u,
+			  (long long)strset_hash(""));
+		check_int("strset_hash('a')", (long long)0xaf63dc4c8601ec8cu,
+			  (long long)strset_hash("a"));
+		check_int("strset_hash('foobar')", (long long)0x85944171f73967e8u,
+			  (long long)strset_hash("foobar"));
+	}
+
 	strset s = { 0 };
 	int dup;
 	check_int("an empty set has nothing", 0, strset_has(&s, "a"));
