@@ -30,7 +30,7 @@ LDFLAGS   += $(filter -fsanitize=%,$(OPT))
 LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq 2>/dev/null) -lm
 LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 msgpack 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
-LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libcurl libidn2 libpsl msgpack libpq 2>/dev/null) -lm
+LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq 2>/dev/null) -lm
 LIBS_unit     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 PROGS     := fetch parse validate sink
