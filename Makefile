@@ -28,9 +28,9 @@ LDFLAGS   += $(filter -fsanitize=%,$(OPT))
 
 # Libraries each program links, so fetch carries no gumbo and parse no libuv.
 LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq 2>/dev/null) -lm
-LIBS_parse    := $(shell pkg-config --libs gumbo libcurl libidn2 msgpack 2>/dev/null) -lm
+LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 msgpack 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
-LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libcurl libidn2 libpsl msgpack libpq 2>/dev/null) -lm
+LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq 2>/dev/null) -lm
 LIBS_unit     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 PROGS     := fetch parse validate sink
@@ -95,34 +95,62 @@ build/fuzz/fuzz_$(1): fuzz/fuzz_$(1).c fuzz/fuzz_fd.c $(LIB_SRC) $$(FUZZ_DEPS_$(
 	clang $$(FUZZ_CFLAGS) -o $$@ $$^ $$(LIBS_unit)
 endef
 $(foreach f,$(FUZZ_NAMES),$(eval $(call fuzz_rule,$(f))))
+fuzz-build: $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 
-fuzz: $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+fuzz:
+	@scripts/deps-ok --make deps-fuzz $(DEPS) $(DEPS_FUZZ)
+	@$(MAKE) fuzz-build
 	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
-# Debian packages for the build, the tests, the demo and the benchmarks.
+# Debian packages, by what needs them.  DEPS: building the programs
+# (the libraries' -dev packages) and make demo (the test server, the
+# sqlite3 shell, gnuplot for scripts/report --html).  Each other list is
+# what its target needs beyond DEPS.
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpsl-dev libpq-dev \
-        python3 sqlite3 curl jq valgrind time bc procps nginx-light wrk hyperfine \
-        postgresql postgresql-doc-15 python3.11-doc python3-aiohttp python3-bs4 \
-        python3-scrapy wget2 gnuplot-nox chromium fonts-dejavu-core python3-pil \
-        clang libclang-rt-14-dev parallel
-deps:
-	apt-get update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)
+        python3 sqlite3 gnuplot-nox
+# make test and test-asan: the tests' tools (jq, curl, bc, /usr/bin/time,
+# pgrep, strace in t-sync, GNU parallel in t-scale), PostgreSQL for the
+# --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as
+# t-fetch-pipeline's corpus, headless Chromium and PIL to render
+# t-report's page.
+DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
+        chromium fonts-dejavu-core python3-pil
+# make fuzz: clang's libFuzzer.
+DEPS_FUZZ := clang libclang-rt-14-dev
+# make bench: nginx serving the PostgreSQL and Python manuals, wrk, and
+# the crawlers compared with (Scrapy, aiohttp + bs4, wget2).
+DEPS_BENCH := nginx-light wrk python3-aiohttp python3-bs4 python3-scrapy wget2 \
+        postgresql postgresql-doc-15 python3.11-doc jq curl time parallel
 
-# make demo and make test install what is missing first (as root), so a
-# fresh machine needs only those two commands.
+# make deps installs what the programs and make demo need; make test,
+# test-asan, fuzz and bench install their extras themselves when run as
+# root (scripts/deps-ok), so each is one command on a fresh machine; as a
+# user, deps-ok names the sudo make deps-... to run.  deps-all: all lists.
+APT := apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends
+deps:
+	$(APT) $(DEPS)
+deps-test:
+	$(APT) $(DEPS) $(DEPS_TEST)
+deps-fuzz:
+	$(APT) $(DEPS) $(DEPS_FUZZ)
+deps-bench:
+	$(APT) $(DEPS) $(DEPS_BENCH)
+deps-all:
+	$(APT) $(sort $(DEPS) $(DEPS_TEST) $(DEPS_FUZZ) $(DEPS_BENCH))
+
 deps-ok:
 	@scripts/deps-ok $(DEPS)
 
 test:
-	@$(MAKE) -s deps-ok
+	@scripts/deps-ok --make deps-test $(DEPS) $(DEPS_TEST)
 	@$(MAKE) all
 	@BIN=$(abspath $(BIN)) UNIT=$(abspath $(OUT)/tests) tests/run.sh
 
 test-asan:
+	@scripts/deps-ok --make deps-test $(DEPS) $(DEPS_TEST)
 	$(MAKE) SAN=1 all
 	@BIN=$(abspath build/asan/bin) UNIT=$(abspath build/asan/tests) \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
@@ -134,7 +162,9 @@ demo:
 	@$(MAKE) all
 	@scripts/demo.sh
 
-bench: all
+bench:
+	@scripts/deps-ok --make deps-bench $(DEPS) $(DEPS_BENCH)
+	@$(MAKE) all
 	@scripts/bench.sh
 
 install: all
@@ -145,4 +175,4 @@ install: all
 clean:
 	rm -rf build bin demo.db
 
-.PHONY: all deps deps-ok fuzz test test-asan demo bench install clean
+.PHONY: all deps deps-test deps-fuzz deps-bench deps-all deps-ok fuzz-build fuzz test test-asan demo bench install clean

@@ -4,7 +4,8 @@
  * rerun with the same list adds nothing).  Then fetch leases due URLs in
  * batches, as capacity frees, skipping hosts that already have enough
  * waiting so one slow host cannot starve the rest.  Each record carries
- * `depth` and `lease` so the sink can acknowledge it.  fetch ends only
+ * `depth` and `lease` for its reader (docs/records.md); the sink
+ * acknowledges by `url` and takes depth from the frontier.  fetch ends only
  * when nothing is pending or leased: while the sink may still add links
  * or a lease may still come back, it polls.
  *
@@ -425,8 +426,10 @@ lease_run(dbq_task *t)
 static job *
 leased_job(const leased *r)
 {
-	/* The input record the job passes through: what sink needs to
-	 * acknowledge the lease and to follow links. */
+	/* The input record the job passes through: the row's depth and
+	 * lease number, for the record's reader (docs/records.md).  sink
+	 * needs neither: it acknowledges by url and reads depth from the
+	 * frontier (sinker/ack.c). */
 	rec_build_reset(&lease_rec);
 	rec_put_int(&lease_rec, "depth", r->depth);
 	rec_put_int(&lease_rec, "lease", r->lease);

@@ -480,12 +480,6 @@ rec_put_bool(rec_build *b, const char *key, int v)
 		msgpack_pack_false(pk);
 }
 
-void
-rec_put_obj(rec_build *b, const char *key, const msgpack_object *o)
-{
-	msgpack_pack_object(rec_key(b, key), *o);
-}
-
 int
 rec_has_key(const rec_build *b, const char *key)
 {

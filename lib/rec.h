@@ -145,7 +145,6 @@ void rec_put_bin(rec_build *b, const char *key, const void *p, size_t n);
 void rec_put_int(rec_build *b, const char *key, int64_t v);
 void rec_put_double(rec_build *b, const char *key, double v);
 void rec_put_bool(rec_build *b, const char *key, int v);
-void rec_put_obj(rec_build *b, const char *key, const msgpack_object *o);
 
 /* Whether key was put in this build. */
 int rec_has_key(const rec_build *b, const char *key);

@@ -52,14 +52,6 @@ pbuf_put(pbuf *b, const void *p, size_t n)
 }
 
 void
-pbuf_putc(pbuf *b, int c)
-{
-	pbuf_reserve(b, 1);
-	b->p[b->len++] = (char)c;
-	b->p[b->len] = '\0';
-}
-
-void
 pbuf_text(pbuf *b, const char *s, size_t n)
 {
 	/* Worst case every byte is kept, plus one owed space. */

@@ -27,7 +27,6 @@ void pbuf_reset(pbuf *b);
 void pbuf_reserve(pbuf *b, size_t n);
 
 void pbuf_put(pbuf *b, const void *p, size_t n);
-void pbuf_putc(pbuf *b, int c);
 
 /* Appends s with runs of ASCII whitespace collapsed to one space, never
  * leading with a space and never ending with one (a trailing run is owed

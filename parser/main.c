@@ -5,7 +5,6 @@
  * main only reads options and picks a mode; the work is in page.c (one
  * record), pool.c (the workers), src.c (where records come from).
  */
-#include <curl/curl.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -72,10 +71,9 @@ parse_help(void)
 static _Noreturn void
 parse_version(void)
 {
-	static char curl[64], mp[64];
-	snprintf(curl, sizeof curl, "libcurl %s", curl_version_info(CURLVERSION_NOW)->version);
+	static char mp[64];
 	snprintf(mp, sizeof mp, "msgpack-c %s", msgpack_version());
-	const char *const libs[] = { "gumbo " PAGE_GUMBO_VERSION, mp, curl, NULL };
+	const char *const libs[] = { "gumbo " PAGE_GUMBO_VERSION, mp, NULL };
 	msg_version(libs);
 }
 

@@ -23,7 +23,7 @@ urls=${1:-20000} hosts=${2:-50}
 say() { echo "# $*" >&2; }
 die() { echo "bench-cluster: $*" >&2; exit 1; }
 docs=/usr/share/doc/postgresql-doc-15/html
-[ -d "$docs" ] || die "no $docs: make deps installs postgresql-doc-15"
+[ -d "$docs" ] || die "no $docs: make deps-bench installs postgresql-doc-15"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-cluster.XXXXXX")
 chmod 755 "$dir"
 pgdir=$dir/pg

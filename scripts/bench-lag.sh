@@ -20,7 +20,7 @@ secs=${1:-20} hosts=${2:-50}
 say() { echo "# $*" >&2; }
 die() { echo "bench-lag: $*" >&2; exit 1; }
 docs=/usr/share/doc/postgresql-doc-15/html
-[ -d "$docs" ] || die "no $docs: make deps installs postgresql-doc-15"
+[ -d "$docs" ] || die "no $docs: make deps-bench installs postgresql-doc-15"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-lag.XXXXXX")
 chmod 755 "$dir"
 pgdir=$dir/pg

@@ -60,7 +60,7 @@ for b in fetch parse validate sink; do
 	[ -x "$BIN/$b" ] || die "$BIN/$b: not executable (make)"
 done
 for t in nginx curl wget2 sqlite3 timeout awk; do
-	command -v "$t" >/dev/null 2>&1 || die "$t: not found (make deps)"
+	command -v "$t" >/dev/null 2>&1 || die "$t: not found (make deps-bench)"
 done
 [ -d "$DOCROOT/$PGDOCS" ] || die "$DOCROOT/$PGDOCS missing: apt-get install postgresql-doc-15"
 [ -f "$DOCROOT/$PYDOCS/index.html" ] || die "$DOCROOT/$PYDOCS missing: apt-get install python3.11-doc"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench: every benchmark, each printing a markdown table for
-# docs/benchmarks.md.  Needs nginx, wrk, curl, postgresql-doc-15 and
-# postgresql (make deps).  Takes a few minutes on 2 cores.
+# docs/benchmarks.md.  Needs nginx, wrk, curl, postgresql-doc-15,
+# postgresql and the crawlers compared (make bench installs them as root;
+# or sudo make deps-bench).  Takes a few minutes on 2 cores.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 export BIN="${BIN:-$here/../bin}"

@@ -31,4 +31,10 @@ else
 	expect_match "deps-ok as a user: a missing package is named with the command to run" \
 		"sudo make deps" "$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TESTS/../scripts/deps-ok" sluice-no-such-package 2>&1)"
 fi
+# make test, fuzz and bench check their own lists and name their target.
+user=
+[ "$(id -u)" = 0 ] && user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+expect_eq "deps-ok --make: the target named, exit 1" "sluice: run: sudo make deps-test 1" \
+	"$($user "$TESTS/../scripts/deps-ok" --make deps-test sqlite3 sluice-no-such-package 2>&1 | tail -1) $(
+	$user "$TESTS/../scripts/deps-ok" --make deps-test sluice-no-such-package >/dev/null 2>&1; echo $?)"
 finish

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The documented pipeline with default flags on a real corpus (the
-# PostgreSQL 15 manual from `make deps`), a consumer reading at a fixed
+# PostgreSQL 15 manual, postgresql-doc-15 from `make test`), a consumer reading at a fixed
 # rate, and replies that stop inside or blow up their headers.  Bounds
 # are generous limits against a hang, never timing assertions.
 . "$(dirname "$0")/lib.sh"
@@ -49,7 +49,7 @@ if [ -d "$PG" ]; then
 			"$(jq -s '"\(length) \(map(.url) | unique | length) \(map(select(.status == 200)) | length) \(map(select(.error)) | length)"' -r "$T/rate.json")"
 	done
 else
-	echo "ok - $NAME: corpus tests # skip $PG missing (make deps installs postgresql-doc-15)"
+	echo "ok - $NAME: corpus tests # skip $PG missing (make deps-test installs postgresql-doc-15)"
 fi
 
 # ---- replies that end inside the headers or send a giant header line

@@ -57,7 +57,7 @@ bg = im.getpixel((0, 0))
 print('%.3f' % (sum(n for n, c in im.getcolors(1 << 24) if c != bg) / (im.width * im.height)))" "$T/r.png")
 	expect_cmd "Chromium renders the charts: $ink of the screenshot is ink" test "$(echo "$ink > 0.05" | bc)" = 1
 else
-	echo "# skipped: headless Chromium cannot start here (install it: make deps)"
+	echo "# skipped: headless Chromium cannot start here (install it: make deps-test)"
 fi
 
 # Careless input: a missing file, a database that is not sink's, stats

@@ -5,7 +5,7 @@
 . "$TESTS/lib.sh"
 DOC=$TESTS/../docs/scale.md
 if ! command -v parallel >/dev/null; then
-	fail "GNU parallel is installed (it is in make deps)" "parallel: not found"
+	fail "GNU parallel is installed (make deps-test installs it)" "parallel: not found"
 	finish
 fi
 server_start
