@@ -1,0 +1,95 @@
+#include "opt.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+#include "num.h"
+
+/* getopt_long's val for a row without a short letter: above every
+ * char, so the two never collide. */
+#define OPT_LONG_BASE 256
+
+int
+opt_next(int argc, char **argv, const opt_def *tab, int n)
+{
+	static struct option *longs;
+	static char *shorts;
+	if (!longs) {
+		longs = calloc((size_t)n + 1, sizeof *longs);
+		shorts = calloc((size_t)n * 2 + 2, 1);
+		if (!longs || !shorts)
+			msg_die(EX_OSERR, "out of memory");
+		char *s = shorts;
+		*s++ = ':';   /* a missing value is ':', not '?': both are usage errors */
+		for (int i = 0; i < n; i++) {
+			longs[i] = (struct option){ tab[i].name,
+				tab[i].arg ? required_argument : no_argument, NULL,
+				tab[i].shortc ? tab[i].shortc : OPT_LONG_BASE + i };
+			if (tab[i].shortc) {
+				*s++ = (char)tab[i].shortc;
+				if (tab[i].arg)
+					*s++ = ':';
+			}
+		}
+	}
+	opterr = 0;   /* msg_bad_option speaks for getopt */
+	int c = getopt_long(argc, argv, shorts, longs, NULL);
+	if (c == -1)
+		return -1;
+	if (c >= OPT_LONG_BASE && c < OPT_LONG_BASE + n)
+		return c - OPT_LONG_BASE;
+	for (int i = 0; i < n; i++)
+		if (c != 0 && tab[i].shortc == c)
+			return i;
+	msg_bad_option(argv);
+}
+
+void
+opt_help(const char *usage, const opt_def *tab, int n)
+{
+	fputs(usage, stdout);
+	for (int i = 0; i < n; i++) {
+		char left[64];
+		snprintf(left, sizeof left, "%s%c%s--%s%s%s",
+			 tab[i].shortc ? "-" : " ", tab[i].shortc ? tab[i].shortc : ' ',
+			 tab[i].shortc ? ", " : "  ", tab[i].name,
+			 tab[i].arg ? " " : "", tab[i].arg ? tab[i].arg : "");
+		/* Rows start in column 26, as fetch's; a long left part gets a
+		 * line of its own. */
+		if (strlen(left) > 22)
+			printf("  %s\n%26s", left, "");
+		else
+			printf("  %-24s", left);
+		for (const char *h = tab[i].help; *h; h++) {
+			putchar(*h);
+			if (*h == '\n')
+				printf("%26s", "");
+		}
+		if (tab[i].dflt)
+			printf(" (%s)", tab[i].dflt);
+		putchar('\n');
+	}
+	if (fflush(stdout) != 0)
+		msg_stdout_failed(errno);
+	exit(0);
+}
+
+void
+opt_bad(const char *name, const char *val, const char *want)
+{
+	msg_usage("invalid value '%s' for --%s: want %s", val, name, want);
+}
+
+void
+opt_long(const char *name, const char *val, long min, long max, long *out)
+{
+	if (num_long(val, max, out) < 0 || *out < min) {
+		char want[80];
+		snprintf(want, sizeof want, "a whole number from %ld to %ld", min, max);
+		opt_bad(name, val, want);
+	}
+}

@@ -1,0 +1,47 @@
+/* opt — one option table per program, from which getopt's arrays, the
+ * --help text and the bad-value message all come, so they cannot drift
+ * apart (and tests/t-options.sh checks the man page and docs against
+ * --help).
+ *
+ * A program indexes its table with its own enum, in designated
+ * initializers, and switches on what opt_next returns:
+ *
+ *   enum { O_BATCH, O_QUIET, O_HELP, O_N };
+ *   static const opt_def opts[O_N] = {
+ *       [O_BATCH] = { "batch", 0, "N", "commit every N records", "1000" },
+ *       ...
+ *   };
+ *   while ((i = opt_next(argc, argv, opts, O_N)) != -1) switch (i) ...
+ */
+#ifndef SLUICE_OPT_H
+#define SLUICE_OPT_H
+
+typedef struct opt_def {
+	const char *name;   /* long name, without "--" */
+	int shortc;         /* short option letter, or 0 */
+	const char *arg;    /* argument's name in --help, NULL for a flag */
+	const char *help;   /* one line; a '\n' starts an indented second line */
+	const char *dflt;   /* default shown as "(dflt)", NULL for none */
+} opt_def;
+
+/* Returns the index in tab (n rows) of the next option in argv, with
+ * optarg set when the row has an arg; -1 after the last option, with
+ * optind at the first operand.  An unknown option or a missing value
+ * exits 64 through msg_bad_option.  Builds getopt_long's arrays from tab
+ * on the first call; one table per program run. */
+int opt_next(int argc, char **argv, const opt_def *tab, int n);
+
+/* Prints usage (the synopsis lines, as given) and then one aligned row
+ * per option with its default in parentheses on stdout, and exits 0
+ * (quietly on a closed stdout). */
+_Noreturn void opt_help(const char *usage, const opt_def *tab, int n);
+
+/* The one message for a bad option value, exiting 64:
+ * `prog: invalid value 'val' for --name: want WANT`. */
+_Noreturn void opt_bad(const char *name, const char *val, const char *want);
+
+/* Parses val as a whole number from min to max into *out, or exits
+ * through opt_bad naming the range. */
+void opt_long(const char *name, const char *val, long min, long max, long *out);
+
+#endif
