@@ -155,7 +155,13 @@ expect_eq "a bad regex in a rules file exits 64 with line and offset" \
 expect_eq "an unreadable rules file exits 74" 74 $?
 expect_usage_errors validate "--status 299-200" "--status abc" "--min-text -1" "--max-record 0" "--bogus" "extra"
 "$BIN/validate" --help >"$T/out"
-expect_eq "--help prints the synopsis" "0 usage: validate [--status RANGE[,RANGE]] [--ctype TYPE[,TYPE]]" "$? $(head -1 "$T/out")"
+expect_eq "--help prints the synopsis" "0 usage: validate [OPTION...] < records > records" "$? $(head -1 "$T/out")"
+expect_eq "--help lists each option with its default" \
+	"      --status RANGE[,RANGE]|      --max-record BYTES  largest input record, K/M/G suffixes (64M)" \
+	"$(grep -e '--status' -e '--max-record' "$T/out" | paste -sd'|')"
+"$BIN/validate" --max-record 0 </dev/null 2>"$T/err"
+expect_eq "a bad value gets the one message" \
+	"64 validate: invalid value '0' for --max-record: want a size of 1 or more, K/M/G suffixes" "$? $(head -1 "$T/err")"
 "$BIN/validate" --version >"$T/out"
 expect_match "--version names the libraries" "^0 validate [0-9.]+ .*pcre2 .*msgpack-c" "$? $(tr '\n' ' ' <"$T/out")"
 

@@ -6,7 +6,7 @@
  *   ... | validate [--status RANGE] [--require FIELD]... [--rules FILE] | sink x.db
  */
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h>   /* optarg, optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,39 +15,39 @@
 #include "check.h"
 #include "msg.h"
 #include "num.h"
+#include "opt.h"
 #include "rec.h"
 #include "stop.h"
 #include "rules.h"
 #include "summary.h"
 
 static const char usage[] =
-	"usage: validate [--status RANGE[,RANGE]] [--ctype TYPE[,TYPE]]\n"
-	"                [--require FIELD]... [--marker REGEX]... [--reject REGEX]...\n"
-	"                [--min-text N] [--rules FILE] [--drop] [--summary FILE]\n"
-	"                [--json] [--max-record BYTES] [-q] [--help] [--version]\n";
+	"usage: validate [OPTION...] < records > records\n"
+	"Mark each record accepted or rejected by the rules (docs/validate.md).\n"
+	"\n";
 
 enum {
-	OPT_STATUS = 256, OPT_CTYPE, OPT_REQUIRE, OPT_MARKER, OPT_REJECT,
-	OPT_MIN_TEXT, OPT_RULES, OPT_DROP, OPT_SUMMARY, OPT_JSON, OPT_MAX_RECORD,
-	OPT_HELP, OPT_VERSION,
+	O_STATUS, O_CTYPE, O_REQUIRE, O_MARKER, O_REJECT, O_MIN_TEXT,
+	O_RULES, O_DROP, O_SUMMARY, O_JSON, O_MAX_RECORD, O_QUIET, O_HELP,
+	O_VERSION, O_N
 };
 
-static const struct option longopts[] = {
-	{ "status", required_argument, NULL, OPT_STATUS },
-	{ "ctype", required_argument, NULL, OPT_CTYPE },
-	{ "require", required_argument, NULL, OPT_REQUIRE },
-	{ "marker", required_argument, NULL, OPT_MARKER },
-	{ "reject", required_argument, NULL, OPT_REJECT },
-	{ "min-text", required_argument, NULL, OPT_MIN_TEXT },
-	{ "rules", required_argument, NULL, OPT_RULES },
-	{ "drop", no_argument, NULL, OPT_DROP },
-	{ "summary", required_argument, NULL, OPT_SUMMARY },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "max-record", required_argument, NULL, OPT_MAX_RECORD },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
+/* The first six are rules: their long name is the rule's name. */
+static const opt_def opts_tab[O_N] = {
+	[O_STATUS] = { "status", 0, "RANGE[,RANGE]", "acceptable statuses: N, N-M or Nxx; any", "200-299" },
+	[O_CTYPE] = { "ctype", 0, "TYPE[,TYPE]", "content type prefixes; any", "text/html" },
+	[O_REQUIRE] = { "require", 0, "FIELD", "present and non-empty, e.g. fields.price;\nrepeatable", NULL },
+	[O_MARKER] = { "marker", 0, "REGEX", "must match the title or text; repeatable", NULL },
+	[O_REJECT] = { "reject", 0, "REGEX", "must not match the title or text; repeatable", NULL },
+	[O_MIN_TEXT] = { "min-text", 0, "N", "shorter text is a JavaScript shell", "0: off" },
+	[O_RULES] = { "rules", 0, "FILE", "rules file, with [host NAME] sections", NULL },
+	[O_DROP] = { "drop", 0, NULL, "do not write rejected records", NULL },
+	[O_SUMMARY] = { "summary", 0, "FILE", "also write the summary as JSON", NULL },
+	[O_JSON] = { "json", 0, NULL, "write JSON lines (the default on a terminal)", NULL },
+	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M" },
+	[O_QUIET] = { "quiet", 'q', NULL, "no summary on stderr", NULL },
+	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
+	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
 };
 
 typedef struct vopts {
@@ -62,46 +62,34 @@ typedef struct vopts {
 static void
 parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 {
-	static const char *const names[] = {
-		[OPT_STATUS - OPT_STATUS] = "status", [OPT_CTYPE - OPT_STATUS] = "ctype",
-		[OPT_REQUIRE - OPT_STATUS] = "require", [OPT_MARKER - OPT_STATUS] = "marker",
-		[OPT_REJECT - OPT_STATUS] = "reject", [OPT_MIN_TEXT - OPT_STATUS] = "min-text",
-	};
 	char err[400];
-	int c;
-	opterr = 0;   /* msg_bad_option speaks for getopt */
-	while ((c = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_STATUS: case OPT_CTYPE: case OPT_REQUIRE:
-		case OPT_MARKER: case OPT_REJECT: case OPT_MIN_TEXT:
-			if (vrules_add(rs, NULL, names[c - OPT_STATUS], optarg, err, sizeof err) < 0)
-				msg_usage("--%s: %s", names[c - OPT_STATUS], err);
+	int i;
+	while ((i = opt_next(argc, argv, opts_tab, O_N)) != -1) {
+		switch (i) {
+		case O_STATUS: case O_CTYPE: case O_REQUIRE:
+		case O_MARKER: case O_REJECT: case O_MIN_TEXT:
+			if (vrules_add(rs, NULL, opts_tab[i].name, optarg, err, sizeof err) < 0)
+				msg_usage("--%s: %s", opts_tab[i].name, err);
 			break;
-		case OPT_RULES:
+		case O_RULES:
 			switch (vrules_load(rs, optarg, err, sizeof err)) {
 			case -1: msg_usage("bad rules file: %s", err);
 			case -2: msg_die(EX_IOERR, "cannot read rules: %s", err);
 			}
 			break;
-		case OPT_DROP: opts->drop = 1; break;
-		case OPT_SUMMARY: opts->summary = optarg; break;
-		case OPT_JSON: opts->json = 1; break;
-		case OPT_MAX_RECORD:
+		case O_DROP: opts->drop = 1; break;
+		case O_SUMMARY: opts->summary = optarg; break;
+		case O_JSON: opts->json = 1; break;
+		case O_MAX_RECORD:
 			if (num_size(optarg, &opts->max_record) < 0 || opts->max_record == 0)
-				msg_usage("bad --max-record '%s'", optarg);
+				opt_bad("max-record", optarg, "a size of 1 or more, K/M/G suffixes");
 			break;
-		case 'q': msg_quiet = 1; break;
-		case OPT_HELP:
-			fputs(usage, stdout);
-			if (fflush(stdout) != 0)
-				msg_stdout_failed(errno);
-			exit(0);
-		case OPT_VERSION: {
+		case O_QUIET: msg_quiet = 1; break;
+		case O_HELP: opt_help(usage, opts_tab, O_N);
+		case O_VERSION: {
 			const char *libs[] = { vre_version(), "msgpack-c " MSGPACK_VERSION, NULL };
 			msg_version(libs);
 		}
-		default:
-			msg_bad_option(argv);
 		}
 	}
 	if (optind < argc)
