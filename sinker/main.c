@@ -6,7 +6,7 @@
  *   ... | validate | sink pages.db
  */
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h>   /* optarg, optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,7 @@
 #include "jsonl.h"
 #include "msg.h"
 #include "num.h"
+#include "opt.h"
 #include "ack.h"
 #include "pgsql.h"
 #include "rec.h"
@@ -24,42 +25,37 @@
 #include "tm.h"
 
 static const char usage[] =
-	"usage: sink [--batch N] [--batch-ms T] [--body] [--links]\n"
-	"            [--max-record BYTES] [--sync normal|full] [-q] TARGET\n"
-	"       sink --queue DB [--follow] [--max-depth N] [--max-pages N]\n"
-	"            [--include RE]... [--exclude RE]... [--scope host|domain|any] TARGET\n"
+	"usage: sink [OPTION...] TARGET\n"
+	"       sink --queue DB [--follow ...] [OPTION...] TARGET\n"
 	"       sink --schema | --help | --version\n"
-	"TARGET is FILE.db (SQLite), FILE.jsonl (JSON lines, appended) or - (stdout)\n"
-	"--queue marks each URL of the frontier DB done (or dead) once its row is\n"
-	"committed; --follow adds the links of accepted pages (docs/queue.md)\n"
-	"--sync full: each commit on the disk before sink goes on, so it survives\n"
-	"power loss too (default normal: survives a killed process; docs/sink.md)\n";
+	"TARGET is FILE.db (SQLite), postgresql://... (PostgreSQL), FILE.jsonl\n"
+	"(JSON lines, appended) or - (stdout).  See docs/sink.md.\n"
+	"\n";
 
 enum {
-	OPT_BATCH = 256, OPT_BATCH_MS, OPT_SYNC, OPT_BODY, OPT_LINKS, OPT_SCHEMA,
-	OPT_MAX_RECORD, OPT_HELP, OPT_VERSION, OPT_QUEUE, OPT_FOLLOW,
-	OPT_MAX_DEPTH, OPT_MAX_PAGES, OPT_INCLUDE, OPT_EXCLUDE, OPT_SCOPE,
+	O_BATCH, O_BATCH_MS, O_SYNC, O_BODY, O_LINKS, O_SCHEMA, O_MAX_RECORD,
+	O_QUEUE, O_FOLLOW, O_MAX_DEPTH, O_MAX_PAGES, O_INCLUDE, O_EXCLUDE,
+	O_SCOPE, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
-static const struct option longopts[] = {
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "batch-ms", required_argument, NULL, OPT_BATCH_MS },
-	{ "sync", required_argument, NULL, OPT_SYNC },
-	{ "body", no_argument, NULL, OPT_BODY },
-	{ "links", no_argument, NULL, OPT_LINKS },
-	{ "schema", no_argument, NULL, OPT_SCHEMA },
-	{ "max-record", required_argument, NULL, OPT_MAX_RECORD },
-	{ "queue", required_argument, NULL, OPT_QUEUE },
-	{ "follow", no_argument, NULL, OPT_FOLLOW },
-	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
-	{ "max-pages", required_argument, NULL, OPT_MAX_PAGES },
-	{ "include", required_argument, NULL, OPT_INCLUDE },
-	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
-	{ "scope", required_argument, NULL, OPT_SCOPE },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
+static const opt_def opts[O_N] = {
+	[O_BATCH] = { "batch", 0, "N", "commit every N records ...", "1000" },
+	[O_BATCH_MS] = { "batch-ms", 0, "T", "... or T ms after the first uncommitted one", "1000" },
+	[O_SYNC] = { "sync", 0, "normal|full", "full: each commit on the disk before sink goes\non, so it survives power loss too", "normal" },
+	[O_BODY] = { "body", 0, NULL, "store body (*.db and postgresql:// only)", NULL },
+	[O_LINKS] = { "links", 0, NULL, "store links in their own table", NULL },
+	[O_SCHEMA] = { "schema", 0, NULL, "print the schema SQL and exit", NULL },
+	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M" },
+	[O_QUEUE] = { "queue", 0, "DB", "mark each URL of the frontier DB done (or dead)\nonce its row is committed (docs/queue.md)", NULL },
+	[O_FOLLOW] = { "follow", 0, NULL, "admit the links of accepted pages to the queue", NULL },
+	[O_MAX_DEPTH] = { "max-depth", 0, "N", "links followed from a seed", "5" },
+	[O_MAX_PAGES] = { "max-pages", 0, "N", "URLs ever admitted to the queue", "no limit" },
+	[O_INCLUDE] = { "include", 0, "REGEX", "follow only links matching one; repeatable", NULL },
+	[O_EXCLUDE] = { "exclude", 0, "REGEX", "never follow links matching one; repeatable", NULL },
+	[O_SCOPE] = { "scope", 0, "host|domain|any", "where followed links may lead, from the seed", "host" },
+	[O_QUIET] = { "quiet", 'q', NULL, "no closing note on stderr", NULL },
+	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
+	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
 };
 
 /* How many records without url are named one by one before sink only
@@ -88,7 +84,7 @@ ends_with(const char *s, const char *suffix)
 	return n > m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Prints s on stdout and exits 0: --help and --schema. */
+/* Prints s on stdout and exits 0: --schema. */
 static _Noreturn void
 print_out(const char *s)
 {
@@ -103,68 +99,54 @@ print_out(const char *s)
 static void
 parse_args(int argc, char **argv, sink *k)
 {
-	int c;
-	opterr = 0;   /* msg_bad_option speaks for getopt */
-	while ((c = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_BATCH:
-			if (num_long(optarg, 100000000, &k->batch) < 0 || k->batch < 1)
-				msg_usage("bad --batch '%s': want a count of 1 or more", optarg);
-			break;
-		case OPT_BATCH_MS:
-			if (num_long(optarg, 86400000, &k->batch_ms) < 0)
-				msg_usage("bad --batch-ms '%s': want milliseconds", optarg);
-			break;
-		case OPT_SYNC:
+	int i;
+	long n;
+	while ((i = opt_next(argc, argv, opts, O_N)) != -1) {
+		switch (i) {
+		case O_BATCH: opt_long("batch", optarg, 1, 100000000, &k->batch); break;
+		case O_BATCH_MS: opt_long("batch-ms", optarg, 0, 86400000, &k->batch_ms); break;
+		case O_SYNC:
 			if (sql_sync_arg(optarg) != 0)
-				msg_usage("bad --sync '%s': want normal or full", optarg);
+				opt_bad("sync", optarg, "normal or full");
 			break;
-		case OPT_BODY: k->db_flags |= SDB_BODY; break;
-		case OPT_LINKS: k->db_flags |= SDB_LINKS; break;
-		case OPT_SCHEMA: print_out(sdb_schema);
-		case OPT_MAX_RECORD:
+		case O_BODY: k->db_flags |= SDB_BODY; break;
+		case O_LINKS: k->db_flags |= SDB_LINKS; break;
+		case O_SCHEMA: print_out(sdb_schema);
+		case O_MAX_RECORD:
 			if (num_size(optarg, &k->max_record) < 0 || k->max_record == 0)
-				msg_usage("bad --max-record '%s'", optarg);
+				opt_bad("max-record", optarg, "a size of 1 or more, K/M/G suffixes");
 			break;
-		case OPT_QUEUE: k->q.path = optarg; break;
-		case OPT_FOLLOW: k->q.follow = 1; break;
-		case OPT_MAX_DEPTH:
-			if (num_long(optarg, 1000000, &k->q.max_depth) < 0)
-				msg_usage("bad --max-depth '%s'", optarg);
-			break;
-		case OPT_MAX_PAGES: {
-			long n;
-			if (num_long(optarg, 1L << 40, &n) < 0 || n < 1)
-				msg_usage("bad --max-pages '%s'", optarg);
+		case O_QUEUE: k->q.path = optarg; break;
+		case O_FOLLOW: k->q.follow = 1; break;
+		case O_MAX_DEPTH: opt_long("max-depth", optarg, 0, 1000000, &k->q.max_depth); break;
+		case O_MAX_PAGES:
+			opt_long("max-pages", optarg, 1, 1L << 40, &n);
 			k->q.max_pages = n;
 			break;
-		}
-		case OPT_INCLUDE:
-		case OPT_EXCLUDE: {
+		case O_INCLUDE:
+		case O_EXCLUDE: {
 			char why[200];
 			vre *re = vre_compile(optarg, why, sizeof why);
 			if (!re)
 				msg_usage("bad regex '%s' %s", optarg, why);
-			vre ***list = c == OPT_INCLUDE ? &k->q.include : &k->q.exclude;
-			int *n = c == OPT_INCLUDE ? &k->q.n_include : &k->q.n_exclude;
-			*list = realloc(*list, (size_t)(*n + 1) * sizeof **list);
-			(*list)[(*n)++] = re;
+			vre ***list = i == O_INCLUDE ? &k->q.include : &k->q.exclude;
+			int *nl = i == O_INCLUDE ? &k->q.n_include : &k->q.n_exclude;
+			*list = realloc(*list, (size_t)(*nl + 1) * sizeof **list);
+			(*list)[(*nl)++] = re;
 			break;
 		}
-		case OPT_SCOPE:
+		case O_SCOPE:
 			if (strcmp(optarg, "host") == 0) k->q.scope = SCOPE_HOST;
 			else if (strcmp(optarg, "domain") == 0) k->q.scope = SCOPE_DOMAIN;
 			else if (strcmp(optarg, "any") == 0) k->q.scope = SCOPE_ANY;
-			else msg_usage("bad --scope '%s': want host, domain or any", optarg);
+			else opt_bad("scope", optarg, "host, domain or any");
 			break;
-		case 'q': msg_quiet = 1; break;
-		case OPT_HELP: print_out(usage);
-		case OPT_VERSION: {
+		case O_QUIET: msg_quiet = 1; break;
+		case O_HELP: opt_help(usage, opts, O_N);
+		case O_VERSION: {
 			const char *libs[] = { sdb_version(), "msgpack-c " MSGPACK_VERSION, NULL };
 			msg_version(libs);
 		}
-		default:
-			msg_bad_option(argv);
 		}
 	}
 	if (optind >= argc)

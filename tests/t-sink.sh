@@ -152,7 +152,12 @@ expect_eq "an unknown target type exits 64" \
 	"64 sink: unknown target '$T/x.txt': want FILE.db, a postgresql:// URI, FILE.jsonl or -" "$? $(head -1 "$T/err")"
 expect_usage_errors sink "--batch 0" "--batch x" "--batch-ms -5" "--max-record 1Q" "--bogus" "a.db b.db"
 "$BIN/sink" --help >"$T/out"
-expect_eq "--help prints the synopsis" "0 usage: sink [--batch N] [--batch-ms T] [--body] [--links]" "$? $(head -1 "$T/out")"
+expect_eq "--help prints the synopsis" "0 usage: sink [OPTION...] TARGET" "$? $(head -1 "$T/out")"
+expect_eq "--help lists each option with its default" \
+	"      --max-depth N       links followed from a seed (5)" "$(grep -e '--max-depth' "$T/out")"
+"$BIN/sink" --scope site x.db </dev/null 2>"$T/err"
+expect_eq "a bad value gets the one message" \
+	"64 sink: invalid value 'site' for --scope: want host, domain or any" "$? $(head -1 "$T/err")"
 "$BIN/sink" --version >"$T/out"
 expect_match "--version names the libraries" "^0 sink [0-9.]+ .*sqlite .*msgpack-c" "$? $(tr '\n' ' ' <"$T/out")"
 "$BIN/sink" -q "$T/empty.db" </dev/null
