@@ -6,7 +6,7 @@
  * record), pool.c (the workers), src.c (where records come from).
  */
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h>   /* optarg, optind */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 
 #include "msg.h"
 #include "num.h"
+#include "opt.h"
 #include "page.h"
 #include "pool.h"
 #include "rec.h"
@@ -35,38 +36,44 @@
  * while one hostile page cannot take the machine. */
 #define PARSE_MAX_MEM_DEFAULT ((size_t)1 << 30)
 
-static void
-parse_help(void)
-{
-	printf("usage: parse [-q] [--json] [-j N] [-f NAME=SELECTOR[@ATTR]]...\n"
-	       "             [-F NAME=SELECTOR[@ATTR]]... [--keep-body] [--no-text]\n"
-	       "             [--max-record BYTES] [--max-parse-time S]\n"
-	       "             [--max-parse-memory BYTES]\n"
-	       "       parse --html [--base URL] [options] FILE...\n"
-	       "\n"
-	       "Reads fetch records (msgpack) on stdin and writes each with title,\n"
-	       "links, canonical, lang, description, meta_robots, text, fields,\n"
-	       "parser and parse_ms added; non-HTML records pass through.\n"
-	       "\n"
-	       "  -j, --jobs N          worker processes (default: online CPUs; 0: none)\n"
-	       "  -f, --field NAME=SEL  fields.NAME = first match's text or @ATTR\n"
-	       "  -F, --field-all NAME=SEL  fields.NAME = array of every match\n"
-	       "      --keep-body       keep the body key in output records\n"
-	       "      --no-text         do not write the text key\n"
-	       "      --html            operands are HTML files, not a record stream\n"
-	       "      --base URL        with --html: url and base for links\n"
-	       "      --max-record BYTES  refuse larger input records (default 64M)\n"
-	       "      --max-parse-time S  seconds a worker may spend on one record\n"
-	       "                        before it is replaced (default 30; 0: no limit)\n"
-	       "      --max-parse-memory BYTES  parse tree one record may take\n"
-	       "                        (default 1G; 0: no limit)\n"
-	       "      --json            write JSON lines (default when stdout is a tty)\n"
-	       "  -q, --quiet           no notices\n"
-	       "      --help, --version\n");
-	if (fflush(stdout) != 0)
-		msg_stdout_failed(errno);
-	exit(0);
-}
+static const char usage[] =
+	"usage: parse [OPTION...] < records > records\n"
+	"       parse --html [--base URL] [OPTION...] FILE...\n"
+	"Reads fetch records (msgpack) on stdin and writes each with title,\n"
+	"links, canonical, lang, description, meta_robots, text, fields,\n"
+	"parser and parse_ms added; non-HTML records pass through.\n"
+	"\n";
+
+enum {
+	O_JOBS, O_FIELD, O_FIELD_ALL, O_KEEP, O_NOTEXT, O_HTML, O_BASE,
+	O_MAXREC, O_MAXTIME, O_MAXMEM, O_JSON, O_QUIET, O_HELP, O_VERSION, O_N
+};
+
+static const opt_def opts_tab[O_N] = {
+	[O_JOBS] = { "jobs", 'j', "N", "worker processes, 0 to 256; 0: none", "online CPUs" },
+	[O_FIELD] = { "field", 'f', "NAME=SEL[@ATTR]", "fields.NAME = first match's text or ATTR;\nrepeatable", NULL },
+	[O_FIELD_ALL] = { "field-all", 'F', "NAME=SEL[@ATTR]", "fields.NAME = array of every match;\nrepeatable", NULL },
+	[O_KEEP] = { "keep-body", 0, NULL, "keep the body key in output records", NULL },
+	[O_NOTEXT] = { "no-text", 0, NULL, "do not write the text key", NULL },
+	[O_HTML] = { "html", 0, NULL, "operands are HTML files, not a record stream", NULL },
+	[O_BASE] = { "base", 0, "URL", "with --html: url and base for links", NULL },
+	[O_MAXREC] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M" },
+	[O_MAXTIME] = { "max-parse-time", 0, "S", "seconds a worker may spend on one record\nbefore it is replaced; 0: no limit", "30" },
+	[O_MAXMEM] = { "max-parse-memory", 0, "BYTES", "parse tree one record may take; 0: no limit", "1G" },
+	[O_JSON] = { "json", 0, NULL, "write JSON lines (the default on a terminal)", NULL },
+	[O_QUIET] = { "quiet", 'q', NULL, "no notices", NULL },
+	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
+	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
+};
+
+/* What the options ask for, beyond the page options. */
+typedef struct pargs {
+	long jobs;
+	int json, html;
+	size_t max_record;
+	double max_time;
+	const char *base;
+} pargs;
 
 static _Noreturn void
 parse_version(void)
@@ -131,92 +138,72 @@ parse_field(ex_field *f, char *arg, int all)
 	f->all = all;
 }
 
+/* Parses argv into a and opts, the -f and -F fields into fields (room
+ * for argc); exits 64 on any usage error, 0 after --help or --version. */
+static void
+parse_args(int argc, char **argv, pargs *a, page_opts *opts, ex_field *fields)
+{
+	int max_time_set = 0, i;
+	while ((i = opt_next(argc, argv, opts_tab, O_N)) != -1) {
+		switch (i) {
+		case O_JOBS: opt_long("jobs", optarg, 0, PARSE_MAX_JOBS, &a->jobs); break;
+		case O_FIELD:
+		case O_FIELD_ALL:
+			parse_field(&fields[opts->nfields], optarg, i == O_FIELD_ALL);
+			for (int k = 0; k < opts->nfields; k++)
+				if (strcmp(fields[k].name, fields[opts->nfields].name) == 0)
+					msg_usage("field '%s' given twice", fields[k].name);
+			opts->nfields++;
+			break;
+		case O_QUIET: msg_quiet = 1; break;
+		case O_JSON: a->json = 1; break;
+		case O_MAXREC:
+			if (num_size(optarg, &a->max_record) < 0 || a->max_record == 0)
+				opt_bad("max-record", optarg, "a size of 1 or more, K/M/G suffixes");
+			break;
+		case O_MAXTIME:
+			if (num_seconds(optarg, &a->max_time) < 0)
+				opt_bad("max-parse-time", optarg, "seconds, 0 for no limit");
+			max_time_set = 1;
+			break;
+		case O_MAXMEM:
+			if (num_size(optarg, &opts->max_mem) < 0)
+				opt_bad("max-parse-memory", optarg, "bytes (K, M, G), 0 for no limit");
+			break;
+		case O_KEEP: opts->keep_body = 1; break;
+		case O_NOTEXT: opts->no_text = 1; break;
+		case O_HTML: a->html = 1; break;
+		case O_BASE: a->base = optarg; break;
+		case O_HELP: opt_help(usage, opts_tab, O_N);
+		case O_VERSION: parse_version();
+		}
+	}
+	if (!a->html && optind < argc)
+		msg_usage("unexpected operand '%s' (use --html for HTML files)", argv[optind]);
+	if (a->html && optind == argc)
+		msg_usage("--html needs at least one FILE");
+	if (a->base && !a->html)
+		msg_usage("--base needs --html");
+	/* Only a worker can be stopped in the middle of a page. */
+	if (a->jobs == 0 && max_time_set && a->max_time > 0)
+		msg_usage("--max-parse-time needs workers (-j 1 or more)");
+}
+
 int
 main(int argc, char **argv)
 {
 	msg_init("parse");
-	enum { O_JSON = 256, O_MAXREC, O_MAXTIME, O_MAXMEM, O_KEEP, O_NOTEXT, O_HTML, O_BASE, O_HELP,
-	       O_VERSION };
-	static const struct option longs[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "field", required_argument, NULL, 'f' },
-		{ "field-all", required_argument, NULL, 'F' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "max-record", required_argument, NULL, O_MAXREC },
-		{ "max-parse-time", required_argument, NULL, O_MAXTIME },
-		{ "max-parse-memory", required_argument, NULL, O_MAXMEM },
-		{ "keep-body", no_argument, NULL, O_KEEP },
-		{ "no-text", no_argument, NULL, O_NOTEXT },
-		{ "html", no_argument, NULL, O_HTML },
-		{ "base", required_argument, NULL, O_BASE },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "version", no_argument, NULL, O_VERSION },
-		{ 0, 0, 0, 0 },
-	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	long jobs = cpus < 1 ? 1 : cpus > PARSE_MAX_JOBS ? PARSE_MAX_JOBS : cpus;
-	int json = 0, html = 0, max_time_set = 0;
-	size_t max_record = REC_MAX_RECORD_DEFAULT;
-	double max_time = PARSE_MAX_TIME_DEFAULT;
-	const char *base = NULL;
+	pargs a = {
+		.jobs = cpus < 1 ? 1 : cpus > PARSE_MAX_JOBS ? PARSE_MAX_JOBS : cpus,
+		.max_record = REC_MAX_RECORD_DEFAULT, .max_time = PARSE_MAX_TIME_DEFAULT,
+	};
 	page_opts opts = { .max_mem = PARSE_MAX_MEM_DEFAULT };
 	ex_field *fields = calloc((size_t)argc, sizeof *fields);
-	int nfields = 0, c;
 	if (!fields)
 		msg_die(EX_OSERR, "out of memory");
-	opterr = 0;   /* msg_bad_option speaks for getopt */
-	while ((c = getopt_long(argc, argv, "j:f:F:q", longs, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			if (num_long(optarg, PARSE_MAX_JOBS, &jobs) < 0)
-				msg_usage("bad -j value '%s': expected 0 to %d", optarg, PARSE_MAX_JOBS);
-			break;
-		case 'f':
-		case 'F':
-			parse_field(&fields[nfields], optarg, c == 'F');
-			for (int i = 0; i < nfields; i++)
-				if (strcmp(fields[i].name, fields[nfields].name) == 0)
-					msg_usage("field '%s' given twice", fields[i].name);
-			nfields++;
-			break;
-		case 'q': msg_quiet = 1; break;
-		case O_JSON: json = 1; break;
-		case O_MAXREC:
-			if (num_size(optarg, &max_record) < 0 || max_record == 0)
-				msg_usage("bad --max-record value '%s'", optarg);
-			break;
-		case O_MAXTIME:
-			if (num_seconds(optarg, &max_time) < 0)
-				msg_usage("bad --max-parse-time value '%s': expected seconds, 0 for no limit",
-					  optarg);
-			max_time_set = 1;
-			break;
-		case O_MAXMEM:
-			if (num_size(optarg, &opts.max_mem) < 0)
-				msg_usage("bad --max-parse-memory value '%s': expected bytes (K, M, G), 0 for no limit",
-					  optarg);
-			break;
-		case O_KEEP: opts.keep_body = 1; break;
-		case O_NOTEXT: opts.no_text = 1; break;
-		case O_HTML: html = 1; break;
-		case O_BASE: base = optarg; break;
-		case O_HELP: parse_help(); break;
-		case O_VERSION: parse_version();
-		default: msg_bad_option(argv);
-		}
-	}
-	if (!html && optind < argc)
-		msg_usage("unexpected operand '%s' (use --html for HTML files)", argv[optind]);
-	if (html && optind == argc)
-		msg_usage("--html needs at least one FILE");
-	if (base && !html)
-		msg_usage("--base needs --html");
-	/* Only a worker can be stopped in the middle of a page. */
-	if (jobs == 0 && max_time_set && max_time > 0)
-		msg_usage("--max-parse-time needs workers (-j 1 or more)");
 	opts.fields = fields;
-	opts.nfields = nfields;
+	parse_args(argc, argv, &a, &opts, fields);
 
 	/* The shared signal rules (lib/stop.h): SIGTERM or a second SIGINT
 	 * stops reading; what is in flight is finished and written; then
@@ -224,21 +211,21 @@ main(int argc, char **argv)
 	stop_signals();
 
 	src s;
-	int r = html ? src_init_files(&s, argv + optind, argc - optind, base, max_record)
-		     : src_init_stream(&s, STDIN_FILENO, max_record);
+	int r = a.html ? src_init_files(&s, argv + optind, argc - optind, a.base, a.max_record)
+		       : src_init_stream(&s, STDIN_FILENO, a.max_record);
 	if (r < 0)
 		msg_die(EX_OSERR, "out of memory");
 	rec_out o;
-	rec_out_init(&o, STDOUT_FILENO, json ? 1 : -1);
-	int rc = jobs == 0 ? pool_run_inline(&opts, &s, &o)
-			   : pool_run((int)jobs, &opts, max_time, &s, &o);
+	rec_out_init(&o, STDOUT_FILENO, a.json ? 1 : -1);
+	int rc = a.jobs == 0 ? pool_run_inline(&opts, &s, &o)
+			     : pool_run((int)a.jobs, &opts, a.max_time, &s, &o);
 	if (stop_signal)
 		stop_reraise();
 	if (rc == 0 && s.file_errors)
 		rc = EX_NOINPUT;
 	src_free(&s);
 	rec_out_free(&o);
-	for (int i = 0; i < nfields; i++)
+	for (int i = 0; i < opts.nfields; i++)
 		sel_free(fields[i].sel);
 	free(fields);
 	return rc;
