@@ -1,8 +1,12 @@
 /* msg — the shared shape of every program's messages and exit codes.
  *
  * Messages follow `prog: what failed: why`, lowercase, no final period.
- * Exit codes are sysexits(3): 0 done, 64 usage, 65 malformed input,
- * 70 internal, 74 I/O error.
+ * Exit codes are sysexits(3): 0 done, 64 usage (EX_USAGE), 65 malformed
+ * input (EX_DATAERR), 66 an input file not opened (EX_NOINPUT), 70
+ * internal (EX_SOFTWARE), 71 system: out of memory, fork, pipe, thread,
+ * poll (EX_OSERR), 74 I/O error (EX_IOERR); 128+N died of signal N.
+ * docs/records.md's "Exit status" and each man page's EXIT STATUS list
+ * the same set: keep them in step.
  */
 #ifndef SLUICE_MSG_H
 #define SLUICE_MSG_H
