@@ -65,7 +65,7 @@ abort_all(void)
 			job_free(j);
 			continue;
 		}
-		j->error = "interrupted";
+		j->error = FETCHERR_INTERRUPTED;
 		free(j->error_detail);
 		j->error_detail = strdup("stopped by signal while in flight");
 		job_emit(j);

@@ -34,6 +34,7 @@
 #include <uv.h>
 
 #include "cidr.h"
+#include "fetcherr.h"
 #include "rec.h"
 #include "robots.h"
 
@@ -88,27 +89,21 @@ typedef struct fetch_opts {
 /* --redirects: how far a redirect may take a URL from its input's host. */
 enum { REDIR_ANY, REDIR_SAME_SITE, REDIR_SAME_HOST };
 
-#define STATS_ERRORS 24      /* more than the error vocabulary has words */
 #define HSTAT_CODES 16           /* distinct statuses kept per host */
 #define HSTAT_BUCKETS 128        /* latency: 8 per doubling from 1 ms to 65 s */
-
-typedef struct stats_word {
-	const char *word;        /* of the error vocabulary */
-	unsigned long long n;
-} stats_word;
 
 /* One host's counters for --stats: fixed size, whatever the traffic. */
 typedef struct host_stats {
 	unsigned long long records, starts, requests, retries, bytes;
 	struct { int code; unsigned long long n; } status[HSTAT_CODES];  /* code 0: others */
-	stats_word errors[STATS_ERRORS];
+	unsigned long long errors[FETCHERR_COUNT];   /* by enum fetcherr */
 	unsigned long long latency[HSTAT_BUCKETS];
 } host_stats;
 
 typedef struct fetch_stats {
 	unsigned long long records, requests, bytes;
 	unsigned long long by_class[6];   /* records by status: none, 1xx..5xx */
-	stats_word errors[STATS_ERRORS];
+	unsigned long long errors[FETCHERR_COUNT];   /* by enum fetcherr */
 	unsigned long long hosts_seen, hosts_evicted;
 	unsigned long long throttled;     /* 429 answers */
 	host_stats other;                 /* the evicted hosts, folded */
@@ -152,7 +147,7 @@ typedef struct job {
 	double start;            /* monotonic, of this attempt */
 	double not_before;       /* monotonic, earliest next attempt */
 	long status;             /* last HTTP status, 0 when none */
-	const char *error;       /* vocabulary word, NULL when none */
+	enum fetcherr error;     /* FETCHERR_NONE (0) when none */
 	char *error_detail;
 	char *body;
 	size_t body_len, body_cap;

@@ -43,7 +43,7 @@ job_emit(job *j)
 		rec_put_str(b, "host", j->hname);
 	rec_put_int(b, "status", j->status);
 	if (j->error) {
-		rec_put_str(b, "error", j->error);
+		rec_put_str(b, "error", fetcherr_word(j->error));
 		if (j->error_detail)
 			rec_put_str(b, "error_detail", j->error_detail);
 	}
@@ -65,8 +65,7 @@ job_emit(job *j)
 		rec_put_double(b, "time_ms", (double)us / 1000.0);
 		if (j->status)
 			pack_headers(j);
-		if (!j->error || strcmp(j->error, "retries_exhausted") == 0 ||
-		    strcmp(j->error, "retry_after") == 0) {
+		if (fetcherr_body(j->error)) {
 			rec_put_bin(b, "body", j->body ? j->body : "", j->body_len);
 			rec_put_int(b, "bytes", (int64_t)j->body_len);
 		}

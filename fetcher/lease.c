@@ -489,7 +489,7 @@ lease_done(dbq_task *t)
 		leased *r = &l->rows[i];
 		if (r->kind == ROW_EXHAUSTED) {
 			job *j = leased_job(r);
-			j->error = FR_EXHAUSTED;
+			j->error = FETCHERR_ATTEMPTS_EXHAUSTED;
 			j->error_detail = dup_str(r->detail);
 			job_emit(j);
 			continue;

@@ -38,8 +38,8 @@ draw(void)
 	const fetch_stats *s = &F.stats;
 	double now = tm_mono(), elapsed = now - s->started;
 	unsigned long long errors = 0;
-	for (int i = 0; i < STATS_ERRORS && s->errors[i].word; i++)
-		errors += s->errors[i].n;
+	for (int e = 0; e < FETCHERR_COUNT; e++)
+		errors += s->errors[e];
 	fprintf(stderr, "\r\033[K%s: %llu/%llu done, %.1f/s, %ld in flight, %zu hosts waiting,"
 		" %zu paused, %llu errors, %llu × 429",
 		msg_prog, s->records, s->records + (unsigned long long)F.alive,

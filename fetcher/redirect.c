@@ -36,7 +36,7 @@ is_redirect(long status)
 
 /* Ends j with error word e, its detail naming the refused target. */
 static void
-refuse(job *j, const char *e, const char *why, const char *to)
+refuse(job *j, enum fetcherr e, const char *why, const char *to)
 {
 	char detail[512];
 	snprintf(detail, sizeof detail, "redirect to %.400s: %s", to, why);
@@ -80,7 +80,7 @@ redirect_follow(job *j)
 		 * to the frontier, to start its chain again next run. */
 		if (lease_defer(j, 0))
 			return 1;
-		j->error = "interrupted";
+		j->error = FETCHERR_INTERRUPTED;
 		free(j->error_detail);
 		j->error_detail = strdup("stopped by signal before the redirect was followed");
 		job_emit(j);
@@ -102,19 +102,19 @@ redirect_follow(job *j)
 	url_parts u;
 	const char *why;
 	if (url_canon(loc, strlen(loc), &u, &why) != 0) {
-		refuse(j, "bad_url", why, loc);
+		refuse(j, FETCHERR_BAD_URL, why, loc);
 		return 1;
 	}
 	if (!url_fetchable(u.scheme))
-		refuse(j, "scheme", "only http and https are fetched", u.canon);
+		refuse(j, FETCHERR_SCHEME, "only http and https are fetched", u.canon);
 	else if (seen(j, u.canon))
-		refuse(j, "redirects", "a loop: the chain has it already", u.canon);
+		refuse(j, FETCHERR_REDIRECTS, "a loop: the chain has it already", u.canon);
 	else if (j->n_chain > F.o.max_redirs) {
 		char why_n[64];
 		snprintf(why_n, sizeof why_n, "more than --max-redirs (%ld) redirects", F.o.max_redirs);
-		refuse(j, "redirects", why_n, u.canon);
+		refuse(j, FETCHERR_REDIRECTS, why_n, u.canon);
 	} else if (!in_scope(j, u.host))
-		refuse(j, "offsite_redirect", F.o.redirects == REDIR_SAME_HOST ?
+		refuse(j, FETCHERR_OFFSITE_REDIRECT, F.o.redirects == REDIR_SAME_HOST ?
 		       "another host (--redirects same-host)" : "another site (--redirects same-site)",
 		       u.canon);
 	else {

@@ -2,9 +2,10 @@
  * what a host's answers teach its scheduler.
  *
  * Retried: statuses in --retry-on (default 429,502,503,504) and transient
- * network failures (timeout, reset, connect).  DNS failures are not
- * retried: a name that does not resolve now rarely does a second later,
- * and the resolver has its own retries.  Never retried: other statuses,
+ * network failures (timeout, reset, connect: the words lib/fetcherr.h
+ * marks retried).  DNS failures are not retried: a name that does not
+ * resolve now rarely does a second later, and the resolver has its own
+ * retries.  Never retried: other statuses,
  * bad URLs, scheme and robots refusals, too_large, redirects.
  *
  * Deadlines: --max-elapsed counts from when fetch took the URL.  Time a
@@ -43,17 +44,6 @@ retry_status_listed(int status)
 	return 0;
 }
 
-/* Whether j's attempt failed on the network in a way worth another: the
- * words of the error vocabulary (set by xfer's classify) that
- * docs/records.md marks as retried. */
-static int
-transient(const job *j)
-{
-	const char *e = j->error;
-	return e && (strcmp(e, "timeout") == 0 || strcmp(e, "connect") == 0 ||
-		     strcmp(e, "reset") == 0);
-}
-
 /* Uniform in [0, 1): jitter only, no need for a strong generator. */
 static double
 unit_random(void)
@@ -68,12 +58,12 @@ int
 retry_decide(job *j, CURLcode rc, double retry_after, double *wait)
 {
 	int status_retry = rc == CURLE_OK && retry_status_listed((int)j->status);
-	if (!status_retry && !transient(j))
+	if (!status_retry && !fetcherr_retried(j->error))
 		return 0;
 	if (status_retry)
-		j->error = "retries_exhausted";
+		j->error = FETCHERR_RETRIES_EXHAUSTED;
 	if (retry_after > F.o.max_retry_after) {
-		j->error = "retry_after";
+		j->error = FETCHERR_RETRY_AFTER;
 		char why[96];
 		snprintf(why, sizeof why, "server asked to wait %.0f s, more than --max-retry-after",
 			 retry_after);
@@ -135,7 +125,7 @@ retry_expired(job *j)
 {
 	char why[96];
 	if (j->attempts == 0) {
-		j->error = "deadline";
+		j->error = FETCHERR_DEADLINE;
 		snprintf(why, sizeof why, "not started within --max-elapsed (%g s): its host was failing",
 			 F.o.max_elapsed);
 	} else {
@@ -240,7 +230,7 @@ retry_host_feedback(job *j, CURLcode rc, double retry_after)
 	double now = tm_mono();
 	if (F.o.adapt && rc == CURLE_OK)
 		adapt(h, j, retry_after, now);
-	if (transient(j) || (rc == CURLE_OK && j->status >= 500 &&
+	if (fetcherr_retried(j->error) || (rc == CURLE_OK && j->status >= 500 &&
 			      retry_status_listed((int)j->status))) {
 		if (++h->failures >= F.o.host_failures) {
 			double pause = fmin(F.o.host_pause * pow(2, h->trips),

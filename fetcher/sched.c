@@ -430,7 +430,7 @@ pump_host(host *h, double now)
 		origin *o = origin_of(h, u);
 		if (j->guard && o->private) {
 			j->refused_private = 1;
-			j->error = "private_address";
+			j->error = FETCHERR_PRIVATE_ADDRESS;
 			free(j->error_detail);
 			j->error_detail = redirect_private_detail(j);
 			job_emit(j);
@@ -453,7 +453,7 @@ pump_host(host *h, double now)
 			continue;
 		}
 		if (h->use_robots && !robots_allowed(o->robots, u + url_origin_len(u))) {
-			j->error = "robots";
+			j->error = FETCHERR_ROBOTS;
 			free(j->error_detail);
 			if (j->target) {
 				char why[512];
@@ -523,8 +523,8 @@ sched_interrupt_waiting(void)
 				h->fresh_tail = NULL;
 			char why[80];
 			snprintf(why, sizeof why, "stopped by signal before attempt %d%s%s",
-				 j->attempts + 1, j->error ? " after " : "", j->error ? j->error : "");
-			j->error = "interrupted";
+				 j->attempts + 1, j->error ? " after " : "", j->error ? fetcherr_word(j->error) : "");
+			j->error = FETCHERR_INTERRUPTED;
 			free(j->error_detail);
 			j->error_detail = strdup(why);
 			job_emit(j);

@@ -89,21 +89,6 @@ stats_init(void)
 	timer_on = 1;
 }
 
-/* Adds n to word's count in a table of STATS_ERRORS words (the
- * vocabulary is smaller than that). */
-static void
-count_word(stats_word *t, const char *word, unsigned long long n)
-{
-	for (int i = 0; i < STATS_ERRORS; i++) {
-		if (!t[i].word)
-			t[i].word = word;
-		if (strcmp(t[i].word, word) == 0) {
-			t[i].n += n;
-			return;
-		}
-	}
-}
-
 /* Adds n to code's count; past HSTAT_CODES distinct codes, to slot 0's. */
 static void
 count_code(host_stats *st, int code, unsigned long long n)
@@ -132,10 +117,10 @@ stats_record(const job *j)
 		/* An attempt's error was counted when it ended; this is one
 		 * that never got one (robots, deadline). */
 		if (j->error && j->attempts == 0)
-			count_word(j->host->st.errors, j->error, 1);
+			j->host->st.errors[j->error]++;
 	}
 	if (j->error)
-		count_word(s->errors, j->error, 1);
+		s->errors[j->error]++;
 }
 
 void
@@ -167,18 +152,24 @@ stats_finished(const job *j)
 	if (j->status == 429)
 		F.stats.throttled++;
 	if (j->error)
-		count_word(st->errors, j->error, 1);
+		st->errors[j->error]++;
 	curl_off_t us = 0;
 	curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
 	st->latency[bucket((double)us / 1000.0)]++;
 }
 
-/* Writes a word table as the members of a JSON object. */
+/* Writes error counts (by enum fetcherr) as the members of a JSON
+ * object: the words counted, in the vocabulary's order. */
 static void
-put_words(FILE *f, const stats_word *t)
+put_words(FILE *f, const unsigned long long *n)
 {
-	for (int i = 0; i < STATS_ERRORS && t[i].word; i++)
-		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", t[i].word, t[i].n);
+	const char *sep = "";
+	for (int e = FETCHERR_NONE + 1; e < FETCHERR_COUNT; e++) {
+		if (n[e]) {
+			fprintf(f, "%s\"%s\": %llu", sep, fetcherr_word(e), n[e]);
+			sep = ", ";
+		}
+	}
 }
 
 /* Adds the counters of from to into. */
@@ -193,8 +184,8 @@ fold(host_stats *into, const host_stats *from)
 	for (int i = 0; i < HSTAT_CODES; i++)
 		if (from->status[i].n)
 			count_code(into, i ? from->status[i].code : 0, from->status[i].n);
-	for (int i = 0; i < STATS_ERRORS && from->errors[i].word; i++)
-		count_word(into->errors, from->errors[i].word, from->errors[i].n);
+	for (int e = 0; e < FETCHERR_COUNT; e++)
+		into->errors[e] += from->errors[e];
 	for (int i = 0; i < HSTAT_BUCKETS; i++)
 		into->latency[i] += from->latency[i];
 }

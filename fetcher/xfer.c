@@ -267,7 +267,7 @@ xfer_start(job *j)
 {
 	CURL *e = easy_get();
 	if (!e) {
-		j->error = "other";
+		j->error = FETCHERR_OTHER;
 		return -1;
 	}
 	double now = tm_mono();
@@ -314,37 +314,37 @@ header_overflow(const job *j, CURLcode rc)
 }
 
 /* The record's error word for curl result rc. */
-static const char *
+static enum fetcherr
 classify(const job *j, CURLcode rc)
 {
 	switch (rc) {
-	case CURLE_OK: return NULL;
+	case CURLE_OK: return FETCHERR_NONE;
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_ABORTED_BY_CALLBACK:
 		if (j->refused_private)
-			return "private_address";
-		return rc == CURLE_COULDNT_CONNECT ? "connect" : "other";
+			return FETCHERR_PRIVATE_ADDRESS;
+		return rc == CURLE_COULDNT_CONNECT ? FETCHERR_CONNECT : FETCHERR_OTHER;
 	case CURLE_COULDNT_RESOLVE_HOST:
-	case CURLE_COULDNT_RESOLVE_PROXY: return "dns";
-	case CURLE_OPERATION_TIMEDOUT: return "timeout";
+	case CURLE_COULDNT_RESOLVE_PROXY: return FETCHERR_DNS;
+	case CURLE_OPERATION_TIMEDOUT: return FETCHERR_TIMEOUT;
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CERTPROBLEM:
 	case CURLE_SSL_CIPHER:
 	case CURLE_SSL_CACERT_BADFILE:
 	case CURLE_SSL_ISSUER_ERROR:
-	case CURLE_SSL_PINNEDPUBKEYNOTMATCH: return "tls";
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH: return FETCHERR_TLS;
 	case CURLE_RECV_ERROR:
 	case CURLE_SEND_ERROR:
 	case CURLE_GOT_NOTHING:
 	case CURLE_PARTIAL_FILE:
 	case CURLE_HTTP2:
 	case CURLE_HTTP2_STREAM:
-	case CURLE_WEIRD_SERVER_REPLY: return "reset";
-	case CURLE_FILESIZE_EXCEEDED: return "too_large";
-	case CURLE_WRITE_ERROR: return j->too_large ? "too_large" : "other";
-	case CURLE_OUT_OF_MEMORY: return header_overflow(j, rc) ? "too_large" : "other";
-	case CURLE_TOO_MANY_REDIRECTS: return "redirects";
+	case CURLE_WEIRD_SERVER_REPLY: return FETCHERR_RESET;
+	case CURLE_FILESIZE_EXCEEDED: return FETCHERR_TOO_LARGE;
+	case CURLE_WRITE_ERROR: return j->too_large ? FETCHERR_TOO_LARGE : FETCHERR_OTHER;
+	case CURLE_OUT_OF_MEMORY: return header_overflow(j, rc) ? FETCHERR_TOO_LARGE : FETCHERR_OTHER;
+	case CURLE_TOO_MANY_REDIRECTS: return FETCHERR_REDIRECTS;
 	case CURLE_UNSUPPORTED_PROTOCOL: {
 		/* Also curl's word for a reply that is not HTTP at all
 		 * (HTTP/0.9): a malformed response unless a redirect really
@@ -352,11 +352,11 @@ classify(const job *j, CURLcode rc)
 		char *u = NULL;
 		curl_easy_getinfo(j->easy, CURLINFO_EFFECTIVE_URL, &u);
 		return u && (strncmp(u, "http://", 7) == 0 || strncmp(u, "https://", 8) == 0)
-		       ? "reset" : "scheme";
+		       ? FETCHERR_RESET : FETCHERR_SCHEME;
 	}
-	case CURLE_URL_MALFORMAT: return "bad_url";
-	case CURLE_BAD_CONTENT_ENCODING: return "encoding";
-	default: return "other";
+	case CURLE_URL_MALFORMAT: return FETCHERR_BAD_URL;
+	case CURLE_BAD_CONTENT_ENCODING: return FETCHERR_ENCODING;
+	default: return FETCHERR_OTHER;
 	}
 }
 
@@ -387,7 +387,7 @@ xfer_end(job *j, CURLcode rc)
 		set_detail(j, "response header larger than libcurl accepts (100 KiB)");
 	if (rc == CURLE_OK && j->status > 0 && !j->hdrs_end) {
 		/* curl 7.88 takes a status line and a close for a reply. */
-		j->error = "reset";
+		j->error = FETCHERR_RESET;
 		set_detail(j, "connection closed inside the response headers");
 	}
 	stats_finished(j);

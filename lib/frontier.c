@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fetcherr.h"
 #include "fr_store.h"
 #include "owner.h"
 #include "pgsql.h"
@@ -549,7 +550,8 @@ fr_lease(fr *f, int n, double now, double lease_secs, int max_leases,
 	free(list);
 	for (int i = 0; i < dead && rc == 0; i++) {
 		exhausted_detail(detail, sizeof detail, leases[i]);
-		snprintf(reason, sizeof reason, FR_EXHAUSTED ": %s", detail);
+		snprintf(reason, sizeof reason, "%s: %s",
+			 fetcherr_word(FETCHERR_ATTEMPTS_EXHAUSTED), detail);
 		rc = RUN(f, S_DEAD_ID, FA_I(ids[n + i]), FA_S(reason), FA_D(now));
 	}
 	free(ids);

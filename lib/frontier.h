@@ -106,9 +106,6 @@ typedef struct fr_row {
 	double host_next;  /* host just claimed: no request before (unix s); else 0 */
 } fr_row;
 
-/* The dead letter of a URL leased max_leases times (fr_lease). */
-#define FR_EXHAUSTED "attempts_exhausted"
-
 /* Leases up to n pending URLs, oldest first, in one transaction, of
  * hosts we own or may claim (see "Hosts" above) whose next_start has
  * come.  accept(arg, row) decides for each candidate (fetch uses it to
@@ -119,7 +116,7 @@ typedef struct fr_row {
  * A candidate leased max_leases times already (when max_leases > 0) is
  * not leased again: whatever ended its leases (a record dropped before
  * the sink, a fetch that crashed on it) would end the next one too.  It
- * turns dead in the same transaction, its last_error FR_EXHAUSTED ": "
+ * turns dead in the same transaction, its last_error "attempts_exhausted: "
  * detail, and exhausted(arg, row, detail) tells the caller, for its
  * record.  Returns the number leased, -1 on error. */
 int fr_lease(fr *f, int n, double now, double lease_secs, int max_leases,

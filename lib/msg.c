@@ -9,6 +9,24 @@
 #include <string.h>
 
 const char *msg_prog = "sluice";
+
+const msg_exit msg_exits[] = {
+	{ 0, "done. Failed URLs are data (records with `error`), not a failure of the program",
+	  "all" },
+	{ EX_USAGE, "usage error: bad option or value; a one-line hint on stderr", "all" },
+	{ EX_DATAERR, "malformed input stream; the message names the byte offset", "all" },
+	{ EX_NOINPUT, "an input file could not be opened (fetch FILE... and `--policy`,"
+		      " parse `--html`)", "fetch, parse" },
+	{ EX_SOFTWARE, "internal error (libcurl could not be initialized)", "fetch" },
+	{ EX_OSERR, "system error: out of memory, or a pipe, process, thread or poll failed",
+	  "all" },
+	{ EX_IOERR, "I/O error (cannot write output, cannot open or write the database or"
+		    " queue)", "all" },
+	{ 128, "stopped by signal N (130 for SIGINT, 143 for SIGTERM) after writing (or"
+	       " committing) what it had read; fetch writes a record for every URL it had"
+	       " read", "all" },
+	{ -1, NULL, NULL }
+};
 int msg_quiet;
 int msg_status_line;
 

@@ -1,13 +1,27 @@
 /* msg — the shared shape of every program's messages and exit codes.
  *
  * Messages follow `prog: what failed: why`, lowercase, no final period.
- * Exit codes are sysexits(3): 0 done, 64 usage, 65 malformed input,
- * 70 internal, 74 I/O error.
+ * Exit codes are sysexits(3): 0 done, 64 usage (EX_USAGE), 65 malformed
+ * input (EX_DATAERR), 66 an input file not opened (EX_NOINPUT), 70
+ * internal (EX_SOFTWARE), 71 system: out of memory, fork, pipe, thread,
+ * poll (EX_OSERR), 74 I/O error (EX_IOERR); 128+N died of signal N.
+ * msg_exits is that set; test_msg checks it against docs/records.md's
+ * "Exit status" table and each man page's EXIT STATUS.
  */
 #ifndef SLUICE_MSG_H
 #define SLUICE_MSG_H
 
 #include <sysexits.h>
+
+/* One exit status: its code (128 for 128+N), the docs' meaning cell and
+ * the programs that exit with it ("all" or a comma list). */
+typedef struct msg_exit {
+	int code;
+	const char *meaning, *programs;
+} msg_exit;
+
+/* Every exit status of the four programs, ascending; code -1 ends it. */
+extern const msg_exit msg_exits[];
 
 extern const char *msg_prog;   /* program name, set by msg_init */
 extern int msg_quiet;          /* -q: suppress notices, never errors */

@@ -1,0 +1,67 @@
+/* fetcherr — the table of fetch's error words.  Each row is copied to
+ * docs/records.md verbatim; test_fetcherr checks that it still is. */
+#include "fetcherr.h"
+
+#include <stddef.h>
+
+const fetcherr_row fetcherr_table[FETCHERR_COUNT] = {
+	[FETCHERR_BAD_URL] = { "bad_url", FETCHERR_UNSENT, 0,
+		"not an absolute URL (also: an input record without `url`)" },
+	[FETCHERR_SCHEME] = { "scheme", FETCHERR_FINAL, 0,
+		"not http or https, in the input or in a redirect" },
+	[FETCHERR_ROBOTS] = { "robots", FETCHERR_UNSENT, 0,
+		"refused by the host's robots.txt (or robots.txt unreachable after retries)" },
+	[FETCHERR_DNS] = { "dns", FETCHERR_FINAL, 0,
+		"the host name did not resolve" },
+	[FETCHERR_CONNECT] = { "connect", FETCHERR_RETRIED, 0,
+		"connection refused or unreachable" },
+	[FETCHERR_TLS] = { "tls", FETCHERR_FINAL, 0,
+		"TLS handshake or certificate failure" },
+	[FETCHERR_TIMEOUT] = { "timeout", FETCHERR_RETRIED, 0,
+		"`--timeout`, `--connect-timeout` or the low-speed limit hit" },
+	[FETCHERR_RESET] = { "reset", FETCHERR_RETRIED, 0,
+		"connection reset, closed early (also inside the headers), or a malformed response" },
+	[FETCHERR_TOO_LARGE] = { "too_large", FETCHERR_FINAL, 0,
+		"the decoded body passed `--max-body`, or one response header line passed libcurl's 100 KiB" },
+	[FETCHERR_REDIRECTS] = { "redirects", FETCHERR_FINAL, 0,
+		"a redirect loop, or more than `--max-redirs` redirects" },
+	[FETCHERR_OFFSITE_REDIRECT] = { "offsite_redirect", FETCHERR_FINAL, 0,
+		"a redirect outside `--redirects same-host` or `same-site`" },
+	[FETCHERR_PRIVATE_ADDRESS] = { "private_address", FETCHERR_FINAL, 0,
+		"a redirect from a public address into `--private-ranges`" },
+	[FETCHERR_ENCODING] = { "encoding", FETCHERR_FINAL, 0,
+		"the body's content encoding could not be decoded" },
+	[FETCHERR_RETRIES_EXHAUSTED] = { "retries_exhausted", FETCHERR_VERDICT, 1,
+		"the last answer was a status in `--retry-on` and no retry was left (`status` holds it)" },
+	[FETCHERR_RETRY_AFTER] = { "retry_after", FETCHERR_VERDICT, 1,
+		"the server asked to wait longer than `--max-retry-after`" },
+	[FETCHERR_DEADLINE] = { "deadline", FETCHERR_VERDICT, 0,
+		"`--max-elapsed` passed before the first attempt, while the host was failing" },
+	[FETCHERR_INTERRUPTED] = { "interrupted", FETCHERR_VERDICT, 0,
+		"fetch was stopped by a signal before this URL finished" },
+	[FETCHERR_ATTEMPTS_EXHAUSTED] = { "attempts_exhausted", FETCHERR_VERDICT, 0,
+		"with `--queue`: the URL was leased `--max-attempts` times and never acknowledged"
+		" (its records never reached `sink --queue`, e.g. dropped by `validate --drop`,"
+		" or a fetch died holding it); no request was made for this record" },
+	[FETCHERR_OTHER] = { "other", FETCHERR_FINAL, 0,
+		"anything else curl reported; see `error_detail`" },
+};
+
+const char *
+fetcherr_word(enum fetcherr e)
+{
+	return (unsigned)e < FETCHERR_COUNT ? fetcherr_table[e].word : NULL;
+}
+
+int
+fetcherr_retried(enum fetcherr e)
+{
+	return e != FETCHERR_NONE && (unsigned)e < FETCHERR_COUNT &&
+	       fetcherr_table[e].retry == FETCHERR_RETRIED;
+}
+
+int
+fetcherr_body(enum fetcherr e)
+{
+	return e == FETCHERR_NONE || ((unsigned)e < FETCHERR_COUNT && fetcherr_table[e].body);
+}
