@@ -71,8 +71,14 @@ md_ok() {
 expect_eq "--target-concurrency 1 --max-delay 0.05 on a 200 ms host: median gap 45-80 ms, not 200" ok "$(twice run_md md_ok)"
 
 # ---- Retry-After: 1 holds the whole host, then the old pace goes on
-{ urls "$U1" "/slow?ms=200&ra" 7; echo "$U1/retry-after?key=ra&fail=1&s=1&ms=200"; urls "$U1" "/slow?ms=200&rb" 9; } >"$T/ra.txt"
-run_ra() { F --backoff 0.1 <"$T/ra.txt" >"$T/ra.json"; }
+# The failing endpoints count per key: each run (twice may make two)
+# takes a key of its own, or a second run would find them answering 200.
+run=0
+run_ra() {
+	run=$((run + 1))
+	{ urls "$U1" "/slow?ms=200&ra" 7; echo "$U1/retry-after?key=ra$run&fail=1&s=1&ms=200"
+	  urls "$U1" "/slow?ms=200&rb" 9; } | F --backoff 0.1 >"$T/ra.json"
+}
 # Its answer came 200 ms after the 429 request reached the server; from
 # then until 1 s later nothing may start (a request started before the
 # answer came may reach the server just after: 100 ms of slack).
@@ -98,8 +104,11 @@ echo "#   gaps ms: $(ms "$(gaps 127.0.0.1)")"
 
 # ---- a 503 without Retry-After doubles the interval once (here from
 # -d 0.2 on a fast host), and successes average it back to the floor
-{ echo "$U2/page/1?f"; echo "$U2/flaky?key=fl&fail=1"; i=2; while [ $i -le 7 ]; do echo "$U2/page/$i?f"; i=$((i + 1)); done; } >"$T/fl.txt"
-run_fl() { F -d 0.2 -p 1 --backoff 0.01 <"$T/fl.txt" >"$T/fl.json"; }
+run_fl() {
+	run=$((run + 1))
+	{ echo "$U2/page/1?f"; echo "$U2/flaky?key=fl$run&fail=1"; urls "$U2" "/page/1?f" 6; } |
+		F -d 0.2 -p 1 --backoff 0.01 >"$T/fl.json"
+}
 fl_ok() {
 	g=$(gaps 127.0.0.2)
 	[ "$(echo "$g" | jq 'length == 8 and (map(select(. >= 0.38 and . < 0.6)) | length) == 1 and
@@ -122,9 +131,12 @@ echo "#   gaps ms: $(ms "$(gaps 127.0.0.3)")"
 
 # ---- -d is the floor: a 200 ms host (target 0.1 s) with a 429 with
 # Retry-After and a 503 without never starts sooner than -d 0.3
-{ urls "$U1" "/slow?ms=200&d" 4; echo "$U1/retry-after?key=rd&fail=1&s=1&ms=200";
-  urls "$U1" "/slow?ms=200&e" 3; echo "$U1/flaky?key=fd&fail=1&ms=200"; urls "$U1" "/slow?ms=200&f" 3; } >"$T/fd.txt"
-run_fd() { F -d 0.3 --backoff 0.01 <"$T/fd.txt" >"$T/fd.json"; }
+run_fd() {
+	run=$((run + 1))
+	{ urls "$U1" "/slow?ms=200&d" 4; echo "$U1/retry-after?key=rd$run&fail=1&s=1&ms=200"
+	  urls "$U1" "/slow?ms=200&e" 3; echo "$U1/flaky?key=fd$run&fail=1&ms=200"
+	  urls "$U1" "/slow?ms=200&f" 3; } | F -d 0.3 --backoff 0.01 >"$T/fd.json"
+}
 fd_ok() { g=$(gaps 127.0.0.1); [ "$(echo "$g" | jq 'length == 13 and all(.[]; . >= 0.295)')" = true ] && echo ok || ms "$g"; }
 expect_eq "-d 0.3 with a 200 ms host, a 429 and a 503: 14 requests, every gap at the server >= 295 ms" ok "$(twice run_fd fd_ok)"
 expect_eq "-d 0.3: 12 records, all 200" "12 12" "$(records "$T/fd.json") $(jq -s 'map(select(.status == 200)) | length' "$T/fd.json")"
