@@ -7,7 +7,7 @@
  */
 #include "fetch.h"
 
-#include <getopt.h>
+#include <getopt.h>   /* optarg, optind */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +18,7 @@
 #include "frontier.h"
 #include "msg.h"
 #include "num.h"
+#include "opt.h"
 #include "sql.h"
 
 #define SLUICE_URL "https://sluice.invalid/bot"
@@ -28,83 +29,87 @@ static int report;   /* 1 --report, 2 --requeue-dead */
 static const char *pause_host;   /* --pause or --resume HOST */
 static int pause_on;
 
-static const char usage_text[] =
-"usage: fetch [OPTION...] [FILE...]\n"
-"Fetch each URL (text lines, or msgpack records with a `url` key) and\n"
-"write one record per input to stdout (JSON lines on a terminal).\n"
-"\n"
-"Concurrency and pacing:\n"
-"  -c, --concurrency N     requests in flight over all hosts (64)\n"
-"  -p, --per-host N        requests in flight per host (4)\n"
-"  -d, --delay S           min seconds between request starts per host (0)\n"
-"      --rate R            starts per second per host, token bucket (off)\n"
-"      --burst B           token bucket depth for --rate (1)\n"
-"      --policy FILE       per-host overrides (docs/fetch.md)\n"
-"      --pace-by UNIT      host, or site: hosts of a registrable domain\n"
-"                          share one budget (host)\n"
-"Limits:\n"
-"  -t, --timeout S         seconds per attempt (30)\n"
-"      --connect-timeout S (10)\n"
-"      --low-speed-limit B abort below B bytes/s ... (100)\n"
-"      --low-speed-time S  ... for S seconds (10)\n"
-"      --max-redirs N      redirects followed per URL (10)\n"
-"      --redirects SCOPE   where a redirect may lead: any, same-site or\n"
-"                          same-host, as the input URL (any)\n"
-"      --private-ranges L  addresses a redirect from a public address may not\n"
-"                          reach (loopback, private, link-local; docs/fetch.md)\n"
-"      --allow-private     let redirects reach them\n"
-"      --resolve H:P:A     connect to address A for host H, port P (as curl)\n"
-"      --max-body BYTES    decoded body limit, K/M/G suffixes (16M)\n"
-"      --user-agent S      (sluice/" SLUICE_VERSION " (+" SLUICE_URL "))\n"
-"Retries and politeness:\n"
-"      --retries N         retries after the first attempt (3)\n"
-"      --retry-on LIST     HTTP statuses to retry (429,502,503,504)\n"
-"      --backoff S         base of exponential backoff with jitter (1)\n"
-"      --max-retry-after S longer Retry-After ends the URL (300)\n"
-"      --max-elapsed S     give a URL up S seconds after taking it (600)\n"
-"      --target-concurrency N\n"
-"                          pace each host to about N requests at once:\n"
-"                          start interval = its latency / N (2)\n"
-"      --max-delay S       longest interval learnt from a host (60)\n"
-"      --no-adapt          keep -d: no pacing by latency or 429/503\n"
-"      --host-failures N   transient failures in a row that pause a host (10)\n"
-"      --host-pause S      first pause of a failing host (60)\n"
-"      --robots-agent T    token robots.txt groups are matched by (sluice)\n"
-"      --no-robots         ignore robots.txt (only for sites you may crawl)\n"
-"Streams:\n"
-"      --pending N         URLs held in memory ahead of starts (1024)\n"
-"      --buffer BYTES      output bytes buffered before pausing (4M)\n"
-"      --max-record BYTES  largest input record (64M)\n"
-"      --max-hosts N       host states kept before idle ones are dropped (10000)\n"
-"      --stats FILE        write counters as JSON to FILE every 5 s and at exit\n"
-"      --progress          draw a status line on stderr (on a terminal without -q)\n"
-"      --no-progress       never draw it\n"
-"      --json              write JSON lines\n"
-"      --shard K/N         take only the URLs whose host is in shard K of N\n"
-"                          (docs/scale.md)\n"
-"Durable jobs (docs/queue.md):\n"
-"      --queue DB          take URLs from the SQLite frontier DB (FILEs seed it)\n"
-"      --lease S           retake a live fetch's lease after S seconds (900);\n"
-"                          a dead fetch's leases are retaken at once\n"
-"      --max-attempts N    leases of a URL before it is a dead letter (5)\n"
-"      --sync normal|full  full: each frontier commit on the disk (normal)\n"
-"      --report            print the job's state and exit\n"
-"      --requeue-dead      put dead URLs back to pending, then --report\n"
-"      --pause HOST        stop every fetch on the job starting HOST, and exit\n"
-"      --resume HOST       let them start it again, and exit\n"
-"      --min-yield F       pause a host whose accepted share falls below F (off)\n"
-"      --yield-window N    ... over its last N stored records (50)\n"
-"  -q, --quiet             no notices on stderr\n"
-"      --help, --version\n";
+static const char usage[] =
+	"usage: fetch [OPTION...] [FILE...]\n"
+	"Fetch each URL (text lines, or msgpack records with a `url` key) and\n"
+	"write one record per input to stdout (JSON lines on a terminal).\n"
+	"\n";
 
 enum {
-	O_RATE = 256, O_BURST, O_CONNECT_TIMEOUT, O_LOW_LIMIT, O_LOW_TIME,
-	O_MAX_REDIRS, O_MAX_BODY, O_UA, O_NO_ROBOTS, O_POLICY, O_RETRIES,
-	O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER, O_MAX_ELAPSED, O_NO_ADAPT, O_TARGET_CONC, O_MAX_DELAY,
-	O_HOST_FAILURES, O_HOST_PAUSE, O_PENDING, O_BUFFER, O_MAX_RECORD,
-	O_JSON, O_HELP, O_VERSION, O_QUEUE, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE, O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
-	O_MAX_HOSTS, O_STATS, O_PROGRESS, O_NO_PROGRESS, O_ROBOTS_AGENT, O_SHARD,
-	O_REDIRECTS, O_PACE_BY, O_ALLOW_PRIVATE, O_PRIVATE_RANGES, O_RESOLVE
+	H_PACING, O_CONCURRENCY, O_PER_HOST, O_DELAY, O_RATE, O_BURST, O_POLICY,
+	O_PACE_BY,
+	H_LIMITS, O_TIMEOUT, O_CONNECT_TIMEOUT, O_LOW_LIMIT, O_LOW_TIME,
+	O_MAX_REDIRS, O_REDIRECTS, O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_RESOLVE,
+	O_MAX_BODY, O_UA,
+	H_RETRIES, O_RETRIES, O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER,
+	O_MAX_ELAPSED, O_TARGET_CONC, O_MAX_DELAY, O_NO_ADAPT, O_HOST_FAILURES,
+	O_HOST_PAUSE, O_ROBOTS_AGENT, O_NO_ROBOTS,
+	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_MAX_HOSTS, O_STATS,
+	O_PROGRESS, O_NO_PROGRESS, O_JSON, O_SHARD,
+	H_JOBS, O_QUEUE, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
+	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
+	H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
+};
+
+static const opt_def opts[O_N] = {
+	[H_PACING] = { NULL, 0, NULL, "Concurrency and pacing:", NULL },
+	[O_CONCURRENCY] = { "concurrency", 'c', "N", "requests in flight over all hosts", "64" },
+	[O_PER_HOST] = { "per-host", 'p', "N", "requests in flight per host", "4" },
+	[O_DELAY] = { "delay", 'd', "S", "min seconds between request starts per host", "0" },
+	[O_RATE] = { "rate", 0, "R", "starts per second per host, token bucket", "off" },
+	[O_BURST] = { "burst", 0, "B", "token bucket depth for --rate", "1" },
+	[O_POLICY] = { "policy", 0, "FILE", "per-host overrides (docs/fetch.md)", NULL },
+	[O_PACE_BY] = { "pace-by", 0, "UNIT", "host, or site: hosts of a registrable domain\nshare one budget", "host" },
+	[H_LIMITS] = { NULL, 0, NULL, "Limits:", NULL },
+	[O_TIMEOUT] = { "timeout", 't', "S", "seconds per attempt", "30" },
+	[O_CONNECT_TIMEOUT] = { "connect-timeout", 0, "S", "seconds to connect", "10" },
+	[O_LOW_LIMIT] = { "low-speed-limit", 0, "B", "abort below B bytes/s ...", "100" },
+	[O_LOW_TIME] = { "low-speed-time", 0, "S", "... for S seconds", "10" },
+	[O_MAX_REDIRS] = { "max-redirs", 0, "N", "redirects followed per URL", "10" },
+	[O_REDIRECTS] = { "redirects", 0, "SCOPE", "where a redirect may lead: any, same-site or\nsame-host, as the input URL", "any" },
+	[O_PRIVATE_RANGES] = { "private-ranges", 0, "L", "addresses a redirect from a public address may not\nreach (loopback, private, link-local; docs/fetch.md)", NULL },
+	[O_ALLOW_PRIVATE] = { "allow-private", 0, NULL, "let redirects reach them", NULL },
+	[O_RESOLVE] = { "resolve", 0, "H:P:A", "connect to address A for host H, port P (as curl)", NULL },
+	[O_MAX_BODY] = { "max-body", 0, "BYTES", "decoded body limit, K/M/G suffixes", "16M" },
+	[O_UA] = { "user-agent", 0, "S", "User-Agent header", "sluice/" SLUICE_VERSION " (+" SLUICE_URL ")" },
+	[H_RETRIES] = { NULL, 0, NULL, "Retries and politeness:", NULL },
+	[O_RETRIES] = { "retries", 0, "N", "retries after the first attempt", "3" },
+	[O_RETRY_ON] = { "retry-on", 0, "LIST", "HTTP statuses to retry", "429,502,503,504" },
+	[O_BACKOFF] = { "backoff", 0, "S", "base of exponential backoff with jitter", "1" },
+	[O_MAX_RETRY_AFTER] = { "max-retry-after", 0, "S", "longer Retry-After ends the URL", "300" },
+	[O_MAX_ELAPSED] = { "max-elapsed", 0, "S", "give a URL up S seconds after taking it", "600" },
+	[O_TARGET_CONC] = { "target-concurrency", 0, "N", "pace each host to about N requests at once:\nstart interval = its latency / N", "2" },
+	[O_MAX_DELAY] = { "max-delay", 0, "S", "longest interval learnt from a host", "60" },
+	[O_NO_ADAPT] = { "no-adapt", 0, NULL, "keep -d: no pacing by latency or 429/503", NULL },
+	[O_HOST_FAILURES] = { "host-failures", 0, "N", "transient failures in a row that pause a host", "10" },
+	[O_HOST_PAUSE] = { "host-pause", 0, "S", "first pause of a failing host", "60" },
+	[O_ROBOTS_AGENT] = { "robots-agent", 0, "T", "token robots.txt groups are matched by", "sluice" },
+	[O_NO_ROBOTS] = { "no-robots", 0, NULL, "ignore robots.txt (only for sites you may crawl)", NULL },
+	[H_STREAMS] = { NULL, 0, NULL, "Streams:", NULL },
+	[O_PENDING] = { "pending", 0, "N", "URLs held in memory ahead of starts", "1024" },
+	[O_BUFFER] = { "buffer", 0, "BYTES", "output bytes buffered before pausing", "4M" },
+	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record", "64M" },
+	[O_MAX_HOSTS] = { "max-hosts", 0, "N", "host states kept before idle ones are dropped", "10000" },
+	[O_STATS] = { "stats", 0, "FILE", "write counters as JSON to FILE every 5 s and at exit", NULL },
+	[O_PROGRESS] = { "progress", 0, NULL, "draw a status line on stderr (on a terminal without -q)", NULL },
+	[O_NO_PROGRESS] = { "no-progress", 0, NULL, "never draw it", NULL },
+	[O_JSON] = { "json", 0, NULL, "write JSON lines", NULL },
+	[O_SHARD] = { "shard", 0, "K/N", "take only the URLs whose host is in shard K of N\n(docs/scale.md)", NULL },
+	[H_JOBS] = { NULL, 0, NULL, "Durable jobs (docs/queue.md):", NULL },
+	[O_QUEUE] = { "queue", 0, "DB", "take URLs from the SQLite frontier DB (FILEs seed it)", NULL },
+	[O_LEASE] = { "lease", 0, "S", "retake a live fetch's lease after S seconds;\na dead fetch's leases are retaken at once", "900" },
+	[O_MAX_ATTEMPTS] = { "max-attempts", 0, "N", "leases of a URL before it is a dead letter", "5" },
+	[O_SYNC_MODE] = { "sync", 0, "normal|full", "full: each frontier commit on the disk", "normal" },
+	[O_REPORT] = { "report", 0, NULL, "print the job's state and exit", NULL },
+	[O_REQUEUE] = { "requeue-dead", 0, NULL, "put dead URLs back to pending, then --report", NULL },
+	[O_PAUSE] = { "pause", 0, "HOST", "stop every fetch on the job starting HOST, and exit", NULL },
+	[O_RESUME] = { "resume", 0, "HOST", "let them start it again, and exit", NULL },
+	[O_MIN_YIELD] = { "min-yield", 0, "F", "pause a host whose accepted share falls below F", "off" },
+	[O_YIELD_WINDOW] = { "yield-window", 0, "N", "... over its last N stored records", "50" },
+	[H_OTHER] = { NULL, 0, NULL, "Other:", NULL },
+	[O_QUIET] = { "quiet", 'q', NULL, "no notices on stderr", NULL },
+	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
+	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
 };
 
 /* --private-ranges by default: loopback, "this network" (0.0.0.0
@@ -114,67 +119,9 @@ enum {
 #define PRIVATE_RANGES "127.0.0.0/8,0.0.0.0/8,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16," \
 	"100.64.0.0/10,169.254.0.0/16,::1/128,::/128,fc00::/7,fe80::/10"
 
-static const struct option longopts[] = {
-	{ "concurrency", required_argument, 0, 'c' },
-	{ "per-host", required_argument, 0, 'p' },
-	{ "delay", required_argument, 0, 'd' },
-	{ "rate", required_argument, 0, O_RATE },
-	{ "burst", required_argument, 0, O_BURST },
-	{ "policy", required_argument, 0, O_POLICY },
-	{ "timeout", required_argument, 0, 't' },
-	{ "connect-timeout", required_argument, 0, O_CONNECT_TIMEOUT },
-	{ "low-speed-limit", required_argument, 0, O_LOW_LIMIT },
-	{ "low-speed-time", required_argument, 0, O_LOW_TIME },
-	{ "max-redirs", required_argument, 0, O_MAX_REDIRS },
-	{ "redirects", required_argument, 0, O_REDIRECTS },
-	{ "private-ranges", required_argument, 0, O_PRIVATE_RANGES },
-	{ "allow-private", no_argument, 0, O_ALLOW_PRIVATE },
-	{ "pace-by", required_argument, 0, O_PACE_BY },
-	{ "resolve", required_argument, 0, O_RESOLVE },
-	{ "max-body", required_argument, 0, O_MAX_BODY },
-	{ "user-agent", required_argument, 0, O_UA },
-	{ "retries", required_argument, 0, O_RETRIES },
-	{ "retry-on", required_argument, 0, O_RETRY_ON },
-	{ "backoff", required_argument, 0, O_BACKOFF },
-	{ "max-retry-after", required_argument, 0, O_MAX_RETRY_AFTER },
-	{ "max-elapsed", required_argument, 0, O_MAX_ELAPSED },
-	{ "no-adapt", no_argument, 0, O_NO_ADAPT },
-	{ "target-concurrency", required_argument, 0, O_TARGET_CONC },
-	{ "max-delay", required_argument, 0, O_MAX_DELAY },
-	{ "host-failures", required_argument, 0, O_HOST_FAILURES },
-	{ "host-pause", required_argument, 0, O_HOST_PAUSE },
-	{ "robots-agent", required_argument, 0, O_ROBOTS_AGENT },
-	{ "no-robots", no_argument, 0, O_NO_ROBOTS },
-	{ "pending", required_argument, 0, O_PENDING },
-	{ "buffer", required_argument, 0, O_BUFFER },
-	{ "max-record", required_argument, 0, O_MAX_RECORD },
-	{ "json", no_argument, 0, O_JSON },
-	{ "shard", required_argument, 0, O_SHARD },
-	{ "max-hosts", required_argument, 0, O_MAX_HOSTS },
-	{ "stats", required_argument, 0, O_STATS },
-	{ "progress", no_argument, 0, O_PROGRESS },
-	{ "no-progress", no_argument, 0, O_NO_PROGRESS },
-	{ "queue", required_argument, 0, O_QUEUE },
-	{ "lease", required_argument, 0, O_LEASE },
-	{ "max-attempts", required_argument, 0, O_MAX_ATTEMPTS },
-	{ "sync", required_argument, 0, O_SYNC_MODE },
-	{ "report", no_argument, 0, O_REPORT },
-	{ "requeue-dead", no_argument, 0, O_REQUEUE },
-	{ "pause", required_argument, 0, O_PAUSE },
-	{ "resume", required_argument, 0, O_RESUME },
-	{ "min-yield", required_argument, 0, O_MIN_YIELD },
-	{ "yield-window", required_argument, 0, O_YIELD_WINDOW },
-	{ "quiet", no_argument, 0, 'q' },
-	{ "help", no_argument, 0, O_HELP },
-	{ "version", no_argument, 0, O_VERSION },
-	{ 0, 0, 0, 0 }
-};
-
-static void
-bad(const char *opt, const char *val)
-{
-	msg_usage("invalid value '%s' for %s", val, opt);
-}
+/* The wants of opt_bad shared by several options. */
+#define WANT_SECONDS "seconds, 0 or more"
+#define WANT_POSITIVE "a number more than 0"
 
 static void
 parse_retry_on(const char *s)
@@ -184,12 +131,43 @@ parse_retry_on(const char *s)
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		long st;
 		if (num_long(t, 599, &st) != 0 || st < 100 || F.o.n_retry_on == FETCH_MAX_RETRY_ON)
-			bad("--retry-on", s);
+			opt_bad("retry-on", s, "up to 32 HTTP statuses from 100 to 599, comma-separated");
 		F.o.retry_on[F.o.n_retry_on++] = (int)st;
 	}
 	free(copy);
 }
 
+/* Sets *out from val, a number of seconds (or a rate) of at least min, or
+ * (when above is set) more than min, or exits through opt_bad. */
+static void
+opt_seconds(const char *name, const char *val, double min, int above, const char *want, double *out)
+{
+	if (num_seconds(val, out) < 0 || *out < min || (above && *out <= min))
+		opt_bad(name, val, want);
+}
+
+/* Sets *out from val, a size of at least min bytes, or exits through
+ * opt_bad. */
+static void
+opt_size(const char *name, const char *val, size_t min, const char *want, size_t *out)
+{
+	if (num_size(val, out) < 0 || *out < min)
+		opt_bad(name, val, want);
+}
+
+static _Noreturn void
+print_version(void)
+{
+	char msgpack[32];
+	snprintf(msgpack, sizeof msgpack, "msgpack-c/%s", msgpack_version());
+	char uv[32];
+	snprintf(uv, sizeof uv, "libuv/%s", uv_version_string());
+	const char *libs[] = { curl_version(), uv, msgpack, NULL };
+	msg_version(libs);
+}
+
+/* Parses argv into F.o, F.policy and the statics above; exits 64 on any
+ * usage error, 0 after --help or --version. */
 static void
 parse_options(int argc, char **argv)
 {
@@ -209,29 +187,31 @@ parse_options(int argc, char **argv)
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL, *ranges = PRIVATE_RANGES;
-	int c;
-	opterr = 0;   /* msg_bad_option speaks for getopt */
-	while ((c = getopt_long(argc, argv, "c:p:d:t:q", longopts, NULL)) != -1) {
-		const char *a = optarg;
-		switch (c) {
-		case 'c': if (num_long(a, 100000, &o->concurrency) || o->concurrency < 1) bad("-c", a); break;
-		case 'p': if (num_long(a, 10000, &o->per_host) || o->per_host < 1) bad("-p", a); break;
-		case 'd': if (num_seconds(a, &o->delay)) bad("-d", a); break;
-		case O_RATE: if (num_seconds(a, &o->rate)) bad("--rate", a); break;
-		case O_BURST: if (num_seconds(a, &o->burst) || o->burst < 1) bad("--burst", a); break;
+	int i;
+	while ((i = opt_next(argc, argv, opts, O_N)) != -1) {
+		const char *a = optarg, *name = opts[i].name;
+		switch (i) {
+		case O_CONCURRENCY: opt_long(name, a, 1, 100000, &o->concurrency); break;
+		case O_PER_HOST: opt_long(name, a, 1, 10000, &o->per_host); break;
+		case O_DELAY: opt_seconds(name, a, 0, 0, WANT_SECONDS, &o->delay); break;
+		case O_RATE: opt_seconds(name, a, 0, 0, "starts per second, 0 for off", &o->rate); break;
+		case O_BURST: opt_seconds(name, a, 1, 0, "a number of 1 or more", &o->burst); break;
 		case O_POLICY: policy = a; break;
-		case 't': if (num_seconds(a, &o->timeout) || o->timeout <= 0) bad("-t", a); break;
-		case O_CONNECT_TIMEOUT: if (num_seconds(a, &o->connect_timeout) || o->connect_timeout <= 0) bad("--connect-timeout", a); break;
-		case O_LOW_LIMIT: if (num_long(a, 1L << 30, &o->low_speed_limit)) bad("--low-speed-limit", a); break;
-		case O_LOW_TIME: if (num_long(a, 86400, &o->low_speed_time)) bad("--low-speed-time", a); break;
-		case O_MAX_REDIRS: if (num_long(a, 1000, &o->max_redirs)) bad("--max-redirs", a); break;
-		case O_MAX_BODY: if (num_size(a, &o->max_body)) bad("--max-body", a); break;
-		case O_UA: o->user_agent = a; break;
+		case O_PACE_BY:
+			if (strcmp(a, "host") == 0) o->pace_by_site = 0;
+			else if (strcmp(a, "site") == 0) o->pace_by_site = 1;
+			else opt_bad(name, a, "host or site");
+			break;
+		case O_TIMEOUT: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->timeout); break;
+		case O_CONNECT_TIMEOUT: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->connect_timeout); break;
+		case O_LOW_LIMIT: opt_long(name, a, 0, 1L << 30, &o->low_speed_limit); break;
+		case O_LOW_TIME: opt_long(name, a, 0, 86400, &o->low_speed_time); break;
+		case O_MAX_REDIRS: opt_long(name, a, 0, 1000, &o->max_redirs); break;
 		case O_REDIRECTS:
 			if (strcmp(a, "any") == 0) o->redirects = REDIR_ANY;
 			else if (strcmp(a, "same-site") == 0) o->redirects = REDIR_SAME_SITE;
 			else if (strcmp(a, "same-host") == 0) o->redirects = REDIR_SAME_HOST;
-			else bad("--redirects", a);
+			else opt_bad(name, a, "any, same-site or same-host");
 			break;
 		case O_PRIVATE_RANGES: ranges = a; break;
 		case O_ALLOW_PRIVATE: o->allow_private = 1; break;
@@ -242,73 +222,60 @@ parse_options(int argc, char **argv)
 			o->resolve = l;
 			break;
 		}
-		case O_PACE_BY:
-			if (strcmp(a, "host") == 0) o->pace_by_site = 0;
-			else if (strcmp(a, "site") == 0) o->pace_by_site = 1;
-			else bad("--pace-by", a);
-			break;
-		case O_RETRIES: if (num_long(a, 1000, &o->retries)) bad("--retries", a); break;
+		case O_MAX_BODY: opt_size(name, a, 0, "a size, K/M/G suffixes", &o->max_body); break;
+		case O_UA: o->user_agent = a; break;
+		case O_RETRIES: opt_long(name, a, 0, 1000, &o->retries); break;
 		case O_RETRY_ON: parse_retry_on(a); break;
-		case O_BACKOFF: if (num_seconds(a, &o->backoff)) bad("--backoff", a); break;
-		case O_MAX_RETRY_AFTER: if (num_seconds(a, &o->max_retry_after)) bad("--max-retry-after", a); break;
-		case O_MAX_ELAPSED: if (num_seconds(a, &o->max_elapsed)) bad("--max-elapsed", a); break;
+		case O_BACKOFF: opt_seconds(name, a, 0, 0, WANT_SECONDS, &o->backoff); break;
+		case O_MAX_RETRY_AFTER: opt_seconds(name, a, 0, 0, WANT_SECONDS, &o->max_retry_after); break;
+		case O_MAX_ELAPSED: opt_seconds(name, a, 0, 0, WANT_SECONDS, &o->max_elapsed); break;
+		case O_TARGET_CONC: opt_seconds(name, a, 0, 1, WANT_POSITIVE, &o->target_concurrency); break;
+		case O_MAX_DELAY: opt_seconds(name, a, 0, 0, WANT_SECONDS, &o->max_delay); break;
 		case O_NO_ADAPT: o->adapt = 0; break;
-		case O_TARGET_CONC:
-			if (num_seconds(a, &o->target_concurrency) || o->target_concurrency <= 0)
-				bad("--target-concurrency", a);
+		case O_HOST_FAILURES: opt_long(name, a, 1, 1000000, &o->host_failures); break;
+		case O_HOST_PAUSE: opt_seconds(name, a, 0, 0, WANT_SECONDS, &o->host_pause); break;
+		case O_ROBOTS_AGENT:
+			if (!robots_token_valid(a))
+				opt_bad(name, a, "a product token of letters, '_' and '-'");
+			o->robots_agent = a;
 			break;
-		case O_MAX_DELAY: if (num_seconds(a, &o->max_delay)) bad("--max-delay", a); break;
-		case O_HOST_FAILURES: if (num_long(a, 1000000, &o->host_failures) || o->host_failures < 1) bad("--host-failures", a); break;
-		case O_HOST_PAUSE: if (num_seconds(a, &o->host_pause)) bad("--host-pause", a); break;
-		case O_ROBOTS_AGENT: if (!robots_token_valid(a)) bad("--robots-agent", a); o->robots_agent = a; break;
 		case O_NO_ROBOTS: o->robots = 0; break;
-		case O_PENDING: if (num_long(a, 10000000, &o->pending) || o->pending < 1) bad("--pending", a); break;
-		case O_BUFFER: if (num_size(a, &o->out_buffer) || o->out_buffer < 1024) bad("--buffer", a); break;
-		case O_MAX_RECORD: if (num_size(a, &o->max_record) || o->max_record < 64) bad("--max-record", a); break;
-		case O_JSON: o->json = 1; break;
-		case O_SHARD:
-			if (shard_parse(a, &o->shard_k, &o->shard_n))
-				msg_usage("invalid value '%s' for --shard: want K/N with 1 <= K <= N", a);
-			break;
-		case O_MAX_HOSTS: if (num_long(a, 100000000, &o->max_hosts) || o->max_hosts < 1) bad("--max-hosts", a); break;
+		case O_PENDING: opt_long(name, a, 1, 10000000, &o->pending); break;
+		case O_BUFFER: opt_size(name, a, 1024, "a size of 1K or more, K/M/G suffixes", &o->out_buffer); break;
+		case O_MAX_RECORD: opt_size(name, a, 64, "a size of 64 or more, K/M/G suffixes", &o->max_record); break;
+		case O_MAX_HOSTS: opt_long(name, a, 1, 100000000, &o->max_hosts); break;
 		case O_STATS: o->stats = a; break;
 		case O_PROGRESS: o->progress = 1; break;
 		case O_NO_PROGRESS: o->progress = 0; break;
-		case O_QUEUE: o->queue = a; break;
-		case O_LEASE: if (num_seconds(a, &o->lease) || o->lease <= 0) bad("--lease", a); break;
-		case O_MAX_ATTEMPTS:
-			if (num_long(a, 1000000, &o->max_attempts) || o->max_attempts < 1)
-				bad("--max-attempts", a);
+		case O_JSON: o->json = 1; break;
+		case O_SHARD:
+			if (shard_parse(a, &o->shard_k, &o->shard_n))
+				opt_bad(name, a, "K/N with 1 <= K <= N");
 			break;
-		case O_SYNC_MODE: if (sql_sync_arg(a) != 0) bad("--sync", a); break;
+		case O_QUEUE: o->queue = a; break;
+		case O_LEASE: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->lease); break;
+		case O_MAX_ATTEMPTS: opt_long(name, a, 1, 1000000, &o->max_attempts); break;
+		case O_SYNC_MODE: if (sql_sync_arg(a) != 0) opt_bad(name, a, "normal or full"); break;
 		case O_REPORT: report = 1; break;
 		case O_REQUEUE: report = 2; break;
 		case O_PAUSE: pause_host = a; pause_on = 1; break;
 		case O_RESUME: pause_host = a; pause_on = 0; break;
 		case O_MIN_YIELD:
-			if (num_seconds(a, &o->min_yield) || o->min_yield > 1)
-				bad("--min-yield", a);
+			if (num_seconds(a, &o->min_yield) < 0 || o->min_yield > 1)
+				opt_bad(name, a, "a fraction from 0 to 1");
 			break;
-		case O_YIELD_WINDOW:
-			if (num_long(a, FR_RECENT, &o->yield_window) || o->yield_window < 1)
-				bad("--yield-window", a);
-			break;
-		case 'q': msg_quiet = 1; break;
-		case O_HELP: fputs(usage_text, stdout); exit(0);
-		case O_VERSION: {
-			char msgpack[32];
-			snprintf(msgpack, sizeof msgpack, "msgpack-c/%s", msgpack_version());
-			char uv[32];
-			snprintf(uv, sizeof uv, "libuv/%s", uv_version_string());
-			const char *libs[] = { curl_version(), uv, msgpack, NULL };
-			msg_version(libs);
-		}
-		default: msg_bad_option(argv);
+		case O_YIELD_WINDOW: opt_long(name, a, 1, FR_RECENT, &o->yield_window); break;
+		case O_QUIET: msg_quiet = 1; break;
+		case O_HELP: opt_help(usage, opts, O_N);
+		case O_VERSION: print_version();
 		}
 	}
 	char why[256];
-	if (!(o->private_ranges = cidr_parse(ranges, why, sizeof why)))
-		msg_usage("invalid value '%s' for --private-ranges: %s", ranges, why);
+	if (!(o->private_ranges = cidr_parse(ranges, why, sizeof why))) {
+		char want[300];
+		snprintf(want, sizeof want, "ADDR/PREFIX ranges, comma-separated (%s)", why);
+		opt_bad("private-ranges", ranges, want);
+	}
 	if (policy) {
 		char err[512];
 		int rc = policy_load(policy, &F.policy, err, sizeof err);

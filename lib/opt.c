@@ -25,8 +25,11 @@ opt_next(int argc, char **argv, const opt_def *tab, int n)
 			msg_die(EX_OSERR, "out of memory");
 		char *s = shorts;
 		*s++ = ':';   /* a missing value is ':', not '?': both are usage errors */
-		for (int i = 0; i < n; i++) {
-			longs[i] = (struct option){ tab[i].name,
+		/* Headings are left out: a NULL name would end the array. */
+		for (int i = 0, l = 0; i < n; i++) {
+			if (!tab[i].name)
+				continue;
+			longs[l++] = (struct option){ tab[i].name,
 				tab[i].arg ? required_argument : no_argument, NULL,
 				tab[i].shortc ? tab[i].shortc : OPT_LONG_BASE + i };
 			if (tab[i].shortc) {
@@ -53,6 +56,10 @@ opt_help(const char *usage, const opt_def *tab, int n)
 {
 	fputs(usage, stdout);
 	for (int i = 0; i < n; i++) {
+		if (!tab[i].name) {
+			printf("%s\n", tab[i].help);
+			continue;
+		}
 		char left[64];
 		snprintf(left, sizeof left, "%s%c%s--%s%s%s",
 			 tab[i].shortc ? "-" : " ", tab[i].shortc ? tab[i].shortc : ' ',

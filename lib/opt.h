@@ -12,12 +12,15 @@
  *       ...
  *   };
  *   while ((i = opt_next(argc, argv, opts, O_N)) != -1) switch (i) ...
+ *
+ * A row with a NULL name is a section heading: opt_help prints its help
+ * as a line of its own ("Limits:") and opt_next never returns it.
  */
 #ifndef SLUICE_OPT_H
 #define SLUICE_OPT_H
 
 typedef struct opt_def {
-	const char *name;   /* long name, without "--" */
+	const char *name;   /* long name, without "--"; NULL for a heading */
 	int shortc;         /* short option letter, or 0 */
 	const char *arg;    /* argument's name in --help, NULL for a flag */
 	const char *help;   /* one line; a '\n' starts an indented second line */
@@ -32,8 +35,8 @@ typedef struct opt_def {
 int opt_next(int argc, char **argv, const opt_def *tab, int n);
 
 /* Prints usage (the synopsis lines, as given) and then one aligned row
- * per option with its default in parentheses on stdout, and exits 0
- * (quietly on a closed stdout). */
+ * per option with its default in parentheses, and each heading row's
+ * help as a line, on stdout, and exits 0 (quietly on a closed stdout). */
 _Noreturn void opt_help(const char *usage, const opt_def *tab, int n);
 
 /* The one message for a bad option value, exiting 64:

@@ -133,7 +133,7 @@ expect_eq "--robots-agent: /private/x never requested, the user agent unchanged"
 printf '%s\n' "$U1/ok" | F --robots-agent archiver >"$T/rb.json"
 expect_eq "--robots-agent archiver: the group it shares with research-bot" "200 -" "$(verdict "$T/rb.json" /ok)"
 out=$(echo "$U1/ok" | "$BIN/fetch" --robots-agent 'bot/1.0' 2>&1 >/dev/null); rc=$?
-expect_eq "--robots-agent bot/1.0: usage error" "64 fetch: invalid value 'bot/1.0' for --robots-agent" "$rc $(echo "$out" | head -n 1)"
+expect_eq "--robots-agent bot/1.0: usage error" "64 fetch: invalid value 'bot/1.0' for --robots-agent: want a product token of letters, '_' and '-'" "$rc $(echo "$out" | head -n 1)"
 
 # ---- a non-ASCII pattern blocks the percent-encoded URL parse writes
 printf 'User-agent: *\nDisallow: /caf\303\251/\nDisallow: /%%7Euser/\n' >"$R"

@@ -2,8 +2,7 @@
 # Each program's options, as its --help lists them (from its option
 # table, lib/opt.h), against the OPTIONS section of man/PROG.1 and the
 # Options table of docs/PROG.md: a name missing on either side fails,
-# so the man page and docs cannot fall behind the program.  fetch's
-# --help is still hand-written, not from lib/opt, but is checked alike.
+# so the man page and docs cannot fall behind the program.
 . "$(dirname "$0")/lib.sh"
 ROOT=$TESTS/..
 
