@@ -156,6 +156,13 @@ typedef struct job {
 	char errbuf[CURL_ERROR_SIZE];
 } job;
 
+/* The URL j's next attempt requests: its redirect target, or its own. */
+static inline const char *
+job_target(const job *j)
+{
+	return j->target ? j->target : j->url;
+}
+
 /* One origin (scheme://host[:port]) of a host: robots.txt is per origin
  * (RFC 9309), pacing per host or site. */
 typedef struct origin {
@@ -370,6 +377,9 @@ void redirect_pack(const job *j);
  * redirect from a public address may not reach a private one. */
 curl_socket_t redirect_open_socket(void *userp, curlsocktype purpose, struct curl_sockaddr *a);
 int redirect_private_ip(job *j, const char *ip);
+/* An error_detail (malloc'd): why, after "redirect to TO: " when the
+ * refusal is of a redirect target (to not NULL). */
+char *redirect_detail(const char *to, const char *why);
 /* The error_detail of a hop refused as private_address (malloc'd). */
 char *redirect_private_detail(const job *j);
 void redirect_free(job *j);

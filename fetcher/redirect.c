@@ -34,15 +34,23 @@ is_redirect(long status)
 	       status == 308;
 }
 
+char *
+redirect_detail(const char *to, const char *why)
+{
+	if (!to)
+		return strdup(why);
+	char detail[512];
+	snprintf(detail, sizeof detail, "redirect to %.400s: %s", to, why);
+	return strdup(detail);
+}
+
 /* Ends j with error word e, its detail naming the refused target. */
 static void
 refuse(job *j, enum fetcherr e, const char *why, const char *to)
 {
-	char detail[512];
-	snprintf(detail, sizeof detail, "redirect to %.400s: %s", to, why);
 	j->error = e;
 	free(j->error_detail);
-	j->error_detail = strdup(detail);
+	j->error_detail = redirect_detail(to, why);
 	job_emit(j);
 }
 
@@ -86,7 +94,7 @@ redirect_follow(job *j)
 		job_emit(j);
 		return 1;
 	}
-	const char *cur = j->target ? j->target : j->url;
+	const char *cur = job_target(j);
 	if (j->n_chain == 0) {
 		char *ip = NULL;
 		curl_easy_getinfo(j->easy, CURLINFO_PRIMARY_IP, &ip);
@@ -175,10 +183,7 @@ redirect_private_ip(job *j, const char *ip)
 char *
 redirect_private_detail(const job *j)
 {
-	char why[512];
-	snprintf(why, sizeof why, "redirect to %.400s: a private address after a public one "
-		 "(--private-ranges)", j->target);
-	return strdup(why);
+	return redirect_detail(j->target, "a private address after a public one (--private-ranges)");
 }
 
 void

@@ -426,7 +426,7 @@ pump_host(host *h, double now)
 		if (!j)
 			return when;
 		/* Canonical URLs have a path: what follows the origin. */
-		const char *u = j->target ? j->target : j->url;
+		const char *u = job_target(j);
 		origin *o = origin_of(h, u);
 		if (j->guard && o->private) {
 			j->refused_private = 1;
@@ -455,14 +455,7 @@ pump_host(host *h, double now)
 		if (h->use_robots && !robots_allowed(o->robots, u + url_origin_len(u))) {
 			j->error = FETCHERR_ROBOTS;
 			free(j->error_detail);
-			if (j->target) {
-				char why[512];
-				snprintf(why, sizeof why, "redirect to %.400s: %s", u,
-					 robots_reason(o->robots));
-				j->error_detail = strdup(why);
-			} else {
-				j->error_detail = strdup(robots_reason(o->robots));
-			}
+			j->error_detail = redirect_detail(j->target, robots_reason(o->robots));
 			job_emit(j);
 			continue;
 		}

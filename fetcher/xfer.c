@@ -288,7 +288,7 @@ xfer_start(job *j)
 	 * by Content-Length. */
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 			 j->is_robots ? (curl_off_t)0 : (curl_off_t)F.o.max_body);
-	curl_easy_setopt(e, CURLOPT_URL, j->target ? j->target : j->url);
+	curl_easy_setopt(e, CURLOPT_URL, job_target(j));
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, (long)j->is_robots);
 	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, j);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
