@@ -135,7 +135,7 @@ typedef struct write_task {
 	int kind;
 	char *url, *host, *from;
 	double at, host_at;
-	char **urls;             /* W_UNLEASE: n more beside url */
+	char **urls;             /* W_UNLEASE: the n URLs handed back */
 	int n;
 } write_task;
 
@@ -149,8 +149,6 @@ write_run(dbq_task *t)
 		 * for its WAL flush, which one statement at a time made a
 		 * stop with 230 waiting URLs take 15 s. */
 		check(fr_begin(front), "update");
-		if (w->url)
-			check(fr_unlease(front, w->url), "update");
 		for (int i = 0; i < w->n; i++)
 			check(fr_unlease(front, w->urls[i]), "update");
 		check(fr_commit(front), "update");
@@ -188,6 +186,27 @@ new_write(int kind, const char *url, const char *host, const char *from, double 
 			   .url = dup_str(url), .host = dup_str(host), .from = dup_str(from),
 			   .at = at, .host_at = host_at };
 	return w;
+}
+
+/* Adds url (taken over) to hand-back w. */
+static void
+unlease_add(write_task *w, char *url)
+{
+	char **u = realloc(w->urls, (size_t)(w->n + 1) * sizeof *u);
+	if (!u)
+		abort();
+	w->urls = u;
+	w->urls[w->n++] = url;
+}
+
+/* Posts hand-back w, or frees it when it holds no URL. */
+static void
+unlease_post(write_task *w)
+{
+	if (w->n)
+		dbq_post(&w->t);
+	else
+		write_done(&w->t);
 }
 
 static void
@@ -485,6 +504,7 @@ lease_done(dbq_task *t)
 	lease_task *l = (lease_task *)t;
 	leasing = 0;
 	double mono = tm_mono(), wall = tm_wall();
+	write_task *back = new_write(W_UNLEASE, NULL, NULL, NULL, 0, 0);
 	for (int i = 0; i < l->n_rows; i++) {
 		leased *r = &l->rows[i];
 		if (r->kind == ROW_EXHAUSTED) {
@@ -501,10 +521,11 @@ lease_done(dbq_task *t)
 		}
 		/* Stopped meanwhile: back unstarted, as lease_interrupt's. */
 		if (r->kind == ROW_TAKEN && F.stopping)
-			post_write(W_UNLEASE, r->url, NULL, NULL, 0, 0);
+			unlease_add(back, dup_str(r->url));
 		else if (r->kind == ROW_TAKEN)
 			sched_enqueue(leased_job(r));
 	}
+	unlease_post(back);
 	if (l->n == 0 && !F.stopping) {
 		if (F.alive == 0 && l->outstanding == 0) {
 			F.input_done = 1;
@@ -572,22 +593,15 @@ static void
 unlease_waiting(int any, const char *of_what)
 {
 	write_task *w = new_write(W_UNLEASE, NULL, NULL, NULL, 0, 0);
-	for (job *j; (j = sched_take_held(any)); w->n++) {
-		char **u = realloc(w->urls, (size_t)(w->n + 1) * sizeof *u);
-		if (!u)
-			abort();
-		w->urls = u;
-		w->urls[w->n] = j->url;   /* taken over from the job */
+	for (job *j; (j = sched_take_held(any));) {
+		unlease_add(w, j->url);   /* taken over from the job */
 		j->url = NULL;
 		job_drop(j);
 	}
 	int n = w->n;
-	if (n == 0) {
-		write_done(&w->t);
-		return;
-	}
-	dbq_post(&w->t);
-	msg_note("%d unstarted URLs%s back to the queue", n, of_what);
+	unlease_post(w);
+	if (n > 0)
+		msg_note("%d unstarted URLs%s back to the queue", n, of_what);
 }
 
 /* Reads the paused hosts and the ones we hand back into now. */
