@@ -137,24 +137,6 @@ parse_retry_on(const char *s)
 	free(copy);
 }
 
-/* Sets *out from val, a number of seconds (or a rate) of at least min, or
- * (when above is set) more than min, or exits through opt_bad. */
-static void
-opt_seconds(const char *name, const char *val, double min, int above, const char *want, double *out)
-{
-	if (num_seconds(val, out) < 0 || *out < min || (above && *out <= min))
-		opt_bad(name, val, want);
-}
-
-/* Sets *out from val, a size of at least min bytes, or exits through
- * opt_bad. */
-static void
-opt_size(const char *name, const char *val, size_t min, const char *want, size_t *out)
-{
-	if (num_size(val, out) < 0 || *out < min)
-		opt_bad(name, val, want);
-}
-
 static _Noreturn void
 print_version(void)
 {

@@ -100,3 +100,18 @@ opt_long(const char *name, const char *val, long min, long max, long *out)
 		opt_bad(name, val, want);
 	}
 }
+
+void
+opt_seconds(const char *name, const char *val, double min, int above, const char *want,
+	    double *out)
+{
+	if (num_seconds(val, out) < 0 || *out < min || (above && *out <= min))
+		opt_bad(name, val, want);
+}
+
+void
+opt_size(const char *name, const char *val, size_t min, const char *want, size_t *out)
+{
+	if (num_size(val, out) < 0 || *out < min)
+		opt_bad(name, val, want);
+}

@@ -19,6 +19,8 @@
 #ifndef SLUICE_OPT_H
 #define SLUICE_OPT_H
 
+#include <stddef.h>
+
 typedef struct opt_def {
 	const char *name;   /* long name, without "--"; NULL for a heading */
 	int shortc;         /* short option letter, or 0 */
@@ -46,5 +48,15 @@ _Noreturn void opt_bad(const char *name, const char *val, const char *want);
 /* Parses val as a whole number from min to max into *out, or exits
  * through opt_bad naming the range. */
 void opt_long(const char *name, const char *val, long min, long max, long *out);
+
+/* Parses val as seconds (or a rate: lib/num's num_seconds) of at least
+ * min, or more than min when above is set, into *out; else exits
+ * through opt_bad with want. */
+void opt_seconds(const char *name, const char *val, double min, int above, const char *want,
+		 double *out);
+
+/* Parses val as a size (num_size: K, M, G suffixes) of at least min
+ * bytes into *out; else exits through opt_bad with want. */
+void opt_size(const char *name, const char *val, size_t min, const char *want, size_t *out);
 
 #endif

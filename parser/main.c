@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "msg.h"
-#include "num.h"
 #include "opt.h"
 #include "page.h"
 #include "pool.h"
@@ -158,17 +157,14 @@ parse_args(int argc, char **argv, pargs *a, page_opts *opts, ex_field *fields)
 		case O_QUIET: msg_quiet = 1; break;
 		case O_JSON: a->json = 1; break;
 		case O_MAXREC:
-			if (num_size(optarg, &a->max_record) < 0 || a->max_record == 0)
-				opt_bad("max-record", optarg, "a size of 1 or more, K/M/G suffixes");
+			opt_size("max-record", optarg, 1, "a size of 1 or more, K/M/G suffixes", &a->max_record);
 			break;
 		case O_MAXTIME:
-			if (num_seconds(optarg, &a->max_time) < 0)
-				opt_bad("max-parse-time", optarg, "seconds, 0 for no limit");
+			opt_seconds("max-parse-time", optarg, 0, 0, "seconds, 0 for no limit", &a->max_time);
 			max_time_set = 1;
 			break;
 		case O_MAXMEM:
-			if (num_size(optarg, &opts->max_mem) < 0)
-				opt_bad("max-parse-memory", optarg, "bytes (K, M, G), 0 for no limit");
+			opt_size("max-parse-memory", optarg, 0, "bytes (K, M, G), 0 for no limit", &opts->max_mem);
 			break;
 		case O_KEEP: opts->keep_body = 1; break;
 		case O_NOTEXT: opts->no_text = 1; break;

@@ -15,7 +15,6 @@
 #include "db.h"
 #include "jsonl.h"
 #include "msg.h"
-#include "num.h"
 #include "opt.h"
 #include "ack.h"
 #include "pgsql.h"
@@ -113,8 +112,7 @@ parse_args(int argc, char **argv, sink *k)
 		case O_LINKS: k->db_flags |= SDB_LINKS; break;
 		case O_SCHEMA: print_out(sdb_schema);
 		case O_MAX_RECORD:
-			if (num_size(optarg, &k->max_record) < 0 || k->max_record == 0)
-				opt_bad("max-record", optarg, "a size of 1 or more, K/M/G suffixes");
+			opt_size("max-record", optarg, 1, "a size of 1 or more, K/M/G suffixes", &k->max_record);
 			break;
 		case O_QUEUE: k->q.path = optarg; break;
 		case O_FOLLOW: k->q.follow = 1; break;

@@ -14,7 +14,6 @@
 
 #include "check.h"
 #include "msg.h"
-#include "num.h"
 #include "opt.h"
 #include "rec.h"
 #include "stop.h"
@@ -81,8 +80,7 @@ parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 		case O_SUMMARY: opts->summary = optarg; break;
 		case O_JSON: opts->json = 1; break;
 		case O_MAX_RECORD:
-			if (num_size(optarg, &opts->max_record) < 0 || opts->max_record == 0)
-				opt_bad("max-record", optarg, "a size of 1 or more, K/M/G suffixes");
+			opt_size("max-record", optarg, 1, "a size of 1 or more, K/M/G suffixes", &opts->max_record);
 			break;
 		case O_QUIET: msg_quiet = 1; break;
 		case O_HELP: opt_help(usage, opts_tab, O_N);
