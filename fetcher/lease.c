@@ -48,12 +48,13 @@
 #include "fetch.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "frontier.h"
 #include "msg.h"
-#include "strset.h"
+#include "htab.h"
 #include "tm.h"
 
 #define LEASE_POLL_MS 50
@@ -256,45 +257,21 @@ typedef struct pace {
 } pace;
 
 typedef struct snap {
-	struct snap_name { char *name; int pace; } *names;  /* open addressing */
-	size_t cap, n;                                         /* cap a power of 2 */
-	pace *paces;                                           /* cap of them */
-	int n_paces;
+	htab names;        /* host name -> its pace's index + 1 */
+	pace *paces;
+	int n_paces, cap_paces;
 	pace dflt;
 } snap;
-
-/* Where name is in s, or where it goes. */
-static size_t
-snap_find(const snap *s, const char *name)
-{
-	size_t i = strset_hash(name) & (s->cap - 1);
-	while (s->names[i].name && strcmp(s->names[i].name, name) != 0)
-		i = (i + 1) & (s->cap - 1);
-	return i;
-}
-
-static void
-snap_grow(snap *s)
-{
-	struct snap_name *old = s->names;
-	size_t ocap = s->cap;
-	s->cap = ocap ? ocap * 2 : 64;
-	s->names = calloc(s->cap, sizeof *s->names);
-	s->paces = realloc(s->paces, s->cap * sizeof *s->paces);
-	if (!s->names || !s->paces)
-		abort();
-	for (size_t i = 0; i < ocap; i++)
-		if (old[i].name)
-			s->names[snap_find(s, old[i].name)] = old[i];
-	free(old);
-}
 
 /* Adds pace p, returning its index. */
 static int
 snap_pace(snap *s, pace p)
 {
-	if ((size_t)s->n_paces + 1 > s->cap / 2)
-		snap_grow(s);
+	if (s->n_paces == s->cap_paces) {
+		s->cap_paces = s->cap_paces ? s->cap_paces * 2 : 64;
+		if (!(s->paces = realloc(s->paces, s->cap_paces * sizeof *s->paces)))
+			abort();
+	}
 	s->paces[s->n_paces] = p;
 	return s->n_paces++;
 }
@@ -303,25 +280,21 @@ snap_pace(snap *s, pace p)
 static void
 snap_name(snap *s, const char *name, int i)
 {
-	if ((s->n + 1) * 2 > s->cap)
-		snap_grow(s);
-	size_t k = snap_find(s, name);
-	if (s->names[k].name)
-		return;
-	s->names[k].name = dup_str(name);
-	s->names[k].pace = i;
-	s->n++;
+	int added;
+	htab_ent *e = htab_put(&s->names, name, strlen(name), &added);
+	if (!e)
+		abort();
+	if (added)
+		e->val = (void *)(intptr_t)(i + 1);
 }
 
 /* The pace of host name: its host's, or a new one as for a new host. */
 static pace *
 snap_of(snap *s, const char *name)
 {
-	if (s->cap) {
-		size_t k = snap_find(s, name);
-		if (s->names[k].name)
-			return &s->paces[s->names[k].pace];
-	}
+	htab_ent *e = htab_get(&s->names, name);
+	if (e)
+		return &s->paces[(intptr_t)e->val - 1];
 	int i = snap_pace(s, s->dflt);
 	snap_name(s, name, i);
 	return &s->paces[i];
@@ -348,9 +321,7 @@ snap_take(snap *s)
 static void
 snap_free(snap *s)
 {
-	for (size_t i = 0; i < s->cap; i++)
-		free(s->names[i].name);
-	free(s->names);
+	htab_free(&s->names);
 	free(s->paces);
 }
 

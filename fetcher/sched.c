@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "site.h"
-#include "strset.h"
+#include "htab.h"
 #include "tm.h"
 #include "url.h"
 
@@ -31,7 +31,7 @@ grow(void)
 	for (size_t i = 0; i < F.table_size; i++)
 		for (host *h = F.table[i], *next; h; h = next) {
 			next = h->hnext;
-			size_t b = strset_hash(h->name) & (n - 1);
+			size_t b = htab_hash(h->name, strlen(h->name)) & (n - 1);
 			h->hnext = t[b];
 			t[b] = h;
 		}
@@ -130,7 +130,7 @@ sched_host(const char *name)
 	const char *key = pace_key(name);
 	if (F.n_hosts >= F.table_size / 2)
 		grow();
-	size_t b = strset_hash(key) & (F.table_size - 1);
+	size_t b = htab_hash(key, strlen(key)) & (F.table_size - 1);
 	for (host *h = F.table[b]; h; h = h->hnext)
 		if (strcmp(h->name, key) == 0)
 			return h;
