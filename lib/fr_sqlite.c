@@ -21,53 +21,15 @@ typedef struct {
 	long long changes;
 } lite;
 
-/* Whether table has column. */
-static int
-has_column(sqlite3 *db, const char *table, const char *column)
-{
-	char q[128];
-	snprintf(q, sizeof q, "SELECT %s FROM %s LIMIT 0", column, table);
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, q, -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_finalize(s);
-	return 1;
-}
-
 /* The columns later versions added, for frontiers made before them:
  * lease owners (their ownerless leases end by lease_until as they always
- * did) and host owners.  Added under the write lock, checked again
- * there: a fetch and a sink opening the same old file at once must not
- * both add them. */
-static const char *const added[][3] = {
+ * did) and host owners. */
+static const sql_column added[] = {
 	{ "frontier", "owner", "INTEGER" },
 	{ "frontier_host", "owner", "INTEGER" },
 	{ "frontier_host", "next_start", "REAL NOT NULL DEFAULT 0" },
 	{ "frontier_host", "min_gap", "REAL NOT NULL DEFAULT 0" },
 };
-#define N_ADDED (sizeof added / sizeof added[0])
-
-static int
-add_columns(sqlite3 *db)
-{
-	size_t missing = 0;
-	for (size_t i = 0; i < N_ADDED; i++)
-		missing += !has_column(db, added[i][0], added[i][1]);
-	if (missing == 0)
-		return 0;
-	if (sql_exec(db, "BEGIN IMMEDIATE") != SQLITE_OK)
-		return -1;
-	for (size_t i = 0; i < N_ADDED; i++) {
-		char q[160];
-		snprintf(q, sizeof q, "ALTER TABLE %s ADD COLUMN %s %s", added[i][0], added[i][1],
-			 added[i][2]);
-		if (!has_column(db, added[i][0], added[i][1]) && sql_exec(db, q) != SQLITE_OK) {
-			sql_exec(db, "ROLLBACK");
-			return -1;
-		}
-	}
-	return sql_exec(db, "COMMIT") == SQLITE_OK ? 0 : -1;
-}
 
 static void
 lite_end(fr_store *s)
@@ -193,7 +155,7 @@ fr_sqlite_open(const char *path, sqlite3 *db, char *err, size_t errlen)
 		free(l);
 		return NULL;
 	}
-	if (sql_exec(l->db, fr_schema_sqlite) != SQLITE_OK || add_columns(l->db) != 0)
+	if (sql_exec(l->db, fr_schema_sqlite) != SQLITE_OK || sql_add_columns(l->db, added, sizeof added / sizeof added[0]) != 0)
 		goto fail;
 	for (int i = 0; i < fr_n_sql; i++)
 		if (sqlite3_prepare_v3(l->db, fr_sql(i, 0), -1, SQLITE_PREPARE_PERSISTENT,

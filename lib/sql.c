@@ -50,3 +50,38 @@ sql_open(const char *path, const char *schema, char *err, size_t errlen)
 	}
 	return db;
 }
+
+/* Whether table has column. */
+static int
+has_column(sqlite3 *db, const char *table, const char *column)
+{
+	char q[128];
+	snprintf(q, sizeof q, "SELECT %s FROM %s LIMIT 0", column, table);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, q, -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_finalize(s);
+	return 1;
+}
+
+int
+sql_add_columns(sqlite3 *db, const sql_column *c, size_t n)
+{
+	size_t missing = 0;
+	for (size_t i = 0; i < n; i++)
+		missing += !has_column(db, c[i].table, c[i].name);
+	if (missing == 0)
+		return 0;
+	if (sql_exec(db, "BEGIN IMMEDIATE") != SQLITE_OK)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char q[160];
+		snprintf(q, sizeof q, "ALTER TABLE %s ADD COLUMN %s %s", c[i].table, c[i].name,
+			 c[i].type);
+		if (!has_column(db, c[i].table, c[i].name) && sql_exec(db, q) != SQLITE_OK) {
+			sql_exec(db, "ROLLBACK");
+			return -1;
+		}
+	}
+	return sql_exec(db, "COMMIT") == SQLITE_OK ? 0 : -1;
+}

@@ -41,4 +41,15 @@ sqlite3 *sql_open(const char *path, const char *schema, char *err, size_t errlen
 /* sqlite3_exec, retried while the database is busy. */
 int sql_exec(sqlite3 *db, const char *sql);
 
+/* A column that a later version added to a table. */
+typedef struct sql_column {
+	const char *table, *name, *type;   /* type: as ALTER TABLE ADD COLUMN takes it */
+} sql_column;
+
+/* Adds the n columns of c that their tables lack, for files made before
+ * them.  Added under the write lock and checked again there: two
+ * processes opening the same old file at once (fetch and sink) must not
+ * both add one.  0, or -1 with the reason in sqlite3_errmsg. */
+int sql_add_columns(sqlite3 *db, const sql_column *c, size_t n);
+
 #endif
