@@ -281,6 +281,15 @@ rec_is_map_start(int c)
 /* ---- accessors ---------------------------------------------------------- */
 
 int
+rec_not_modified(const msgpack_object *rec)
+{
+	const msgpack_object *nm = rec_get(rec, "not_modified");
+	int64_t status;
+	return nm && nm->type == MSGPACK_OBJECT_BOOLEAN && nm->via.boolean &&
+	       rec_int(rec, "status", &status) && status == 304;
+}
+
+int
 rec_eq(const msgpack_object *o, const char *s)
 {
 	size_t n = strlen(s);

@@ -118,6 +118,11 @@ int rec_eq(const msgpack_object *o, const char *s);
 /* Whether o is "empty": absent, nil, false, "", [] or {}. */
 int rec_empty(const msgpack_object *o);
 
+/* Whether rec is a conditional request's "unchanged" answer: `status`
+ * 304 and `not_modified` true (docs/records.md).  It has no body: parse
+ * and validate pass it through, sink keeps the page it stored before. */
+int rec_not_modified(const msgpack_object *rec);
+
 /* ---- building a record ---------------------------------------------- */
 
 #define REC_MAX_KEYS 64

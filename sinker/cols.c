@@ -16,15 +16,53 @@ cols_upsert(char *sql, size_t n, int body)
 {
 	snprintf(sql, n,
 		 "INSERT INTO pages (url, final_url, host, status, error, accepted, reason,"
-		 " title, fetched_at, parser, stored_at, record%s)"
-		 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12%s)"
+		 " title, fetched_at, parser, stored_at, record, etag, last_modified,"
+		 " last_checked, last_error%s)"
+		 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?11, ?15%s)"
 		 " ON CONFLICT(url) DO UPDATE SET final_url = excluded.final_url,"
 		 " host = excluded.host, status = excluded.status, error = excluded.error,"
 		 " accepted = excluded.accepted, reason = excluded.reason,"
 		 " title = excluded.title, fetched_at = excluded.fetched_at,"
 		 " parser = excluded.parser, stored_at = excluded.stored_at,"
-		 " record = excluded.record%s",
-		 body ? ", body" : "", body ? ", ?13" : "", body ? ", body = excluded.body" : "");
+		 " record = excluded.record, etag = excluded.etag,"
+		 " last_modified = excluded.last_modified, last_checked = excluded.last_checked,"
+		 " last_error = excluded.last_error%s",
+		 body ? ", body" : "", body ? ", ?16" : "", body ? ", body = excluded.body" : "");
+}
+
+const char cols_keep[] =
+	"UPDATE pages SET last_checked = ?2, last_error = ?3, etag = coalesce(?4, etag),"
+	" last_modified = coalesce(?5, last_modified) WHERE url = ?1 AND (?6 = 1 OR"
+	" (status BETWEEN 200 AND 299 AND error IS NULL AND coalesce(accepted, 1) != 0))";
+
+enum cols_kind
+cols_kind(const msgpack_object *rec, char *why, size_t n)
+{
+	const char *err;
+	size_t len;
+	int64_t status;
+	why[0] = '\0';
+	if (rec_not_modified(rec))
+		return COLS_UNCHANGED;
+	if (rec_get(rec, "error")) {
+		if (!rec_str(rec, "error", &err, &len))
+			err = "error", len = 5;
+		snprintf(why, n, "%.*s", (int)len, err);
+		return COLS_FAILED;
+	}
+	if (rec_int(rec, "status", &status) && (status < 200 || status > 299) && status != 304) {
+		snprintf(why, n, "status %lld", (long long)status);
+		return COLS_FAILED;
+	}
+	return COLS_PAGE;
+}
+
+const msgpack_object *
+cols_header(const msgpack_object *rec, const char *name)
+{
+	const msgpack_object *h = rec_get(rec, "headers");
+	const msgpack_object *v = h && h->type == MSGPACK_OBJECT_MAP ? rec_get(h, name) : NULL;
+	return v && v->type == MSGPACK_OBJECT_STR ? v : NULL;
 }
 
 int

@@ -17,9 +17,34 @@ extern const char *const cols_names[];
 int cols_fits(size_t i, const msgpack_object *v);
 
 /* Writes the upsert of one row into sql: the columns ?1..?10, stored_at
- * ?11, record ?12 and, with body, body ?13; an existing url's row takes
+ * ?11 (also last_checked), record ?12, etag ?13, last_modified ?14,
+ * last_error ?15 and, with body, body ?16; an existing url's row takes
  * the new values. */
 void cols_upsert(char *sql, size_t n, int body);
+
+/* What a record does to the row stored for its url (docs/sink.md,
+ * "Recrawls"). */
+enum cols_kind {
+	COLS_PAGE,       /* an answer to store: upserted */
+	COLS_UNCHANGED,  /* rec_not_modified: any stored row is kept */
+	COLS_FAILED,     /* `error`, or a status outside 2xx but 304: a good
+			  * stored row is kept */
+};
+
+/* rec's kind; for COLS_FAILED, why into why (the error word, or
+ * "status N"), else "". */
+enum cols_kind cols_kind(const msgpack_object *rec, char *why, size_t n);
+
+/* The string value of response header name (lowercase) in rec's
+ * `headers`, or NULL. */
+const msgpack_object *cols_header(const msgpack_object *rec, const char *name);
+
+/* The statement that keeps a stored row and notes a check of it:
+ * url ?1, last_checked ?2, last_error ?3, etag ?4 and last_modified ?5
+ * (each replacing the row's unless NULL).  With ?6 = 1 any row is kept
+ * (COLS_UNCHANGED); with 0 only a good one: 2xx, no error, not rejected
+ * (COLS_FAILED).  No row changed: store the record as a page. */
+extern const char cols_keep[];
 
 typedef struct cols_rest {
 	msgpack_object_kv *kv;   /* scratch: the pairs that go to `record` */

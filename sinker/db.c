@@ -26,7 +26,11 @@ const char sdb_schema[] =
 	"  parser     TEXT,\n"
 	"  stored_at  REAL NOT NULL,\n"
 	"  record     TEXT NOT NULL,  -- every other key, as JSON\n"
-	"  body       BLOB       -- only with --body\n"
+	"  body       BLOB,      -- only with --body\n"
+	"  etag          TEXT,   -- the response's validators, for a recrawl\n"
+	"  last_modified TEXT,\n"
+	"  last_checked  REAL,   -- when sink last stored a record of the URL\n"
+	"  last_error    TEXT    -- why that record failed (error, or status N)\n"
 	");\n"
 	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n"
 	"CREATE TABLE IF NOT EXISTS links (\n"
@@ -35,11 +39,19 @@ const char sdb_schema[] =
 	"  PRIMARY KEY (src, dst)\n"
 	") WITHOUT ROWID;\n";
 
+/* The columns later versions added, for files made before them. */
+static const sql_column added[] = {
+	{ "pages", "etag", "TEXT" },
+	{ "pages", "last_modified", "TEXT" },
+	{ "pages", "last_checked", "REAL" },
+	{ "pages", "last_error", "TEXT" },
+};
+
 struct sdb {
 	pgdb *pg;                /* a PostgreSQL target: everything goes there */
 	sqlite3 *h;
 	int flags, in_txn;
-	sqlite3_stmt *begin, *commit, *upsert, *del_links, *ins_link;
+	sqlite3_stmt *begin, *commit, *upsert, *keep, *del_links, *ins_link;
 	cols_rest rest;          /* scratch: `record` */
 };
 
@@ -68,15 +80,18 @@ sdb_open(const char *path, int flags, char *err, size_t errlen)
 		return db;
 	}
 	db->h = sql_open(path, sdb_schema, err, errlen);
-	if (!db->h) {
+	if (!db->h || sql_add_columns(db->h, added, sizeof added / sizeof added[0]) != 0) {
+		if (db->h)
+			snprintf(err, errlen, "%s", sqlite3_errmsg(db->h));
 		sdb_close(db);
 		return NULL;
 	}
-	char sql[1400];
+	char sql[1600];
 	cols_upsert(sql, sizeof sql, flags & SDB_BODY);
 	if (prepare(db, "BEGIN IMMEDIATE", &db->begin) != SQLITE_OK ||
 	    prepare(db, "COMMIT", &db->commit) != SQLITE_OK ||
 	    prepare(db, sql, &db->upsert) != SQLITE_OK ||
+	    prepare(db, cols_keep, &db->keep) != SQLITE_OK ||
 	    prepare(db, "DELETE FROM links WHERE src = ?1", &db->del_links) != SQLITE_OK ||
 	    prepare(db, "INSERT OR IGNORE INTO links (src, dst) VALUES (?1, ?2)",
 		    &db->ins_link) != SQLITE_OK) {
@@ -169,8 +184,28 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 			return -1;
 		db->in_txn = 1;
 	}
+	char why[80];
+	enum cols_kind kind = cols_kind(rec, why, sizeof why);
 	msgpack_sbuffer tmp;
 	msgpack_sbuffer_init(&tmp);
+	if (kind != COLS_PAGE) {
+		sqlite3_stmt *k = db->keep;
+		bind_obj(k, 1, url, &tmp);
+		sqlite3_bind_double(k, 2, stored_at);
+		if (*why)
+			sqlite3_bind_text(k, 3, why, -1, SQLITE_STATIC);
+		if (kind == COLS_UNCHANGED) {
+			bind_obj(k, 4, cols_header(rec, "etag"), &tmp);
+			bind_obj(k, 5, cols_header(rec, "last-modified"), &tmp);
+		}
+		sqlite3_bind_int(k, 6, kind == COLS_UNCHANGED);
+		int rc = step(k);
+		sqlite3_clear_bindings(k);
+		if (rc < 0 || sqlite3_changes(db->h) > 0) {
+			msgpack_sbuffer_destroy(&tmp);
+			return rc < 0 ? -1 : kind == COLS_UNCHANGED ? SDB_UNCHANGED : SDB_KEPT;
+		}
+	}
 	sqlite3_stmt *st = db->upsert;
 	for (size_t i = 0; i < COLS_N; i++)
 		bind_obj(st, (int)i + 1, rec_get(rec, cols_names[i]), &tmp);
@@ -178,13 +213,17 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 	cols_rest_json(&db->rest, rec, db->flags & SDB_LINKS, 0);
 	sqlite3_bind_text(st, 12, db->rest.json.data ? db->rest.json.data : "{}",
 			  (int)db->rest.json.size, SQLITE_STATIC);
+	bind_obj(st, 13, cols_header(rec, "etag"), &tmp);
+	bind_obj(st, 14, cols_header(rec, "last-modified"), &tmp);
+	if (*why)
+		sqlite3_bind_text(st, 15, why, -1, SQLITE_STATIC);
 	if (db->flags & SDB_BODY) {
 		const msgpack_object *b = rec_get(rec, "body");
 		if (b && b->type == MSGPACK_OBJECT_STR)
-			sqlite3_bind_blob(st, 13, b->via.str.ptr, (int)b->via.str.size,
+			sqlite3_bind_blob(st, 16, b->via.str.ptr, (int)b->via.str.size,
 					  SQLITE_STATIC);
 		else
-			bind_obj(st, 13, b, &tmp);
+			bind_obj(st, 16, b, &tmp);
 	}
 	int rc = step(st);
 	sqlite3_clear_bindings(st);
@@ -234,6 +273,7 @@ sdb_close(sdb *db)
 	sqlite3_finalize(db->begin);
 	sqlite3_finalize(db->commit);
 	sqlite3_finalize(db->upsert);
+	sqlite3_finalize(db->keep);
 	sqlite3_finalize(db->del_links);
 	sqlite3_finalize(db->ins_link);
 	sqlite3_close(db->h);   /* rolls back an uncommitted transaction */

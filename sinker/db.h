@@ -26,8 +26,15 @@ extern const char sdb_schema[];
  * Returns the handle, or NULL with SQLite's reason in err. */
 sdb *sdb_open(const char *path, int flags, char *err, size_t errlen);
 
-/* Upserts rec, starting a transaction if none is open.  Returns 0 when
- * stored, 1 when skipped because rec has no `url` string, -1 on a
+/* What sdb_put did with a record. */
+enum { SDB_STORED, SDB_SKIPPED, SDB_UNCHANGED, SDB_KEPT };
+
+/* Upserts rec, starting a transaction if none is open, unless its url's
+ * stored row is kept (cols_kind): a not_modified record keeps any row,
+ * a failed refetch a good one; the kept row gets only last_checked and
+ * last_error (and a 304's validators).  Returns SDB_STORED, SDB_SKIPPED
+ * when rec has no `url` string, SDB_UNCHANGED or SDB_KEPT when the row
+ * was kept for a not_modified record or a failed refetch, -1 on a
  * database error (sdb_errmsg says why). */
 int sdb_put(sdb *db, const msgpack_object *rec, double stored_at);
 

@@ -33,6 +33,11 @@ const char pgdb_schema[] =
 	"  record     text NOT NULL,\n"
 	"  body       bytea\n"
 	");\n"
+	/* Columns later versions added, for tables made before them. */
+	"ALTER TABLE pages ADD COLUMN IF NOT EXISTS etag text;\n"
+	"ALTER TABLE pages ADD COLUMN IF NOT EXISTS last_modified text;\n"
+	"ALTER TABLE pages ADD COLUMN IF NOT EXISTS last_checked double precision;\n"
+	"ALTER TABLE pages ADD COLUMN IF NOT EXISTS last_error text;\n"
 	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n"
 	"CREATE TABLE IF NOT EXISTS links (\n"
 	"  src text NOT NULL,\n"
@@ -48,10 +53,11 @@ struct pgdb {
 	char err[512];
 };
 
-enum { P_UPSERT, P_DEL_LINKS, P_INS_LINK };
+enum { P_UPSERT, P_KEEP, P_DEL_LINKS, P_INS_LINK };
 
 /* Runs prepared statement k with n text parameters (bin marks the one
- * sent as bytes, -1 for none); 0, or -1 with the reason in db->err. */
+ * sent as bytes, -1 for none); the rows it changed, or -1 with the
+ * reason in db->err. */
 static int
 exec(pgdb *db, int k, int n, const char *const *v, const int *len, int bin)
 {
@@ -64,8 +70,9 @@ exec(pgdb *db, int k, int n, const char *const *v, const int *len, int bin)
 	int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
 	if (!ok)
 		pgsql_error(db->err, sizeof db->err, r ? PQresultErrorMessage(r) : PQerrorMessage(db->c));
+	int changed = ok ? atoi(PQcmdTuples(r)) : -1;
 	PQclear(r);
-	return ok ? 0 : -1;
+	return changed;
 }
 
 static int
@@ -88,9 +95,9 @@ pgdb_open(const char *uri, int flags, char *err, size_t errlen)
 	if (!(db->c = pgsql_connect(uri, err, errlen)) ||
 	    pgsql_exec(db->c, pgdb_schema, err, errlen) != 0)
 		goto fail;
-	char sql[1400];
+	char sql[1600];
 	cols_upsert(sql, sizeof sql, flags & SDB_BODY);
-	if (prepare(db, P_UPSERT, sql) != 0 ||
+	if (prepare(db, P_UPSERT, sql) != 0 || prepare(db, P_KEEP, cols_keep) != 0 ||
 	    prepare(db, P_DEL_LINKS, "DELETE FROM links WHERE src = ?1") != 0 ||
 	    prepare(db, P_INS_LINK, "INSERT INTO links (src, dst) VALUES (?1, ?2)"
 				    " ON CONFLICT DO NOTHING") != 0) {
@@ -134,7 +141,7 @@ static int
 put_links(pgdb *db, const char *url, const msgpack_object *links)
 {
 	const char *v[2] = { url, NULL };
-	if (exec(db, P_DEL_LINKS, 1, v, NULL, -1) != 0)
+	if (exec(db, P_DEL_LINKS, 1, v, NULL, -1) < 0)
 		return -1;
 	if (!links || links->type != MSGPACK_OBJECT_ARRAY)
 		return 0;
@@ -145,7 +152,7 @@ put_links(pgdb *db, const char *url, const msgpack_object *links)
 			continue;
 		char *dst = pgsql_text(l->via.str.ptr, l->via.str.size);
 		v[1] = dst;
-		rc = dst ? exec(db, P_INS_LINK, 2, v, NULL, -1) : -1;
+		rc = dst && exec(db, P_INS_LINK, 2, v, NULL, -1) >= 0 ? 0 : -1;
 		free(dst);
 	}
 	return rc;
@@ -162,39 +169,64 @@ pgdb_put(pgdb *db, const msgpack_object *rec, double stored_at)
 			return -1;
 		db->in_txn = 1;
 	}
-	char *v[13] = { 0 }, stored[32];
-	int len[13] = { 0 }, n = 12, rc = 0;
+	char why[80], stored[32];
+	enum cols_kind kind = cols_kind(rec, why, sizeof why);
+	snprintf(stored, sizeof stored, "%.17g", stored_at);
+	/* The validators, as text_of takes text (index 4 is error's, a
+	 * text column). */
+	char *etag = text_of(4, cols_header(rec, "etag"));
+	char *lm = text_of(4, cols_header(rec, "last-modified"));
+	if (kind != COLS_PAGE) {
+		char *u = text_of(0, url);
+		const char *kv[6] = { u, stored, *why ? why : NULL,
+				      kind == COLS_UNCHANGED ? etag : NULL,
+				      kind == COLS_UNCHANGED ? lm : NULL,
+				      kind == COLS_UNCHANGED ? "1" : "0" };
+		int changed = u ? exec(db, P_KEEP, 6, kv, NULL, -1) : -1;
+		free(u);
+		if (changed != 0) {
+			free(etag);
+			free(lm);
+			return changed < 0 ? -1 : kind == COLS_UNCHANGED ? SDB_UNCHANGED : SDB_KEPT;
+		}
+	}
+	char *v[COLS_N] = { 0 };
+	int len[16] = { 0 }, n = 15, rc = 0;
 	for (size_t i = 0; i < COLS_N; i++)
 		v[i] = text_of(i, rec_get(rec, cols_names[i]));
-	snprintf(stored, sizeof stored, "%.17g", stored_at);
 	cols_rest_json(&db->rest, rec, db->flags & SDB_LINKS, 1);
 	msgpack_sbuffer_write(&db->rest.json, "", 1);   /* a C string */
-	const char *vals[13];
+	const char *vals[16];
 	for (int i = 0; i < COLS_N; i++)
 		vals[i] = v[i];
 	vals[10] = stored;
 	vals[11] = db->rest.json.data;
+	vals[12] = etag;
+	vals[13] = lm;
+	vals[14] = *why ? why : NULL;
 	if (db->flags & SDB_BODY) {
 		/* The body as it came, bytes and all. */
 		const msgpack_object *b = rec_get(rec, "body");
-		vals[12] = NULL;
+		vals[15] = NULL;
 		if (b && b->type == MSGPACK_OBJECT_STR) {
-			vals[12] = b->via.str.size ? b->via.str.ptr : "";
-			len[12] = (int)b->via.str.size;
+			vals[15] = b->via.str.size ? b->via.str.ptr : "";
+			len[15] = (int)b->via.str.size;
 		} else if (b && b->type == MSGPACK_OBJECT_BIN) {
-			vals[12] = b->via.bin.size ? b->via.bin.ptr : "";
-			len[12] = (int)b->via.bin.size;
+			vals[15] = b->via.bin.size ? b->via.bin.ptr : "";
+			len[15] = (int)b->via.bin.size;
 		}
-		n = 13;
+		n = 16;
 	}
 	if (!v[0])
 		rc = -1;   /* out of memory: the url is a string */
 	if (rc == 0)
-		rc = exec(db, P_UPSERT, n, vals, len, n == 13 ? 12 : -1);
+		rc = exec(db, P_UPSERT, n, vals, len, n == 16 ? 15 : -1) < 0 ? -1 : 0;
 	if (rc == 0 && (db->flags & SDB_LINKS))
 		rc = put_links(db, v[0], rec_get(rec, "links"));
 	for (size_t i = 0; i < COLS_N; i++)
 		free(v[i]);
+	free(etag);
+	free(lm);
 	return rc;
 }
 

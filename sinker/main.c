@@ -70,6 +70,8 @@ typedef struct sink {
 	sdb *db;
 	sjl jl;
 	unsigned long long stored, skipped;
+	unsigned long long unchanged;   /* not_modified records (rec_not_modified) */
+	unsigned long long kept;        /* failed refetches that kept a good row */
 	long pending;             /* records since the last commit */
 	ack_opts q;                /* --queue, when q.path is set */
 	long long deadline;       /* when the pending batch must commit */
@@ -216,7 +218,7 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 			msg_die(EX_IOERR, "cannot write '%s': %s", k->target, strerror(errno));
 		}
 	}
-	if (rc == 1) {
+	if (rc == SDB_SKIPPED) {
 		/* A row needs its key; one bad record is not worth losing the
 		 * stream over, so skip it and say so. */
 		if (++k->skipped <= SKIP_WARNINGS)
@@ -225,6 +227,8 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 		return;
 	}
 	k->stored++;
+	k->unchanged += rec_not_modified(rec);
+	k->kept += rc == SDB_KEPT;
 	if (k->q.path)
 		ack_note(rec);
 	if (k->pending++ == 0)
@@ -307,7 +311,13 @@ main(int argc, char **argv)
 		msg_die(EX_IOERR, "cannot write '%s': %s", k.target, strerror(errno));
 	if (k.skipped)
 		msg_warn("%llu records without url skipped", k.skipped);
-	msg_note("%llu records stored in '%s'", k.stored, k.target);
+	/* A recrawl's outcome, when it had one: the pages that did not
+	 * change, and those whose refetch failed but kept their row. */
+	char recrawl[128] = "";
+	if (k.unchanged || k.kept)
+		snprintf(recrawl, sizeof recrawl, ": %llu unchanged, %llu failed refetches kept their page",
+			 k.unchanged, k.kept);
+	msg_note("%llu records stored in '%s'%s", k.stored, k.target, recrawl);
 	if (malformed)
 		msg_die(EX_DATAERR, "%s", in.err);
 	rec_in_free(&in);
