@@ -92,7 +92,8 @@ page_is_html(const msgpack_object *in)
 {
 	const char *body, *ct;
 	size_t bn, ctn;
-	if (rec_get(in, "error") || !rec_str(in, "body", &body, &bn))
+	/* A recrawl's 304 has no body to parse, whatever it carries. */
+	if (rec_get(in, "error") || rec_not_modified(in) || !rec_str(in, "body", &body, &bn))
 		return 0;
 	if (rec_str(in, "ctype", &ct, &ctn) && ctn > 0)
 		return page_prefix(ct, ctn, "text/html") ||

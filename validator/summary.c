@@ -34,8 +34,9 @@ count(vsum_counts *c, enum vcode code)
 		c->by_code[code]++;
 }
 
-void
-vsum_add(vsum *s, const char *host, size_t hostlen, enum vcode code)
+/* The counts of host (NULL: none), made on first sight. */
+static vsum_counts *
+counts_of(vsum *s, const char *host, size_t hostlen)
 {
 	if (!host || memchr(host, 0, hostlen))
 		host = NO_HOST, hostlen = strlen(NO_HOST);
@@ -43,8 +44,21 @@ vsum_add(vsum *s, const char *host, size_t hostlen, enum vcode code)
 	htab_ent *h = htab_put(&s->hosts, host, hostlen, &added);
 	if (!h || (added && !(h->val = calloc(1, sizeof(vsum_counts)))))
 		msg_die(EX_OSERR, "out of memory");
-	count(h->val, code);
+	return h->val;
+}
+
+void
+vsum_add(vsum *s, const char *host, size_t hostlen, enum vcode code)
+{
+	count(counts_of(s, host, hostlen), code);
 	count(&s->total, code);
+}
+
+void
+vsum_unchanged(vsum *s, const char *host, size_t hostlen)
+{
+	counts_of(s, host, hostlen)->unchanged++;
+	s->total.unchanged++;
 }
 
 /* qsort order for host entries: by name, bytewise. */
@@ -89,8 +103,11 @@ print_line(const char *name, const vsum_counts *c)
 						c->by_code[k]);
 	if (off && off < sizeof reasons - 1)
 		strcat(reasons, ")");
-	msg_note("%s: %llu raw, %llu accepted, %llu rejected%s, yield %.1f%%", name,
-		 c->raw, c->accepted, c->raw - c->accepted, reasons, 100 * yield(c));
+	char unchanged[40] = "";
+	if (c->unchanged)
+		snprintf(unchanged, sizeof unchanged, ", %llu unchanged", c->unchanged);
+	msg_note("%s: %llu raw, %llu accepted, %llu rejected%s, yield %.1f%%%s", name,
+		 c->raw, c->accepted, c->raw - c->accepted, reasons, 100 * yield(c), unchanged);
 }
 
 void
@@ -116,7 +133,10 @@ json_counts(FILE *f, const vsum_counts *c)
 				c->by_code[k]);
 			first = 0;
 		}
-	fprintf(f, "},\"yield\":%.6g}", yield(c));
+	fputc('}', f);
+	if (c->unchanged)
+		fprintf(f, ",\"unchanged\":%llu", c->unchanged);
+	fprintf(f, ",\"yield\":%.6g}", yield(c));
 }
 
 int

@@ -9,6 +9,10 @@
  * Hosts are sorted by name; a record without a `host` string counts
  * under "(none)".  `reasons` holds only codes seen.  yield is
  * accepted/raw with 6 significant digits, 0 when raw is 0.
+ *
+ * A not-modified record (rec_not_modified: a recrawl's 304, no page to
+ * judge) is not raw: it counts as "unchanged", a member present only
+ * when some were seen, after "reasons".
  */
 #ifndef VALIDATE_SUMMARY_H
 #define VALIDATE_SUMMARY_H
@@ -21,6 +25,7 @@
 
 typedef struct vsum_counts {
 	unsigned long long raw, accepted, by_code[VCODE_COUNT];
+	unsigned long long unchanged;   /* not-modified records, not judged */
 } vsum_counts;
 
 typedef struct vsum {
@@ -33,6 +38,8 @@ void vsum_free(vsum *s);
 
 /* Counts one record of host (NULL: none) judged code. */
 void vsum_add(vsum *s, const char *host, size_t hostlen, enum vcode code);
+/* Counts one not-modified record of host, not judged. */
+void vsum_unchanged(vsum *s, const char *host, size_t hostlen);
 
 /* Prints one line per host and a total line via msg_note. */
 void vsum_print(const vsum *s);
