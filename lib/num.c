@@ -18,6 +18,28 @@ num_seconds(const char *s, double *out)
 }
 
 int
+num_duration(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end), unit = 1;
+	if (end != s && *end && !end[1]) {
+		switch (*end) {
+		case 's': unit = 1; break;
+		case 'm': unit = 60; break;
+		case 'h': unit = 3600; break;
+		case 'd': unit = 86400; break;
+		default: return -1;
+		}
+		end++;
+	}
+	if (end == s || *end || errno || !isfinite(v * unit) || v < 0)
+		return -1;
+	*out = v * unit;
+	return 0;
+}
+
+int
 num_long(const char *s, long max, long *out)
 {
 	char *end;

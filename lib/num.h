@@ -9,6 +9,10 @@
 /* A finite, non-negative decimal such as "0.25". */
 int num_seconds(const char *s, double *out);
 
+/* A duration: num_seconds, or a number with one suffix, s, m, h or d
+ * (seconds, minutes, hours, days), as "1d" or "1.5h". */
+int num_duration(const char *s, double *out);
+
 /* A non-negative integer no larger than max. */
 int num_long(const char *s, long max, long *out);
 

@@ -47,6 +47,21 @@ main(void)
 			  (long long)(v * 1e6));
 	}
 
+	static const struct { const char *s; int rc; double v; } durs[] = {
+		{ "0", 0, 0 }, { "30", 0, 30 }, { "30s", 0, 30 }, { "2m", 0, 120 },
+		{ "12h", 0, 43200 }, { "1d", 0, 86400 }, { "1.5h", 0, 5400 }, { "0d", 0, 0 },
+		{ "d", -1, 0 }, { "1w", -1, 0 }, { "1dd", -1, 0 }, { "1 d", -1, 0 },
+		{ "-1d", -1, 0 }, { "", -1, 0 }, { "infd", -1, 0 }, { "1e308d", -1, 0 },
+	};
+	for (size_t i = 0; i < sizeof durs / sizeof durs[0]; i++) {
+		char name[96];
+		double v = -42;
+		snprintf(name, sizeof name, "num_duration('%s')", durs[i].s);
+		check_int(name, durs[i].rc, num_duration(durs[i].s, &v));
+		check_int(name, (long long)((durs[i].rc == 0 ? durs[i].v : -42) * 1e6),
+			  (long long)(v * 1e6));
+	}
+
 	static const struct { const char *s; int rc; size_t v; } sizes[] = {
 		{ "0", 0, 0 }, { "4096", 0, 4096 },
 		{ "1K", 0, 1024 }, { "1k", 0, 1024 }, { "64K", 0, 65536 },
