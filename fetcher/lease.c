@@ -159,7 +159,7 @@ write_run(dbq_task *t)
 		break;
 	default:
 		check(fr_add(front, w->url, w->host, w->host, 0, w->from), "add to");
-		check(fr_done(front, w->url), "update");
+		check(fr_done(front, w->url, NULL, NULL, 0), "update");
 	}
 }
 

@@ -29,6 +29,8 @@ static const sql_column added[] = {
 	{ "frontier_host", "owner", "INTEGER" },
 	{ "frontier_host", "next_start", "REAL NOT NULL DEFAULT 0" },
 	{ "frontier_host", "min_gap", "REAL NOT NULL DEFAULT 0" },
+	{ "frontier", "etag", "TEXT" },
+	{ "frontier", "last_modified", "TEXT" },
 };
 
 static void

@@ -29,9 +29,12 @@ const char fr_schema_sqlite[] =
 "  owner       INTEGER,                    -- frontier_owner holding the lease\n"
 "  last_error  TEXT,                       -- why it is dead\n"
 "  added_at    REAL NOT NULL,\n"
-"  updated_at  REAL NOT NULL\n"
+"  updated_at  REAL NOT NULL,              -- for a done row: when sink stored it\n"
+"  etag        TEXT,                       -- its validators, sent back on a recrawl\n"
+"  last_modified TEXT\n"
 ");\n"
 "CREATE INDEX IF NOT EXISTS frontier_due ON frontier(state, next_at);\n"
+"CREATE INDEX IF NOT EXISTS frontier_done ON frontier(updated_at) WHERE state = 'done';\n"
 "CREATE INDEX IF NOT EXISTS frontier_lease ON frontier(state, lease_until);\n"
 "CREATE TABLE IF NOT EXISTS frontier_meta (key TEXT PRIMARY KEY, value INTEGER);\n"
 "CREATE TABLE IF NOT EXISTS frontier_owner (\n"
@@ -78,8 +81,14 @@ const char fr_schema_pg[] =
 "  owner       bigint,\n"
 "  last_error  text,\n"
 "  added_at    double precision NOT NULL,\n"
-"  updated_at  double precision NOT NULL\n"
+"  updated_at  double precision NOT NULL,\n"
+"  etag        text,\n"
+"  last_modified text\n"
 ");\n"
+/* Columns later versions added, for tables made before them. */
+"ALTER TABLE frontier ADD COLUMN IF NOT EXISTS etag text;\n"
+"ALTER TABLE frontier ADD COLUMN IF NOT EXISTS last_modified text;\n"
+"CREATE INDEX IF NOT EXISTS frontier_done ON frontier(updated_at) WHERE state = 'done';\n"
 /* The lease's order is (next_at, id): in SQLite every index ends in the
  * rowid, here the id must be named, or 1 000 000 pending rows are sorted
  * at every lease. */
@@ -109,7 +118,7 @@ const char fr_schema_pg[] =
 "CREATE INDEX IF NOT EXISTS frontier_state_host ON frontier(state, host);\n"
 "COMMIT;\n";
 
-enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE,
+enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE, S_RECRAWL,
        S_DEAD, S_DEAD_ID, S_DEFER, S_HOLD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
        S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
        S_CLAIM, S_FREE_HOSTS, S_FREE_IDLE, S_SHARE,
@@ -134,7 +143,7 @@ static const char *const common[S_N] = {
 	/* Pending rows with next_at in (?4, ?5], at ?1.  Hosts paused,
 	 * owned by another fetch or held (a Retry-After, a freed host's
 	 * interval) are not candidates. */
-	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
+	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts, etag, last_modified FROM frontier"
 			 " WHERE state = 'pending' AND next_at > ?4 AND next_at <= ?5"
 			 " AND host NOT IN (SELECT host FROM frontier_host"
 			 "  WHERE paused = 1 OR owner != ?3 OR next_start > ?1)"
@@ -144,8 +153,20 @@ static const char *const common[S_N] = {
 	[S_LEASE] = "UPDATE frontier SET state = 'leased', attempts = attempts + 1,"
 		    " lease_until = ?2, updated_at = ?3, owner = ?4"
 		    " WHERE id IN (SELECT value FROM json_each(?1))",
-	[S_DONE] = "UPDATE frontier SET state = 'done', lease_until = NULL, owner = NULL, updated_at = ?2"
+	/* ?5 = 1: the validators ?3, ?4 replace the row's (a new page);
+	 * else they replace them only where not NULL. */
+	[S_DONE] = "UPDATE frontier SET state = 'done', lease_until = NULL, owner = NULL, updated_at = ?2,"
+		   " etag = CASE WHEN ?5 = 1 THEN CAST(?3 AS text) ELSE coalesce(CAST(?3 AS text), etag) END,"
+		   " last_modified = CASE WHEN ?5 = 1 THEN CAST(?4 AS text)"
+		   "  ELSE coalesce(CAST(?4 AS text), last_modified) END"
 		   " WHERE url = ?1",
+	/* Done rows stored before ?1 are due again, as if never leased.
+	 * Not a redirect's target (depth 0 with a parent: admitted done
+	 * when the hop was taken, its page stored under the input URL): it
+	 * is fetched again through the input.  frontier_done finds them. */
+	[S_RECRAWL] = "UPDATE frontier SET state = 'pending', attempts = 0, next_at = 0, lease_until = NULL,"
+		      " owner = NULL, last_error = NULL, updated_at = ?2"
+		      " WHERE state = 'done' AND updated_at < ?1 AND (depth > 0 OR parent IS NULL)",
 	[S_DEAD] = "UPDATE frontier SET state = 'dead', lease_until = NULL, owner = NULL, last_error = ?2,"
 		   " updated_at = ?3 WHERE url = ?1",
 	[S_DEAD_ID] = "UPDATE frontier SET state = 'dead', lease_until = NULL, owner = NULL, last_error = ?2,"
@@ -244,7 +265,7 @@ static const char *const common[S_N] = {
 static const char *const pg_only[S_N] = {
 	/* Workers lease without waiting for each other: rows another
 	 * worker is leasing are skipped, not waited for. */
-	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts FROM frontier"
+	[S_CANDIDATES] = "SELECT id, url, host, depth, attempts, etag, last_modified FROM frontier"
 			 " WHERE state = 'pending' AND next_at > ?4 AND next_at <= ?5"
 			 " AND host NOT IN (SELECT host FROM frontier_host"
 			 "  WHERE paused = 1 OR owner != ?3 OR next_start > ?1)"
@@ -523,6 +544,8 @@ fr_lease(fr *f, int n, double now, double lease_secs, int max_leases,
 				.host = s->text(s, 2),
 				.depth = (int)s->integer(s, 3),
 				.lease = (int)s->integer(s, 4) + 1,
+				.etag = s->text(s, 5),
+				.last_modified = s->text(s, 6),
 			};
 			/* Ended here, whoever owns its host: no request. */
 			if (max_leases > 0 && r.lease > max_leases) {
@@ -798,9 +821,16 @@ fr_defer(fr *f, const char *url, double at, const char *host, double host_at)
 }
 
 int
-fr_done(fr *f, const char *url)
+fr_done(fr *f, const char *url, const char *etag, const char *last_modified, int replace)
 {
-	return RUN(f, S_DONE, FA_S(url), FA_D(tm_wall()));
+	return RUN(f, S_DONE, FA_S(url), FA_D(tm_wall()), FA_S(etag), FA_S(last_modified),
+		   FA_I(replace != 0));
+}
+
+int
+fr_recrawl(fr *f, double before, double now)
+{
+	return RUN(f, S_RECRAWL, FA_D(before), FA_D(now)) == 0 ? (int)f->s->changes(f->s) : -1;
 }
 
 int

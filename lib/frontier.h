@@ -7,6 +7,7 @@
  *      ^                    |    --fr_dead--> dead
  *      +----lease expired---+
  *      +----fr_defer--------+    (a retry, with next_at)
+ *      +----fr_recrawl--------------------- done  (stored before a time)
  *
  * fetch leases due URLs and fetches them; sink marks each `done` only
  * after its page row is committed (or `dead` with the reason when the
@@ -101,6 +102,7 @@ int fr_expire(fr *f, double now);
 
 typedef struct fr_row {
 	const char *url, *host;
+	const char *etag, *last_modified;  /* stored by fr_done, or NULL */
 	int depth;
 	int lease;         /* lease number: 1 for the first */
 	double host_next;  /* host just claimed: no request before (unix s); else 0 */
@@ -160,9 +162,19 @@ long long fr_held(fr *f);
 /* Hands url's lease back (pending, no owner) without an outcome: its
  * host was paused before it started, so the lease does not count. */
 int fr_unlease(fr *f, const char *url);
-/* Marks url done, or dead with reason.  -1 on error. */
-int fr_done(fr *f, const char *url);
+/* Marks url done, or dead with reason.  -1 on error.  fr_done keeps the
+ * validators of the page stored for url, for a recrawl's conditional
+ * request: with replace (a new page) etag and last_modified replace the
+ * row's, NULL clearing them; without, only those not NULL do (a 304's,
+ * or none when the stored page was kept). */
+int fr_done(fr *f, const char *url, const char *etag, const char *last_modified, int replace);
 int fr_dead(fr *f, const char *url, const char *reason);
+
+/* A recrawl: done rows whose page was stored before `before` (unix s)
+ * go back to pending, attempts 0, keeping depth, scope and validators,
+ * so the next lease fetches them again, conditionally.  A redirect
+ * target admitted done is not among them.  Returns how many, or -1. */
+int fr_recrawl(fr *f, double before, double now);
 
 /* 1 when a row is leased, or pending of a host not paused; 0 when the
  * job has nothing left to do; -1 on error. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cols.h"
 #include "frontier.h"
 #include "msg.h"
 #include "rec.h"
@@ -14,6 +15,8 @@ typedef struct ack {
 	char *dead;        /* reason, or NULL for done */
 	char *host;        /* for the yield guard, with ... */
 	int verdict;       /* ... accepted 1, rejected 0, not validated -1 */
+	char *etag, *last_modified;  /* the validators for fr_done, with ... */
+	int replace;       /* ... whether they replace the row's (a new page) */
 	char **links;      /* to follow, or NULL */
 	uint32_t n_links;
 } ack;
@@ -49,6 +52,14 @@ nofollow(const msgpack_object *rec)
 	return rec_str(rec, "meta_robots", &s, &n) && memmem(s, n, "nofollow", 8);
 }
 
+/* A copy of response header name of rec, or NULL. */
+static char *
+header_dup(const msgpack_object *rec, const char *name)
+{
+	const msgpack_object *v = cols_header(rec, name);
+	return v ? strndup(v->via.str.ptr, v->via.str.size) : NULL;
+}
+
 void
 ack_note(const msgpack_object *rec)
 {
@@ -66,6 +77,19 @@ ack_note(const msgpack_object *rec)
 	a->url = url;
 	const msgpack_object *acc = rec_get(rec, "accepted");
 	a->verdict = acc && acc->type == MSGPACK_OBJECT_BOOLEAN ? acc->via.boolean : -1;
+	/* The frontier keeps the validators of the page stored: a new
+	 * page's (none clears them), a 304's when it sent any, and none
+	 * from a failure, which leaves a good page stored (cols_kind). */
+	char why[80];
+	enum cols_kind kind = cols_kind(rec, why, sizeof why);
+	a->replace = kind == COLS_PAGE;
+	if (kind != COLS_FAILED) {
+		a->etag = header_dup(rec, "etag");
+		a->last_modified = header_dup(rec, "last-modified");
+	}
+	/* Nothing was judged: the host's yield window is not its to move. */
+	if (kind == COLS_UNCHANGED)
+		a->verdict = -1;
 	if (a->verdict >= 0)
 		a->host = rec_strdup(rec, "host");
 	char *err = rec_strdup(rec, "error");
@@ -153,7 +177,8 @@ ack_flush(void)
 		goto fail;
 	for (size_t i = 0; i < n_acks; i++) {
 		ack *a = &acks[i];
-		if ((a->dead ? fr_dead(front, a->url, a->dead) : fr_done(front, a->url)) != 0)
+		if ((a->dead ? fr_dead(front, a->url, a->dead)
+			     : fr_done(front, a->url, a->etag, a->last_modified, a->replace)) != 0)
 			goto fail;
 		if (a->host && fr_stored(front, a->host, a->verdict) != 0)
 			goto fail;
@@ -165,6 +190,8 @@ ack_flush(void)
 		free(a->url);
 		free(a->dead);
 		free(a->host);
+		free(a->etag);
+		free(a->last_modified);
 	}
 	n_acks = 0;
 	if (!shared && fr_commit(front) != 0)
