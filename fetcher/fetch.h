@@ -75,6 +75,7 @@ typedef struct fetch_opts {
 	long max_attempts;       /* --queue: leases per URL before it is dead */
 	double min_yield;        /* --min-yield: pause hosts below it, 0 = off */
 	long yield_window;       /* --yield-window: over this many stored */
+	double recrawl;          /* --recrawl: seconds; < 0 off */
 	long max_hosts;          /* host states kept before idle ones go */
 	const char *stats;       /* --stats FILE */
 	int progress;            /* status line: 1 on, 0 off, -1 on a terminal */
@@ -106,6 +107,7 @@ typedef struct fetch_stats {
 	unsigned long long errors[FETCHERR_COUNT];   /* by enum fetcherr */
 	unsigned long long hosts_seen, hosts_evicted;
 	unsigned long long throttled;     /* 429 answers */
+	unsigned long long not_modified;  /* records of unchanged pages (job_not_modified) */
 	host_stats other;                 /* the evicted hosts, folded */
 	double started;                   /* monotonic */
 } fetch_stats;
@@ -153,8 +155,20 @@ typedef struct job {
 	size_t body_len, body_cap;
 	char *hdrs;              /* "name\0value\0" pairs of the last response */
 	size_t hdrs_len, hdrs_cap;
+	/* --queue: the validators of the page stored for url (a recrawl),
+	 * sent as If-None-Match and If-Modified-Since; NULL when none */
+	char *etag, *last_modified;
+	struct curl_slist *cond; /* those request headers, of the last attempt */
 	char errbuf[CURL_ERROR_SIZE];
 } job;
+
+/* Whether j's answer is its conditional request's 304: the page stored
+ * for it has not changed (its record says not_modified, without body). */
+static inline int
+job_not_modified(const job *j)
+{
+	return j->status == 304 && j->cond && !j->error;
+}
 
 /* The URL j's next attempt requests: its redirect target, or its own. */
 static inline const char *

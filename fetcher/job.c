@@ -13,7 +13,8 @@
  * success). */
 static const char *const fetch_keys[] = {
 	"url", "final_url", "host", "status", "error", "error_detail", "ctype",
-	"headers", "body", "bytes", "fetched_at", "time_ms", "attempts", "redirects", NULL
+	"headers", "body", "bytes", "fetched_at", "time_ms", "attempts", "redirects", "not_modified",
+	NULL
 };
 
 /* Packs the response headers that on_header kept, as a map. */
@@ -65,7 +66,9 @@ job_emit(job *j)
 		rec_put_double(b, "time_ms", (double)us / 1000.0);
 		if (j->status)
 			pack_headers(j);
-		if (fetcherr_body(j->error)) {
+		if (job_not_modified(j))
+			rec_put_bool(b, "not_modified", 1);   /* and no body: none came */
+		else if (fetcherr_body(j->error)) {
 			rec_put_bin(b, "body", j->body ? j->body : "", j->body_len);
 			rec_put_int(b, "bytes", (int64_t)j->body_len);
 		}
@@ -119,6 +122,9 @@ job_free(job *j)
 	free(j->in);
 	free(j->body);
 	free(j->hdrs);
+	free(j->etag);
+	free(j->last_modified);
+	curl_slist_free_all(j->cond);
 	free(j->error_detail);
 	free(j);
 }

@@ -67,6 +67,10 @@ static int seeding = 1;
  * most.  beat_due: the heartbeat's timer ran. */
 static int leasing, beating, ageing, beat_due;
 static rec_build lease_rec;       /* {depth, lease} of each leased job */
+/* --recrawl: when this fetch started (unix s), and whether a recrawl
+ * has nothing left to bring back (the frontier's thread's). */
+static double started;
+static int recrawl_over;
 static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
 
@@ -332,6 +336,7 @@ enum { ROW_TAKEN, ROW_CLAIMED, ROW_EXHAUSTED };
 typedef struct leased {
 	int kind;
 	char *url, *host, *detail;
+	char *etag, *last_modified;   /* the stored page's validators */
 	int depth, lease;
 	double host_next;
 } leased;
@@ -358,6 +363,7 @@ keep(lease_task *l, int kind, const fr_row *r, const char *detail)
 			abort();
 	}
 	l->rows[l->n_rows++] = (leased){ kind, dup_str(r->url), dup_str(r->host), dup_str(detail),
+					 dup_str(r->etag), dup_str(r->last_modified),
 					 r->depth, r->lease, r->host_next };
 }
 
@@ -429,6 +435,9 @@ leased_job(const leased *r)
 	sched_place(j, r->host);
 	/* Each earlier lease made an attempt, or was lost with its fetch. */
 	j->prior = r->lease - 1;
+	/* A recrawl's: its attempts ask whether the page changed. */
+	j->etag = dup_str(r->etag);
+	j->last_modified = dup_str(r->last_modified);
 	return j;
 }
 
@@ -439,6 +448,8 @@ lease_free(lease_task *l)
 		free(l->rows[i].url);
 		free(l->rows[i].host);
 		free(l->rows[i].detail);
+		free(l->rows[i].etag);
+		free(l->rows[i].last_modified);
 	}
 	free(l->rows);
 	snap_free(&l->snap);
@@ -615,10 +626,37 @@ note_reclaimed(int n, const char *what)
 		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
 }
 
+/* --recrawl AGE: done URLs stored more than AGE ago go back to pending,
+ * but only those stored before this fetch started, so each comes back
+ * at most once in a run and a small AGE cannot keep the job going for
+ * ever.  From the first recrawl whose limit is the start, nothing more
+ * can come.  Returns how many came back. */
+static int
+recrawl(void)
+{
+	if (F.o.recrawl < 0 || recrawl_over)
+		return 0;
+	double now = tm_wall(), before = fmin(now - F.o.recrawl, started);
+	int n = fr_recrawl(front, before, now);
+	check(n, "update");
+	recrawl_over = before == started;
+	return n;
+}
+
+/* Says how many URLs a recrawl brought back (n), when any. */
+static void
+note_recrawled(int n)
+{
+	if (n > 0)
+		msg_note("%d URLs stored more than %g s ago are pending again for a recrawl", n,
+			 F.o.recrawl);
+}
+
 /* One heartbeat: at most one is posted at a time. */
 typedef struct beat_task {
 	dbq_task t;
 	int reclaimed;    /* fr_beat's count */
+	int recrawled;    /* recrawl's */
 	holds guarded;    /* hosts the yield guard paused, and why */
 	holds now;        /* the hosts held: paused, or handed back */
 } beat_task;
@@ -644,6 +682,7 @@ beat_run(dbq_task *t)
 	beat_task *b = (beat_task *)t;
 	b->reclaimed = fr_beat(front, tm_wall());
 	check(b->reclaimed, "update");
+	b->recrawled = recrawl();
 	if (F.o.min_yield > 0)
 		check(fr_yields(front, (int)F.o.yield_window, guard, b), "read");
 	read_holds(&b->now);
@@ -656,6 +695,7 @@ beat_done(dbq_task *t)
 	beat_task *b = (beat_task *)t;
 	beating = 0;
 	note_reclaimed(b->reclaimed, "update");
+	note_recrawled(b->recrawled);
 	for (int i = 0; i < b->guarded.n; i++)
 		msg_warn("paused %s: %s (fetch --queue DB --resume %s puts it back)",
 			 b->guarded.names[i], b->guarded.reasons[i], b->guarded.names[i]);
@@ -726,6 +766,8 @@ lease_init_loop(void)
 	if (uv_timer_init(F.loop, &poll_timer) != 0 || uv_timer_init(F.loop, &beat_timer) != 0)
 		return -1;
 	/* On this thread: no task is posted before seeding ends. */
+	started = tm_wall();
+	note_recrawled(recrawl());
 	note_reclaimed(fr_join(front, tm_wall()), "join");
 	holds now = { 0 };
 	read_holds(&now);

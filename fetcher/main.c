@@ -47,7 +47,7 @@ enum {
 	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_MAX_HOSTS, O_STATS,
 	O_PROGRESS, O_NO_PROGRESS, O_JSON, O_SHARD,
 	H_JOBS, O_QUEUE, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
-	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
+	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW, O_RECRAWL,
 	H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
@@ -106,6 +106,7 @@ static const opt_def opts[O_N] = {
 	[O_RESUME] = { "resume", 0, "HOST", "let them start it again, and exit", NULL },
 	[O_MIN_YIELD] = { "min-yield", 0, "F", "pause a host whose accepted share falls below F", "off" },
 	[O_YIELD_WINDOW] = { "yield-window", 0, "N", "... over its last N stored records", "50" },
+	[O_RECRAWL] = { "recrawl", 0, "AGE", "fetch again, conditionally, the done URLs stored\nmore than AGE ago (seconds, or 12h, 1d)", "off" },
 	[H_OTHER] = { NULL, 0, NULL, "Other:", NULL },
 	[O_QUIET] = { "quiet", 'q', NULL, "no notices on stderr", NULL },
 	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
@@ -165,7 +166,7 @@ parse_options(int argc, char **argv)
 		.backoff = 1, .adapt = 1, .target_concurrency = 2, .max_delay = 60, .host_failures = 10, .host_pause = 60,
 		.pending = 1024, .out_buffer = (size_t)4 << 20,
 		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900, .max_attempts = 5, .max_hosts = 10000,
-		.progress = -1, .yield_window = 50,
+		.progress = -1, .yield_window = 50, .recrawl = -1,
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL, *ranges = PRIVATE_RANGES;
@@ -247,6 +248,10 @@ parse_options(int argc, char **argv)
 				opt_bad(name, a, "a fraction from 0 to 1");
 			break;
 		case O_YIELD_WINDOW: opt_long(name, a, 1, FR_RECENT, &o->yield_window); break;
+		case O_RECRAWL:
+			if (num_duration(a, &o->recrawl) < 0)
+				opt_bad(name, a, "an age: seconds, or a number with s, m, h or d");
+			break;
 		case O_QUIET: msg_quiet = 1; break;
 		case O_HELP: opt_help(usage, opts, O_N);
 		case O_VERSION: print_version();
@@ -272,6 +277,8 @@ parse_options(int argc, char **argv)
 		msg_usage("--shard and --queue cannot be used together");
 	if (o->min_yield > 0 && !o->queue)
 		msg_usage("--min-yield needs --queue");
+	if (o->recrawl >= 0 && !o->queue)
+		msg_usage("--recrawl needs --queue");
 	if ((report || pause_host) && !o->queue)
 		msg_usage("--report, --requeue-dead, --pause and --resume need --queue");
 }

@@ -45,6 +45,8 @@ draw(void)
 		msg_prog, s->records, s->records + (unsigned long long)F.alive,
 		elapsed > 0 ? (double)s->records / elapsed : 0.0, F.inflight, F.n_ring,
 		paused_hosts(now), errors, s->throttled);
+	if (s->not_modified)   /* a recrawl's */
+		fprintf(stderr, ", %llu unchanged", s->not_modified);
 	fflush(stderr);
 }
 

@@ -4,6 +4,7 @@
  *
  *   {"records": 1000, "requests": 1012, "bytes": 51200000,
  *    "status": {"none": 3, "1xx": 0, "2xx": 950, "3xx": 0, "4xx": 40, "5xx": 7},
+ *    "not_modified": 0,
  *    "errors": {"timeout": 2, "robots": 1}, "in_flight": 0, "pending": 0,
  *    "hosts_kept": 12, "hosts_seen": 12, "hosts_evicted": 0,
  *    "elapsed_s": 4.2, "records_per_s": 238.1,
@@ -121,6 +122,7 @@ stats_record(const job *j)
 	}
 	if (j->error)
 		s->errors[j->error]++;
+	s->not_modified += job_not_modified(j);
 }
 
 void
@@ -353,9 +355,9 @@ stats_write(void)
 	double elapsed = tm_mono() - s->started;
 	fprintf(f, "{\"records\": %llu, \"requests\": %llu, \"bytes\": %llu,\n"
 		   " \"status\": {\"none\": %llu, \"1xx\": %llu, \"2xx\": %llu, \"3xx\": %llu,"
-		   " \"4xx\": %llu, \"5xx\": %llu},\n \"errors\": {",
+		   " \"4xx\": %llu, \"5xx\": %llu}, \"not_modified\": %llu,\n \"errors\": {",
 		s->records, s->requests, s->bytes, s->by_class[0], s->by_class[1],
-		s->by_class[2], s->by_class[3], s->by_class[4], s->by_class[5]);
+		s->by_class[2], s->by_class[3], s->by_class[4], s->by_class[5], s->not_modified);
 	put_words(f, s->errors);
 	fprintf(f, "},\n \"in_flight\": %ld, \"pending\": %ld, \"hosts_kept\": %zu,"
 		   " \"hosts_seen\": %llu, \"hosts_evicted\": %llu,\n"

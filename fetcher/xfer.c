@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -260,6 +261,38 @@ xfer_free_spares(void)
 	spare = NULL;
 }
 
+/* Appends to list the conditional request headers of j (a recrawl's:
+ * the validators of the page stored for its URL, lease.c), sent on
+ * every hop: the stored validators are the final answer's, and an
+ * http:// URL's first hop is a redirect to its https:// page.  Returns
+ * the list (NULL when none and list was NULL); when out of memory it
+ * frees list and returns NULL, so the attempt goes unconditional. */
+static struct curl_slist *
+conditional_headers(const job *j, struct curl_slist *list)
+{
+	const char *name[2] = { "If-None-Match", "If-Modified-Since" };
+	const char *value[2] = { j->etag, j->last_modified };
+	for (int i = 0; i < 2; i++) {
+		/* A line break would end the header and start another: a
+		 * frontier's value comes from records, which anyone may write. */
+		if (!value[i] || strpbrk(value[i], "\r\n"))
+			continue;
+		char *h;
+		if (asprintf(&h, "%s: %s", name[i], value[i]) < 0) {
+			curl_slist_free_all(list);
+			return NULL;
+		}
+		struct curl_slist *l = curl_slist_append(list, h);
+		free(h);
+		if (!l) {
+			curl_slist_free_all(list);
+			return NULL;
+		}
+		list = l;
+	}
+	return list;
+}
+
 /* Starts one attempt of j: an easy handle into the multi.  Returns 0,
  * or -1 with j->error set when no handle could be made. */
 int
@@ -300,6 +333,11 @@ xfer_start(job *j)
 	 * HTTP/2 can happen (TLS); on plain HTTP/1.1 it would hold each
 	 * host's next requests behind its first one. */
 	curl_easy_setopt(e, CURLOPT_PIPEWAIT, strncmp(j->url, "https:", 6) == 0 ? 1L : 0L);
+	/* The last attempt's list: its handle, reset, no longer uses it. */
+	curl_slist_free_all(j->cond);
+	j->cond = conditional_headers(j, NULL);
+	if (j->cond)
+		curl_easy_setopt(e, CURLOPT_HTTPHEADER, j->cond);
 	loop_add(j);
 	return 0;
 }
