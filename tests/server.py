@@ -11,11 +11,14 @@ with keep-alive; every response carries Content-Length unless the endpoint
 says otherwise.  Each request is logged as one JSON line to --log as soon as
 its headers are parsed, before the response:
 
-    {"t", "addr", "host", "method", "path", "conn", "conns", "inflight", "ua"}
+    {"t", "addr", "host", "method", "path", "conn", "conns", "inflight", "ua",
+     "inm", "ims"}
 
 where t is when the request line was read, conn the id of the TCP
 connection, conns the connections open on that local address and
-inflight the requests being handled there (including this one).  SIGTERM and SIGINT exit at once.
+inflight the requests being handled there (including this one), inm and
+ims the request's If-None-Match and If-Modified-Since (null when not
+sent).  SIGTERM and SIGINT exit at once.
 
 Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
 
@@ -50,6 +53,15 @@ Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
     /close-after[?race=1]     200, Content-Length 5, "hello", then close
                               (no Connection: close: a keep-alive timeout);
                               race=1 closes when the next request arrives
+    /cond/NAME?mode=M         a page for conditional requests, titled
+                              "NAME vN", with ETag "NAME-vN" (not with
+                              mode=lm) and a Last-Modified of version N
+                              (not with mode=etag); a request whose
+                              If-None-Match or If-Modified-Since matches
+                              the current version gets 304.  mode=same,
+                              etag, lm: N stays 1; change: N counts the
+                              requests for NAME; fail&status=S: 200 v1 at
+                              the first request, S ("Status S") after
     anything else             a file under --root DIR when given, else 404
 
 F defaults to 1, N of s to 1; counters are per endpoint and key.
@@ -208,6 +220,8 @@ class Handler(BaseHTTPRequestHandler):
                 "path": self.path,
                 "conn": self.conn_id,
                 "ua": self.headers.get("User-Agent"),
+                "inm": self.headers.get("If-None-Match"),
+                "ims": self.headers.get("If-Modified-Since"),
             })
             try:
                 if self.command in ("GET", "HEAD"):
@@ -545,7 +559,7 @@ ROUTES = {
     "retry-after": ep_retry_after, "retry-after-date": ep_retry_after_date,
     "robots.txt": ep_robots, "charset": ep_charset,
 }
-WITH_ARG = {"page", "status", "redirect"}   # /name/N; the rest take no segment
+WITH_ARG = {"page", "status", "redirect", "cond"}   # /name/N; the rest take no segment
 
 
 # ---- replies that stop or bloat inside the headers
@@ -590,8 +604,32 @@ def ep_close_after(h, _, q):
         select.select([h.connection], [], [], 1.0)
 
 
+def ep_cond(h, name, q):
+    mode = q.get("mode", "same")
+    if mode not in ("same", "etag", "lm", "change", "fail"):
+        raise BadRequest("bad mode")
+    seen = h.st.bump("cond", name)
+    if mode == "fail" and seen > 0:
+        return h.status_page(qint(q, "status", 500, 100, 999))
+    version = seen + 1 if mode == "change" else 1
+    etag = '"%s-v%d"' % (name, version)
+    modified = email.utils.formatdate(1700000000 + version * 86400, usegmt=True)
+    headers = []
+    if mode != "lm":
+        headers.append(("ETag", etag))
+    if mode != "etag":
+        headers.append(("Last-Modified", modified))
+    inm, ims = h.headers.get("If-None-Match"), h.headers.get("If-Modified-Since")
+    # RFC 9110 13.1.3: If-Modified-Since is ignored when If-None-Match
+    # is sent; a date is matched exactly, as the test needs no more.
+    if (inm == etag and mode != "lm") if inm is not None else (ims == modified and mode != "etag"):
+        return h.reply(304, ctype=None, headers=headers)
+    h.reply(200, page("%s v%d" % (name, version), "<p>version %d of %s</p>" % (version, name)),
+            headers=headers)
+
+
 ROUTES.update({"status-only": ep_status_only, "hugeheader": ep_hugeheader,
-               "close-after": ep_close_after})
+               "close-after": ep_close_after, "cond": ep_cond})
 
 
 class Server(ThreadingHTTPServer):

@@ -185,6 +185,20 @@ expect_eq "--root no escape" 404 "$($C --path-as-is -o /dev/null -w '%{http_code
 expect_eq "--root no encoded escape" 404 "$($C --path-as-is -o /dev/null -w '%{http_code}' "$URL/sub/%2e%2e/%2e%2e/secret.txt")"
 expect_eq "--root keeps the endpoints" "OK page" "$($C "$URL/ok" | title)"
 
+# /cond: validators, a 304 to a matching conditional request, the log
+# says what was sent
+code() { $C -o /dev/null -w '%{http_code}' "$@"; }
+expect_eq "/cond: 200 with ETag and Last-Modified" '200 "n-v1" Wed, 15 Nov 2023 22:13:20 GMT' \
+	"$($C -D "$T/h" -o /dev/null -w '%{http_code}' "$URL/cond/n") $(header etag "$T/h") $(header last-modified "$T/h")"
+expect_eq "/cond: If-None-Match of the version is 304, another 200" "304 200" \
+	"$(code -H 'If-None-Match: "n-v1"' "$URL/cond/n") $(code -H 'If-None-Match: "n-v0"' "$URL/cond/n")"
+expect_eq "/cond: If-Modified-Since of the version is 304 (mode=lm)" "304" \
+	"$(code -H 'If-Modified-Since: Wed, 15 Nov 2023 22:13:20 GMT' "$URL/cond/l?mode=lm")"
+expect_eq "/cond: mode=change is v1, then a new version at each request; mode=fail S after the first" \
+	"304 200 200 404" "$(code -H 'If-None-Match: "c-v1"' "$URL/cond/c?mode=change") $(code -H 'If-None-Match: "c-v1"' "$URL/cond/c?mode=change") $(code "$URL/cond/f?mode=fail&status=404") $(code "$URL/cond/f?mode=fail&status=404")"
+expect_eq "log: inm and ims are the conditional headers sent" '"n-v1" null' \
+	"$(requests '^/cond/n$' | sed -n 2p | jq -r '"\(.inm) \(.ims)"')"
+
 server_restart --robots-status 503
 expect_eq "--robots-status" 503 "$($C -o /dev/null -w '%{http_code}' "$URL/robots.txt")"
 old=$PORT
