@@ -906,6 +906,50 @@ test_json(void)
 	msgpack_sbuffer_destroy(&sb);
 }
 
+/* rec_not_modified of a map {not_modified: nm (1, 0, or -1 for a
+ * string "true", -2 absent), status: status (-1 absent)}. */
+static int
+not_modified_of(int nm, int status)
+{
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_map(&pk, (nm != -2) + (status >= 0));
+	if (nm != -2) {
+		msgpack_pack_str_with_body(&pk, "not_modified", 12);
+		if (nm == -1)
+			msgpack_pack_str_with_body(&pk, "true", 4);
+		else if (nm)
+			msgpack_pack_true(&pk);
+		else
+			msgpack_pack_false(&pk);
+	}
+	if (status >= 0) {
+		msgpack_pack_str_with_body(&pk, "status", 6);
+		msgpack_pack_int(&pk, status);
+	}
+	msgpack_zone z;
+	msgpack_zone_init(&z, 256);
+	msgpack_object o;
+	size_t off = 0;
+	msgpack_unpack(sb.data, sb.size, &off, &z, &o);
+	int r = rec_not_modified(&o);
+	msgpack_zone_destroy(&z);
+	msgpack_sbuffer_destroy(&sb);
+	return r;
+}
+
+static void
+test_not_modified(void)
+{
+	check("not_modified: true with status 304", not_modified_of(1, 304) == 1, NULL);
+	check("not_modified: false, a string, or absent is not", !not_modified_of(0, 304) &&
+	      !not_modified_of(-1, 304) && !not_modified_of(-2, 304), NULL);
+	check("not_modified: true with another status, or none, is not",
+	      !not_modified_of(1, 200) && !not_modified_of(1, -1), NULL);
+}
+
 int
 main(void)
 {
@@ -921,5 +965,6 @@ main(void)
 	test_pass_through();
 	test_lines();
 	test_json();
+	test_not_modified();
 	return failed ? 1 : 0;
 }
