@@ -405,7 +405,8 @@ void xfer_release(CURL *e);       /* an easy handle back to the spares */
 void xfer_free_spares(void);      /* at exit, before curl_global_cleanup */
 
 /* job.c */
-/* A new job for url (taken over; abort when NULL, as when out of memory)
+/* A new job for url (taken over; dies through xalloc_die when NULL, as
+ * when out of memory)
  * passing through input record in (copied; in_len may be 0), counted in
  * F.alive until job_emit. */
 job *job_new(char *url, const char *in, size_t in_len);

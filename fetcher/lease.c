@@ -55,6 +55,7 @@
 #include "msg.h"
 #include "strset.h"
 #include "tm.h"
+#include "xalloc.h"
 
 #define LEASE_POLL_MS 50
 #define LEASE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
@@ -116,14 +117,11 @@ lease_admit(const char *canon, const char *host)
 	}
 }
 
-/* A copy of s (NULL stays NULL); abort when out of memory, as job_new. */
+/* A copy of s (NULL stays NULL); dies when out of memory, as job_new. */
 static char *
 dup_str(const char *s)
 {
-	char *d = s ? strdup(s) : NULL;
-	if (s && !d)
-		abort();
-	return d;
+	return s ? xstrdup(s) : NULL;
 }
 
 /* Writes: posted, and nothing waits for their answer.  They carry
@@ -179,9 +177,7 @@ static write_task *
 new_write(int kind, const char *url, const char *host, const char *from, double at,
 	  double host_at)
 {
-	write_task *w = malloc(sizeof *w);
-	if (!w)
-		abort();
+	write_task *w = xmalloc(sizeof *w);
 	*w = (write_task){ .t = { .run = write_run, .done = write_done }, .kind = kind,
 			   .url = dup_str(url), .host = dup_str(host), .from = dup_str(from),
 			   .at = at, .host_at = host_at };
@@ -192,10 +188,7 @@ new_write(int kind, const char *url, const char *host, const char *from, double 
 static void
 unlease_add(write_task *w, char *url)
 {
-	char **u = realloc(w->urls, (size_t)(w->n + 1) * sizeof *u);
-	if (!u)
-		abort();
-	w->urls = u;
+	w->urls = xrealloc(w->urls, (size_t)(w->n + 1) * sizeof *w->urls);
 	w->urls[w->n++] = url;
 }
 
@@ -383,8 +376,7 @@ keep(lease_task *l, int kind, const fr_row *r, const char *detail)
 {
 	if (l->n_rows == l->cap_rows) {
 		l->cap_rows = l->cap_rows ? l->cap_rows * 2 : 64;
-		if (!(l->rows = realloc(l->rows, l->cap_rows * sizeof *l->rows)))
-			abort();
+		l->rows = xrealloc(l->rows, l->cap_rows * sizeof *l->rows);
 	}
 	l->rows[l->n_rows++] = (leased){ kind, dup_str(r->url), dup_str(r->host), dup_str(detail),
 					 r->depth, r->lease, r->host_next };
@@ -571,10 +563,8 @@ collect(void *arg, const char *host, const char *reason)
 	holds *h = arg;
 	if (h->n == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 8;
-		h->names = realloc(h->names, h->cap * sizeof *h->names);
-		h->reasons = realloc(h->reasons, h->cap * sizeof *h->reasons);
-		if (!h->names || !h->reasons)
-			abort();
+		h->names = xrealloc(h->names, h->cap * sizeof *h->names);
+		h->reasons = xrealloc(h->reasons, h->cap * sizeof *h->reasons);
 	}
 	h->names[h->n] = dup_str(host);
 	h->reasons[h->n++] = dup_str(reason);
@@ -708,9 +698,7 @@ lease_want(void)
 		return;
 	dbq_collect();
 	if (beat_due && !beating) {
-		beat_task *b = calloc(1, sizeof *b);
-		if (!b)
-			abort();
+		beat_task *b = xcalloc(1, sizeof *b);
 		b->t = (dbq_task){ .run = beat_run, .done = beat_done };
 		beat_due = 0;
 		beating = 1;   /* before: without the thread, done runs within */
@@ -725,9 +713,7 @@ lease_want(void)
 	if (room <= 0 || (F.alive > 0 && room < (F.o.pending + 1) / 2) ||
 	    uv_is_active((uv_handle_t *)&poll_timer))
 		return;
-	lease_task *l = calloc(1, sizeof *l);
-	if (!l)
-		abort();
+	lease_task *l = xcalloc(1, sizeof *l);
 	l->t = (dbq_task){ .run = lease_run, .done = lease_done };
 	l->room = room;
 	snap_take(&l->snap);
@@ -777,8 +763,7 @@ add_age(void *arg, const char *host, double age)
 	ages_task *a = arg;
 	if (a->n == a->cap) {
 		a->cap = a->cap ? a->cap * 2 : 64;
-		if (!(a->ages = realloc(a->ages, a->cap * sizeof *a->ages)))
-			abort();
+		a->ages = xrealloc(a->ages, a->cap * sizeof *a->ages);
 	}
 	a->ages[a->n].host = dup_str(host);
 	a->ages[a->n++].age = age;
@@ -816,9 +801,7 @@ lease_queue_ages(void)
 {
 	if (!front || ageing)
 		return;
-	ages_task *a = calloc(1, sizeof *a);
-	if (!a)
-		abort();
+	ages_task *a = xcalloc(1, sizeof *a);
 	a->t = (dbq_task){ .run = ages_run, .done = ages_done };
 	ageing = 1;
 	dbq_post(&a->t);

@@ -20,6 +20,7 @@
 #include "num.h"
 #include "opt.h"
 #include "sql.h"
+#include "xalloc.h"
 
 #define SLUICE_URL "https://sluice.invalid/bot"
 
@@ -126,7 +127,7 @@ static const opt_def opts[O_N] = {
 static void
 parse_retry_on(const char *s)
 {
-	char *copy = strdup(s), *save = NULL;
+	char *copy = xstrdup(s), *save = NULL;
 	F.o.n_retry_on = 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		long st;
@@ -200,7 +201,7 @@ parse_options(int argc, char **argv)
 		case O_RESOLVE: {
 			struct curl_slist *l = curl_slist_append(o->resolve, a);
 			if (!l)
-				abort();
+				xalloc_die();
 			o->resolve = l;
 			break;
 		}

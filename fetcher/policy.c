@@ -23,6 +23,7 @@
 
 #include "msg.h"
 #include "num.h"
+#include "xalloc.h"
 
 enum { SET_DELAY = 1, SET_RATE = 2, SET_BURST = 4, SET_PER_HOST = 8, SET_ROBOTS = 16,
        SET_PAUSE = 32 };
@@ -78,7 +79,7 @@ policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		return EX_NOINPUT;
 	}
-	struct policy *p = calloc(1, sizeof *p);
+	struct policy *p = xcalloc(1, sizeof *p);
 	char line[1024];
 	for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
 		char *hash = strchr(line, '#'), *save = NULL;
@@ -87,11 +88,11 @@ policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 		char *tok = strtok_r(line, " \t\r\n", &save);
 		if (!tok)
 			continue;
-		p->v = realloc(p->v, (p->n + 1) * sizeof *p->v);
+		p->v = xrealloc(p->v, (p->n + 1) * sizeof *p->v);
 		pentry *e = &p->v[p->n++];
 		memset(e, 0, sizeof *e);
 		e->is_site = strncmp(tok, "site=", 5) == 0;
-		e->host = strdup(tok + (e->is_site ? 5 : 0));
+		e->host = xstrdup(tok + (e->is_site ? 5 : 0));
 		while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
 			char *eq = strchr(tok, '=');
 			if (eq)

@@ -26,6 +26,7 @@
 #include "site.h"
 #include "tm.h"
 #include "url.h"
+#include "xalloc.h"
 
 static int
 is_redirect(long status)
@@ -100,9 +101,8 @@ redirect_follow(job *j)
 		curl_easy_getinfo(j->easy, CURLINFO_PRIMARY_IP, &ip);
 		j->from_public = ip && !cidr_has_text(F.o.private_ranges, ip);
 	}
-	hop *c = realloc(j->chain, (size_t)(j->n_chain + 1) * sizeof *c);
-	if (!c || !(c[j->n_chain].url = strdup(cur)))
-		abort();
+	hop *c = xrealloc(j->chain, (size_t)(j->n_chain + 1) * sizeof *c);
+	c[j->n_chain].url = xstrdup(cur);
 	c[j->n_chain].status = j->status;
 	j->chain = c;
 	j->n_chain++;

@@ -15,6 +15,7 @@
 
 #include "msg.h"
 #include "tm.h"
+#include "xalloc.h"
 
 /* The job that fetches the robots.txt of h's origin o; h waits for it
  * (ROBOTS_LOADING).  The scheduler starts it like any job, so it counts
@@ -23,13 +24,9 @@
 job *
 robots_job(host *h, origin *o)
 {
-	job *j = calloc(1, sizeof *j);
-	if (!j)
-		abort();
+	job *j = xcalloc(1, sizeof *j);
 	size_t n = strlen(o->key) + sizeof "/robots.txt";
-	j->url = malloc(n);
-	if (!j->url)
-		abort();
+	j->url = xmalloc(n);
 	snprintf(j->url, n, "%s/robots.txt", o->key);
 	j->host = h;
 	j->origin = o;

@@ -8,6 +8,7 @@
 
 #include "msg.h"
 #include "num.h"
+#include "xalloc.h"
 
 /* getopt_long's val for a row without a short letter: above every
  * char, so the two never collide. */
@@ -19,10 +20,8 @@ opt_next(int argc, char **argv, const opt_def *tab, int n)
 	static struct option *longs;
 	static char *shorts;
 	if (!longs) {
-		longs = calloc((size_t)n + 1, sizeof *longs);
-		shorts = calloc((size_t)n * 2 + 2, 1);
-		if (!longs || !shorts)
-			msg_die(EX_OSERR, "out of memory");
+		longs = xcalloc((size_t)n + 1, sizeof *longs);
+		shorts = xcalloc((size_t)n * 2 + 2, 1);
 		char *s = shorts;
 		*s++ = ':';   /* a missing value is ':', not '?': both are usage errors */
 		/* Headings are left out: a NULL name would end the array. */

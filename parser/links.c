@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wurl.h"
+#include "xalloc.h"
 
 struct lnk {
 	wurl doc;         /* the document URL; doc.href NULL when none */
@@ -72,7 +73,7 @@ lnk_begin(lnk *l, const char *url, size_t n)
 	if (!url || n == 0 || wurl_parse(url, n, NULL, &l->doc, &why) != WURL_OK)
 		return;
 	if (!lnk_copy(&l->base, &l->doc))
-		abort();
+		xalloc_die();
 }
 
 void

@@ -21,6 +21,7 @@
 #include "sel.h"
 #include "src.h"
 #include "stop.h"
+#include "xalloc.h"
 
 #define PARSE_MAX_JOBS 256
 
@@ -195,9 +196,7 @@ main(int argc, char **argv)
 		.max_record = REC_MAX_RECORD_DEFAULT, .max_time = PARSE_MAX_TIME_DEFAULT,
 	};
 	page_opts opts = { .max_mem = PARSE_MAX_MEM_DEFAULT };
-	ex_field *fields = calloc((size_t)argc, sizeof *fields);
-	if (!fields)
-		msg_die(EX_OSERR, "out of memory");
+	ex_field *fields = xcalloc((size_t)argc, sizeof *fields);
 	opts.fields = fields;
 	parse_args(argc, argv, &a, &opts, fields);
 
@@ -210,7 +209,7 @@ main(int argc, char **argv)
 	int r = a.html ? src_init_files(&s, argv + optind, argc - optind, a.base, a.max_record)
 		       : src_init_stream(&s, STDIN_FILENO, a.max_record);
 	if (r < 0)
-		msg_die(EX_OSERR, "out of memory");
+		xalloc_die();
 	rec_out o;
 	rec_out_init(&o, STDOUT_FILENO, a.json ? 1 : -1);
 	int rc = a.jobs == 0 ? pool_run_inline(&opts, &s, &o)

@@ -22,6 +22,7 @@
 #include "sql.h"
 #include "stop.h"
 #include "tm.h"
+#include "xalloc.h"
 
 static const char usage[] =
 	"usage: sink [OPTION...] TARGET\n"
@@ -129,7 +130,7 @@ parse_args(int argc, char **argv, sink *k)
 				msg_usage("bad regex '%s' %s", optarg, why);
 			vre ***list = i == O_INCLUDE ? &k->q.include : &k->q.exclude;
 			int *nl = i == O_INCLUDE ? &k->q.n_include : &k->q.n_exclude;
-			*list = realloc(*list, (size_t)(*nl + 1) * sizeof **list);
+			*list = xrealloc(*list, (size_t)(*nl + 1) * sizeof **list);
 			(*list)[(*nl)++] = re;
 			break;
 		}
@@ -252,7 +253,7 @@ main(int argc, char **argv)
 
 	rec_in in;
 	if (rec_in_init(&in, 0, k.max_record) < 0)
-		msg_die(EX_OSERR, "out of memory");
+		xalloc_die();
 	int malformed = 0;
 	for (;;) {
 		msgpack_object rec;

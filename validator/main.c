@@ -19,6 +19,7 @@
 #include "stop.h"
 #include "rules.h"
 #include "summary.h"
+#include "xalloc.h"
 
 static const char usage[] =
 	"usage: validate [OPTION...] < records > records\n"
@@ -119,7 +120,7 @@ main(int argc, char **argv)
 
 	rec_in in;
 	if (rec_in_init(&in, 0, opts.max_record) < 0)
-		msg_die(EX_OSERR, "out of memory");
+		xalloc_die();
 	rec_out out;
 	rec_out_init(&out, 1, opts.json ? 1 : -1);
 	rec_build b;
