@@ -154,9 +154,8 @@ main(int argc, char **argv)
 	if (rec_out_flush(&out) < 0)
 		msg_stdout_failed(errno);
 	report(&sum, &opts);
-	if (rc == REC_ERR)
-		msg_die(strncmp(in.err, "read error", 10) == 0 ? EX_IOERR : EX_DATAERR,
-			"%s", in.err);
+	if (rc == REC_ERR || rc == REC_IOERR)
+		msg_die(rc == REC_IOERR ? EX_IOERR : EX_DATAERR, "%s", in.err);
 	if (stop_signal)
 		stop_reraise();   /* after flushing output and the summary */
 
