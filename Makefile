@@ -79,9 +79,16 @@ $(BIN)/$(1): $$($(1)_OBJ) $(LIB_A)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
-$(OUT)/tests/%: $(OUT)/tests/unit/%.o $(LIB_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_unit)
+# A unit test links lib/ and, for a module of a program, that module's
+# sources (UNIT_DEPS_test_NAME), whose headers it finds with -Iparser.
+UNIT_DEPS_test_sel := parser/sel.c
+$(OUT)/tests/unit/%.o: CFLAGS += -Iparser
+define unit_rule
+$(OUT)/tests/$(1): $(OUT)/tests/unit/$(1).o $$(UNIT_DEPS_$(1):%.c=$(OUT)/%.o) $(LIB_A)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LIBS_unit)
+endef
+$(foreach t,$(UNIT_BIN:$(OUT)/tests/%=%),$(eval $(call unit_rule,$(t))))
 
 $(OUT)/fuzz/%.o: CFLAGS += -Iparser -Ivalidator
 
