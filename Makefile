@@ -174,6 +174,11 @@ bench:
 	@$(MAKE) all
 	@scripts/bench.sh
 
+# The OPTIONS section of each man page, from the program's option table
+# (lib/opt.h); tests/t-options.sh fails until this has been run.
+man: $(PROGS:%=$(BIN)/%)
+	@for p in $(PROGS); do scripts/man-options $(BIN)/$$p man/$$p.1 || exit 1; done
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(PROGS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin
@@ -182,4 +187,4 @@ install: all
 clean:
 	rm -rf build bin demo.db
 
-.PHONY: all deps deps-test deps-fuzz deps-bench deps-all deps-ok fuzz-build fuzz test test-asan demo bench install clean
+.PHONY: all deps deps-test deps-fuzz deps-bench deps-all deps-ok fuzz-build fuzz test test-asan demo bench man install clean
