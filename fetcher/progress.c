@@ -28,7 +28,7 @@ paused_hosts(double now)
 	size_t n = 0;
 	for (size_t i = 0; i < F.table_size; i++)
 		for (const host *h = F.table[i]; h; h = h->hnext)
-			n += h->paused_until > now || host_hold(h);
+			n += h->pace.paused_until > now || host_hold(h);
 	return n;
 }
 

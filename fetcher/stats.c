@@ -318,9 +318,9 @@ put_hosts(FILE *f)
 		for (; k < n && strcmp(v[k]->name, v[i]->name) == 0; k++) {
 			fold(&hv.st, &v[k]->st);
 			hv.in_flight += v[k]->active;
-			hv.interval = fmax(hv.interval, host_interval(v[k]));
-			hv.learnt = fmax(hv.learnt, v[k]->adapt_delay);
-			hv.paused_for = fmax(hv.paused_for, v[k]->paused_until - now);
+			hv.interval = fmax(hv.interval, pace_interval(&v[k]->pace));
+			hv.learnt = fmax(hv.learnt, v[k]->pace.adapt_delay);
+			hv.paused_for = fmax(hv.paused_for, v[k]->pace.paused_until - now);
 			if (host_hold(v[k]))
 				hv.hold = host_hold(v[k]);
 		}
