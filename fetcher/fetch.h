@@ -39,6 +39,7 @@
 
 #include "cidr.h"
 #include "fetcherr.h"
+#include "htab.h"
 #include "pace.h"
 #include "rec.h"
 #include "robots.h"
@@ -182,10 +183,9 @@ typedef struct origin {
 /* The unit of pacing: a host name, or a site (--pace-by site, or a
  * site= line of --policy), whatever its schemes and ports. */
 typedef struct host {
-	struct host *hnext;      /* hash chain */
 	struct host *wnext, *wprev;  /* ring of hosts with jobs waiting */
 	int waiting;             /* in that ring */
-	char *name;              /* host name or site: the key, for policy and stats */
+	const char *name;        /* host name or site: its key in F.hosts, for policy and stats */
 	origin *origins;         /* those seen, each with its robots.txt */
 	int robots_loading;      /* robots.txt requests in flight: nothing starts */
 	job *fresh, *fresh_tail; /* never attempted, FIFO */
@@ -225,8 +225,7 @@ typedef struct fetch {
 	long inflight;           /* easy handles in the multi */
 	job *flying;             /* those jobs, linked by next/fprev */
 	/* hosts */
-	host **table;
-	size_t table_size, n_hosts;
+	htab hosts;              /* pacing key -> host (host.c) */
 	host *ring;              /* hosts with waiting jobs */
 	size_t n_ring;
 	double expire_at;        /* monotonic: the earliest waiting job's deadline */
@@ -365,6 +364,9 @@ void robots_done(job *j, CURLcode rc);
  * configured pacing and --policy): its own, or its site's.  Creating
  * one above --max-hosts frees the idle ones first. */
 host *host_get(const char *name);
+/* The host at or after *i in the table, moving *i past it; NULL after
+ * the last.  Start with *i = 0. */
+host *host_next(size_t *i);
 /* Sets j's host name (copied) and the host that paces it. */
 void host_place(job *j, const char *name);
 /* The origin of canonical URL u among h's, added when new. */

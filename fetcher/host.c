@@ -2,8 +2,8 @@
  * configuration, its queues of waiting jobs, the ring of hosts with
  * jobs waiting, and its pacing machine (lib/pace.h).
  *
- * The table is a chained hash on the pacing key (a host name or a
- * site).  Above --max-hosts idle hosts go, so memory follows the flags,
+ * The table (lib/htab) is keyed by the pacing key (a host name or a
+ * site); a host's name is its key there.  Above --max-hosts idle hosts go, so memory follows the flags,
  * not the number of distinct hosts in the input.
  */
 #include "fetch.h"
@@ -17,25 +17,6 @@
 #include "url.h"
 
 static void
-grow(void)
-{
-	size_t n = F.table_size ? F.table_size * 2 : 256;
-	host **t = calloc(n, sizeof *t);
-	if (!t)
-		abort();
-	for (size_t i = 0; i < F.table_size; i++)
-		for (host *h = F.table[i], *next; h; h = next) {
-			next = h->hnext;
-			size_t b = htab_hash(h->name, strlen(h->name)) & (n - 1);
-			h->hnext = t[b];
-			t[b] = h;
-		}
-	free(F.table);
-	F.table = t;
-	F.table_size = n;
-}
-
-static void
 free_host(host *h)
 {
 	for (origin *o = h->origins, *next; o; o = next) {
@@ -44,7 +25,6 @@ free_host(host *h)
 		free(o->key);
 		free(o);
 	}
-	free(h->name);
 	free(h);
 }
 
@@ -79,19 +59,16 @@ idle(const host *h, double now)
 static void
 evict(double now)
 {
-	for (size_t i = 0; i < F.table_size; i++)
-		for (host **p = &F.table[i]; *p;) {
-			host *h = *p;
-			if (idle(h, now)) {
-				*p = h->hnext;
-				stats_evicted(h);
-				free_host(h);
-				F.n_hosts--;
-				F.stats.hosts_evicted++;
-			} else {
-				p = &h->hnext;
-			}
+	size_t i = 0;
+	for (htab_ent *e; (e = htab_next(&F.hosts, &i));) {
+		host *h = e->val;
+		if (idle(h, now)) {
+			stats_evicted(h);
+			free_host(h);
+			htab_del(&F.hosts, e->key, e->len);
+			F.stats.hosts_evicted++;
 		}
+	}
 }
 
 /* Sets h's pacing from the flags, then from the --policy line for it. */
@@ -118,31 +95,34 @@ pace_key(const char *name)
 }
 
 host *
+host_next(size_t *i)
+{
+	htab_ent *e = htab_next(&F.hosts, i);
+	return e ? e->val : NULL;
+}
+
+host *
 host_get(const char *name)
 {
 	const char *key = pace_key(name);
-	if (F.n_hosts >= F.table_size / 2)
-		grow();
-	size_t b = htab_hash(key, strlen(key)) & (F.table_size - 1);
-	for (host *h = F.table[b]; h; h = h->hnext)
-		if (strcmp(h->name, key) == 0)
-			return h;
+	htab_ent *e = htab_get(&F.hosts, key);
+	if (e)
+		return e->val;
 	/* Sweep when over the cap; hosts with work cannot go (at most
 	 * --pending of them), so sweep again only once their number doubled. */
 	static size_t sweep_at;
-	if (F.n_hosts >= (size_t)F.o.max_hosts && F.n_hosts >= sweep_at) {
+	if (F.hosts.n >= (size_t)F.o.max_hosts && F.hosts.n >= sweep_at) {
 		evict(tm_mono());
-		sweep_at = F.n_hosts * 2;
+		sweep_at = F.hosts.n * 2;
 	}
 	host *h = calloc(1, sizeof *h);
-	if (!h || !(h->name = strdup(key)))
+	if (!h || !(e = htab_put(&F.hosts, key, strlen(key), NULL)))
 		abort();
+	e->val = h;
+	h->name = e->key;
 	F.stats.hosts_seen++;
 	configure(h);
 	pace_begin(&h->pace, tm_mono());
-	h->hnext = F.table[b];
-	F.table[b] = h;
-	F.n_hosts++;
 	return h;
 }
 
@@ -199,23 +179,23 @@ host_settle(host *h)
 void
 host_reconfigure(void)
 {
-	for (size_t i = 0; i < F.table_size; i++)
-		for (host *h = F.table[i]; h; h = h->hnext) {
-			configure(h);
-			host_ring_add(h);   /* a resumed host may start again */
-		}
+	size_t i = 0;
+	for (host *h; (h = host_next(&i));) {
+		configure(h);
+		host_ring_add(h);   /* a resumed host may start again */
+	}
 }
 
 void
 host_set_holds(const char *const *names, const char *const *reasons, int n)
 {
-	for (size_t i = 0; i < F.table_size; i++)
-		for (host *h = F.table[i]; h; h = h->hnext) {
-			h->queue_hold = NULL;
-			for (int k = 0; k < n && !h->queue_hold; k++)
-				if (strcmp(names[k], h->name) == 0)
-					h->queue_hold = reasons[k];
-		}
+	size_t i = 0;
+	for (host *h; (h = host_next(&i));) {
+		h->queue_hold = NULL;
+		for (int k = 0; k < n && !h->queue_hold; k++)
+			if (strcmp(names[k], h->name) == 0)
+				h->queue_hold = reasons[k];
+	}
 }
 
 void
@@ -299,11 +279,8 @@ host_take_held(int any)
 void
 host_free_all(void)
 {
-	for (size_t i = 0; i < F.table_size; i++)
-		for (host *h = F.table[i], *next; h; h = next) {
-			next = h->hnext;
-			free_host(h);
-		}
-	free(F.table);
-	F.table = NULL;
+	size_t i = 0;
+	for (host *h; (h = host_next(&i));)
+		free_host(h);
+	htab_free(&F.hosts);
 }

@@ -305,17 +305,17 @@ static void
 snap_take(snap *s)
 {
 	s->dflt = (room){ LEASE_HOST_BACKLOG * F.o.per_host, F.o.delay };
-	for (size_t b = 0; b < F.table_size; b++)
-		for (host *h = F.table[b]; h; h = h->hnext) {
-			double gap = pace_interval(&h->pace);
-			if (h->n_fresh == 0 && h->per_host == F.o.per_host && gap == F.o.delay)
-				continue;
-			int i = snap_pace(s, (room){ LEASE_HOST_BACKLOG * h->per_host - h->n_fresh, gap });
-			snap_name(s, h->name, i);
-			for (job *j = h->fresh; j; j = j->next)
-				if (j->hname && strcmp(j->hname, h->name) != 0)
-					snap_name(s, j->hname, i);
-		}
+	size_t b = 0;
+	for (host *h; (h = host_next(&b));) {
+		double gap = pace_interval(&h->pace);
+		if (h->n_fresh == 0 && h->per_host == F.o.per_host && gap == F.o.delay)
+			continue;
+		int i = snap_pace(s, (room){ LEASE_HOST_BACKLOG * h->per_host - h->n_fresh, gap });
+		snap_name(s, h->name, i);
+		for (job *j = h->fresh; j; j = j->next)
+			if (j->hname && strcmp(j->hname, h->name) != 0)
+				snap_name(s, j->hname, i);
+	}
 }
 
 static void

@@ -301,13 +301,12 @@ static void
 put_hosts(FILE *f)
 {
 	double now = tm_mono();
-	host **v = malloc((F.n_hosts + 1) * sizeof *v);
+	host **v = malloc((F.hosts.n + 1) * sizeof *v);
 	if (!v)
 		return;
-	size_t n = 0;
-	for (size_t i = 0; i < F.table_size; i++)
-		for (host *h = F.table[i]; h; h = h->hnext)
-			v[n++] = h;
+	size_t n = 0, i = 0;
+	for (host *h; (h = host_next(&i));)
+		v[n++] = h;
 	qsort(v, n, sizeof *v, by_name);
 	fputs(",\n \"hosts\": {", f);
 	const char *sep = "\n  ";
@@ -360,7 +359,7 @@ stats_write(void)
 	fprintf(f, "},\n \"in_flight\": %ld, \"pending\": %ld, \"hosts_kept\": %zu,"
 		   " \"hosts_seen\": %llu, \"hosts_evicted\": %llu,\n"
 		   " \"elapsed_s\": %.3f, \"records_per_s\": %.1f",
-		F.inflight, F.alive, F.n_hosts, s->hosts_seen, s->hosts_evicted,
+		F.inflight, F.alive, F.hosts.n, s->hosts_seen, s->hosts_evicted,
 		elapsed, elapsed > 0 ? (double)s->records / elapsed : 0.0);
 	/* A bucket's middle can pass the exact max: the max bounds both. */
 	fprintf(f, ",\n \"loop_lag_ms\": {\"p50\": %.1f, \"p99\": %.1f, \"max\": %.1f,"
