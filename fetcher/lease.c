@@ -48,12 +48,13 @@
 #include "fetch.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "frontier.h"
 #include "msg.h"
-#include "strset.h"
+#include "htab.h"
 #include "tm.h"
 #include "xalloc.h"
 
@@ -70,7 +71,7 @@ static rec_build lease_rec;       /* {depth, lease} of each leased job */
 static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
 
-/* The paused hosts, as of the last beat: sched points into reasons. */
+/* The paused hosts, as of the last beat: hosts point into reasons. */
 typedef struct holds {
 	char **names, **reasons;
 	int n, cap;
@@ -243,51 +244,27 @@ lease_seeded(void)
  * site: the names of its waiting jobs lead to it, but a name of the
  * site that has none waiting gets slots and -d of its own, so a lease
  * may queue more than the backlog for the site. */
-typedef struct pace {
+typedef struct room {
 	long left;    /* jobs it may still take in */
 	double gap;   /* its interval between starts */
-} pace;
+} room;
 
 typedef struct snap {
-	struct snap_name { char *name; int pace; } *names;  /* open addressing */
-	size_t cap, n;                                         /* cap a power of 2 */
-	pace *paces;                                           /* cap of them */
-	int n_paces;
-	pace dflt;
+	htab names;        /* host name -> its pace's index + 1 */
+	room *paces;
+	int n_paces, cap_paces;
+	room dflt;
 } snap;
-
-/* Where name is in s, or where it goes. */
-static size_t
-snap_find(const snap *s, const char *name)
-{
-	size_t i = strset_hash(name) & (s->cap - 1);
-	while (s->names[i].name && strcmp(s->names[i].name, name) != 0)
-		i = (i + 1) & (s->cap - 1);
-	return i;
-}
-
-static void
-snap_grow(snap *s)
-{
-	struct snap_name *old = s->names;
-	size_t ocap = s->cap;
-	s->cap = ocap ? ocap * 2 : 64;
-	s->names = calloc(s->cap, sizeof *s->names);
-	s->paces = realloc(s->paces, s->cap * sizeof *s->paces);
-	if (!s->names || !s->paces)
-		abort();
-	for (size_t i = 0; i < ocap; i++)
-		if (old[i].name)
-			s->names[snap_find(s, old[i].name)] = old[i];
-	free(old);
-}
 
 /* Adds pace p, returning its index. */
 static int
-snap_pace(snap *s, pace p)
+snap_pace(snap *s, room p)
 {
-	if ((size_t)s->n_paces + 1 > s->cap / 2)
-		snap_grow(s);
+	if (s->n_paces == s->cap_paces) {
+		s->cap_paces = s->cap_paces ? s->cap_paces * 2 : 64;
+		if (!(s->paces = realloc(s->paces, s->cap_paces * sizeof *s->paces)))
+			abort();
+	}
 	s->paces[s->n_paces] = p;
 	return s->n_paces++;
 }
@@ -296,25 +273,21 @@ snap_pace(snap *s, pace p)
 static void
 snap_name(snap *s, const char *name, int i)
 {
-	if ((s->n + 1) * 2 > s->cap)
-		snap_grow(s);
-	size_t k = snap_find(s, name);
-	if (s->names[k].name)
-		return;
-	s->names[k].name = dup_str(name);
-	s->names[k].pace = i;
-	s->n++;
+	int added;
+	htab_ent *e = htab_put(&s->names, name, strlen(name), &added);
+	if (!e)
+		abort();
+	if (added)
+		e->val = (void *)(intptr_t)(i + 1);
 }
 
 /* The pace of host name: its host's, or a new one as for a new host. */
-static pace *
+static room *
 snap_of(snap *s, const char *name)
 {
-	if (s->cap) {
-		size_t k = snap_find(s, name);
-		if (s->names[k].name)
-			return &s->paces[s->names[k].pace];
-	}
+	htab_ent *e = htab_get(&s->names, name);
+	if (e)
+		return &s->paces[(intptr_t)e->val - 1];
 	int i = snap_pace(s, s->dflt);
 	snap_name(s, name, i);
 	return &s->paces[i];
@@ -324,26 +297,24 @@ snap_of(snap *s, const char *name)
 static void
 snap_take(snap *s)
 {
-	s->dflt = (pace){ LEASE_HOST_BACKLOG * F.o.per_host, F.o.delay };
-	for (size_t b = 0; b < F.table_size; b++)
-		for (host *h = F.table[b]; h; h = h->hnext) {
-			double gap = host_interval(h);
-			if (h->n_fresh == 0 && h->per_host == F.o.per_host && gap == F.o.delay)
-				continue;
-			int i = snap_pace(s, (pace){ LEASE_HOST_BACKLOG * h->per_host - h->n_fresh, gap });
-			snap_name(s, h->name, i);
-			for (job *j = h->fresh; j; j = j->next)
-				if (j->hname && strcmp(j->hname, h->name) != 0)
-					snap_name(s, j->hname, i);
-		}
+	s->dflt = (room){ LEASE_HOST_BACKLOG * F.o.per_host, F.o.delay };
+	size_t b = 0;
+	for (host *h; (h = host_next(&b));) {
+		double gap = pace_interval(&h->pace);
+		if (h->n_fresh == 0 && h->per_host == F.o.per_host && gap == F.o.delay)
+			continue;
+		int i = snap_pace(s, (room){ LEASE_HOST_BACKLOG * h->per_host - h->n_fresh, gap });
+		snap_name(s, h->name, i);
+		for (job *j = h->fresh; j; j = j->next)
+			if (j->hname && strcmp(j->hname, h->name) != 0)
+				snap_name(s, j->hname, i);
+	}
 }
 
 static void
 snap_free(snap *s)
 {
-	for (size_t i = 0; i < s->cap; i++)
-		free(s->names[i].name);
-	free(s->names);
+	htab_free(&s->names);
 	free(s->paces);
 }
 
@@ -398,7 +369,7 @@ static int
 accept_row(void *arg, const fr_row *r)
 {
 	lease_task *l = arg;
-	pace *p = snap_of(&l->snap, r->host);
+	room *p = snap_of(&l->snap, r->host);
 	if (p->left <= 0) {
 		if (r->host_next > 0)
 			keep(l, ROW_CLAIMED, r, NULL);
@@ -447,7 +418,7 @@ leased_job(const leased *r)
 	lease_bytes.size = 0;
 	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
 	job *j = job_new(dup_str(r->url), lease_bytes.data, lease_bytes.size);
-	sched_place(j, r->host);
+	host_place(j, r->host);
 	/* Each earlier lease made an attempt, or was lost with its fetch. */
 	j->prior = r->lease - 1;
 	return j;
@@ -508,8 +479,8 @@ lease_done(dbq_task *t)
 		}
 		/* A host just taken from another fetch goes on at its pace. */
 		if (r->host_next > 0) {
-			host *h = sched_host(r->host);
-			h->next_start = fmax(h->next_start, mono + (r->host_next - wall));
+			host *h = host_get(r->host);
+			pace_defer(&h->pace, mono + (r->host_next - wall));
 		}
 		/* Stopped meanwhile: back unstarted, as lease_interrupt's. */
 		if (r->kind == ROW_TAKEN && F.stopping)
@@ -538,7 +509,7 @@ lease_defer(job *j, double wait)
 	double mono = tm_mono(), wall = tm_wall();
 	/* The host's hold (a Retry-After, the breaker) goes to the job too,
 	 * for whoever leases its URLs next. */
-	double until = fmax(h->next_start, h->paused_until);
+	double until = pace_free_at(&h->pace);
 	post_write(W_DEFER, j->url, h->name, NULL, wall + wait, until > mono ? wall + until - mono : 0);
 	job_drop(j);
 	return 1;
@@ -583,7 +554,7 @@ static void
 unlease_waiting(int any, const char *of_what)
 {
 	write_task *w = new_write(W_UNLEASE, NULL, NULL, NULL, 0, 0);
-	for (job *j; (j = sched_take_held(any));) {
+	for (job *j; (j = host_take_held(any));) {
 		unlease_add(w, j->url);   /* taken over from the job */
 		j->url = NULL;
 		job_drop(j);
@@ -607,7 +578,7 @@ read_holds(holds *now)
 static void
 take_holds(holds *now)
 {
-	sched_hold((const char *const *)now->names, (const char *const *)now->reasons, now->n);
+	host_set_holds((const char *const *)now->names, (const char *const *)now->reasons, now->n);
 	holds_free(&held);
 	held = *now;
 	*now = (holds){ 0 };

@@ -385,7 +385,7 @@ main(int argc, char **argv)
 	uv_run(F.loop, UV_RUN_DEFAULT);
 	uv_loop_close(F.loop);
 	curl_global_cleanup();
-	sched_free();
+	host_free_all();
 	policy_free(F.policy);
 	cidr_free(F.o.private_ranges);
 	curl_slist_free_all(F.o.resolve);

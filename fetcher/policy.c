@@ -139,9 +139,9 @@ policy_apply(const struct policy *p, host *h)
 		const pentry *e = &p->v[i];
 		if (!matches(e->host, h->name))
 			continue;
-		if (e->set & SET_DELAY) h->delay = e->delay;
-		if (e->set & SET_RATE) h->rate = e->rate;
-		if (e->set & SET_BURST) h->burst = e->burst;
+		if (e->set & SET_DELAY) h->pace.delay = e->delay;
+		if (e->set & SET_RATE) h->pace.rate = e->rate;
+		if (e->set & SET_BURST) h->pace.burst = e->burst;
 		if (e->set & SET_PER_HOST) h->per_host = e->per_host;
 		if (e->set & SET_ROBOTS) h->use_robots = e->robots;
 		if (e->set & SET_PAUSE) h->policy_hold = e->pause;

@@ -134,7 +134,7 @@ redirect_follow(job *j)
 		j->guard = j->from_public && !F.o.allow_private;
 		xfer_release(j->easy);
 		j->easy = NULL;
-		j->host = sched_host(u.host);
+		j->host = host_get(u.host);
 		j->not_before = tm_mono();
 		sched_retry(j);
 	}
