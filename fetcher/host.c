@@ -15,6 +15,7 @@
 #include "site.h"
 #include "tm.h"
 #include "url.h"
+#include "xalloc.h"
 
 static void
 free_host(host *h)
@@ -35,9 +36,8 @@ host_origin(host *h, const char *u)
 	for (origin *o = h->origins; o; o = o->next)
 		if (strlen(o->key) == n && memcmp(o->key, u, n) == 0)
 			return o;
-	origin *o = calloc(1, sizeof *o);
-	if (!o || !(o->key = strndup(u, n)))
-		abort();
+	origin *o = xcalloc(1, sizeof *o);
+	o->key = xstrndup(u, n);
 	o->next = h->origins;
 	h->origins = o;
 	return o;
@@ -115,9 +115,9 @@ host_get(const char *name)
 		evict(tm_mono());
 		sweep_at = F.hosts.n * 2;
 	}
-	host *h = calloc(1, sizeof *h);
-	if (!h || !(e = htab_put(&F.hosts, key, strlen(key), NULL)))
-		abort();
+	host *h = xcalloc(1, sizeof *h);
+	if (!(e = htab_put(&F.hosts, key, strlen(key), NULL)))
+		xalloc_die();
 	e->val = h;
 	h->name = e->key;
 	F.stats.hosts_seen++;
@@ -129,8 +129,7 @@ host_get(const char *name)
 void
 host_place(job *j, const char *name)
 {
-	if (!(j->hname = strdup(name)))
-		abort();
+	j->hname = xstrdup(name);
 	j->host = host_get(name);
 }
 

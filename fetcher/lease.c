@@ -262,8 +262,7 @@ snap_pace(snap *s, room p)
 {
 	if (s->n_paces == s->cap_paces) {
 		s->cap_paces = s->cap_paces ? s->cap_paces * 2 : 64;
-		if (!(s->paces = realloc(s->paces, s->cap_paces * sizeof *s->paces)))
-			abort();
+		s->paces = xrealloc(s->paces, s->cap_paces * sizeof *s->paces);
 	}
 	s->paces[s->n_paces] = p;
 	return s->n_paces++;
@@ -276,7 +275,7 @@ snap_name(snap *s, const char *name, int i)
 	int added;
 	htab_ent *e = htab_put(&s->names, name, strlen(name), &added);
 	if (!e)
-		abort();
+		xalloc_die();
 	if (added)
 		e->val = (void *)(intptr_t)(i + 1);
 }

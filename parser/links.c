@@ -104,13 +104,12 @@ lnk_add(lnk *l, const char *s, size_t n)
 	int added;
 	htab_ent *e = htab_put(&l->set, s, n, &added);
 	if (!e)
-		abort();
+		xalloc_die();
 	if (!added)
 		return 0;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
-		if (!(l->list = realloc(l->list, l->cap * sizeof *l->list)))
-			abort();
+		l->list = xrealloc(l->list, l->cap * sizeof *l->list);
 	}
 	l->list[l->n++] = (struct lnk_item){ e->key, e->len };
 	return 1;
