@@ -26,28 +26,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rec_put_str(&b, "ctype", "application/xml");
 	rec_put_bin(&b, "body", data, size);
 	msgpack_sbuffer raw;
-	msgpack_sbuffer_init(&raw);
-	rec_build_finish(&b, NULL, NULL, &raw);
 	msgpack_zone z;
-	msgpack_zone_init(&z, 4096);
 	msgpack_object in;
-	size_t at = 0;
-	if (msgpack_unpack(raw.data, raw.size, &at, &z, &in) != MSGPACK_UNPACK_SUCCESS)
-		abort();
+	fuzz_record(&b, &raw, &z, &in);
 	if (!sitemap_candidate(&in))
 		abort();
 	rec_build_reset(&b);
 	const char *u = "http://example.org/sitemap.xml";
 	if (sitemap_put(s, l, &b, &in, u, strlen(u)) == SITEMAP_OK) {
 		msgpack_sbuffer out;
-		msgpack_sbuffer_init(&out);
-		rec_build_finish(&b, NULL, NULL, &out);
 		msgpack_zone z2;
-		msgpack_zone_init(&z2, 4096);
 		msgpack_object o;
-		at = 0;
-		if (msgpack_unpack(out.data, out.size, &at, &z2, &o) != MSGPACK_UNPACK_SUCCESS)
-			abort();
+		fuzz_record(&b, &out, &z2, &o);
 		const msgpack_object *links = rec_get(&o, "links");
 		const msgpack_object *sm = rec_get(&o, "sitemap");
 		const msgpack_object *lm = sm ? rec_get(sm, "lastmods") : NULL;
