@@ -19,7 +19,7 @@ else
 endif
 
 CC        ?= cc
-PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq
+PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS    ?= -g
 CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
@@ -28,7 +28,7 @@ LDFLAGS   += $(filter -fsanitize=%,$(OPT))
 
 # Libraries each program links, so fetch carries no gumbo and parse no libuv.
 LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq 2>/dev/null) -lm
-LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 msgpack 2>/dev/null) -lm
+LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libxml-2.0 zlib msgpack 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
 LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq 2>/dev/null) -lm
 LIBS_unit     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
@@ -49,12 +49,13 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(OUT)/tests/%)
 # beyond lib/.  `make` builds each as $(OUT)/tests/replay_NAME, which
 # replays the corpus and past findings in `make test`; `make fuzz` builds
 # them with libFuzzer into build/fuzz and runs each FUZZ_SECONDS.
-FUZZ_NAMES := cs page robots rec rules sel url
+FUZZ_NAMES := cs page robots rec rules sel sitemap url
 PARSE_LIB  := $(filter-out parser/main.c,$(wildcard parser/*.c))
 VALID_LIB  := $(filter-out validator/main.c,$(wildcard validator/*.c))
 FUZZ_DEPS_cs    := $(PARSE_LIB)
 FUZZ_DEPS_page  := $(PARSE_LIB)
 FUZZ_DEPS_sel   := $(PARSE_LIB)
+FUZZ_DEPS_sitemap := $(PARSE_LIB)
 FUZZ_DEPS_rules := $(VALID_LIB)
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -117,6 +118,7 @@ fuzz:
 # what its target needs beyond DEPS.
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpsl-dev libpq-dev \
+        libxml2-dev zlib1g-dev \
         python3 sqlite3 gnuplot-nox
 # make test and test-asan: the tests' tools (jq, curl, bc, /usr/bin/time,
 # pgrep, strace in t-sync, GNU parallel in t-scale), PostgreSQL for the

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "xalloc.h"
 
@@ -77,4 +78,13 @@ void
 pbuf_break(pbuf *b)
 {
 	b->space = 1;
+}
+
+int
+pbuf_prefix(const char *s, size_t n, const char *prefix)
+{
+	while (n && pbuf_isspace((unsigned char)*s))
+		s++, n--;
+	size_t m = strlen(prefix);
+	return n >= m && strncasecmp(s, prefix, m) == 0;
 }

@@ -1,17 +1,21 @@
-/* parse — the CPU stage of sluice: HTML records in, extracted fields out.
+/* parse — the CPU stage of sluice: HTML records (and sitemaps) in,
+ * extracted fields out.
  *
  *     fetch < urls.txt | parse -j4 -f price=.price | sink pages.db
  *
  * main only reads options and picks a mode; the work is in page.c (one
- * record), pool.c (the workers), src.c (where records come from).
+ * record; sitemap.c for sitemaps), pool.c (the workers), src.c (where
+ * records come from).
  */
 #include <errno.h>
 #include <getopt.h>   /* optarg, optind */
+#include <libxml/xmlversion.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "msg.h"
 #include "opt.h"
@@ -41,7 +45,8 @@ static const char usage[] =
 	"       parse --html [--base URL] [OPTION...] FILE...\n"
 	"Reads fetch records (msgpack) on stdin and writes each with title,\n"
 	"links, canonical, lang, description, meta_robots, text, fields,\n"
-	"parser and parse_ms added; non-HTML records pass through.\n"
+	"parser and parse_ms added; sitemaps get links and sitemap; other\n"
+	"records pass through.\n"
 	"\n";
 
 enum {
@@ -94,7 +99,8 @@ parse_version(void)
 {
 	static char mp[64];
 	snprintf(mp, sizeof mp, "msgpack-c %s", msgpack_version());
-	const char *const libs[] = { "gumbo " PAGE_GUMBO_VERSION, mp, NULL };
+	const char *const libs[] = { "gumbo " PAGE_GUMBO_VERSION, mp,
+				     "libxml2 " LIBXML_DOTTED_VERSION, "zlib " ZLIB_VERSION, NULL };
 	msg_version(libs);
 }
 

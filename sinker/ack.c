@@ -17,6 +17,7 @@ typedef struct ack {
 	int verdict;       /* ... accepted 1, rejected 0, not validated -1 */
 	char **links;      /* to follow, or NULL */
 	uint32_t n_links;
+	int index;         /* the links are a sitemap index's */
 } ack;
 
 static ack_opts opt;
@@ -50,6 +51,22 @@ nofollow(const msgpack_object *rec)
 	return rec_str(rec, "meta_robots", &s, &n) && memmem(s, n, "nofollow", 8);
 }
 
+/* What parse made of rec: 0 a page, 1 a sitemap's urlset, 2 a sitemap
+ * index (docs/records.md, `sitemap`). */
+static int
+sitemap_kind(const msgpack_object *rec)
+{
+	const msgpack_object *sm = rec_get(rec, "sitemap");
+	const char *k;
+	size_t n;
+	if (!sm || sm->type != MSGPACK_OBJECT_MAP || rec_get(rec, "parse_error") ||
+	    !rec_str(sm, "kind", &k, &n))
+		return 0;
+	if (n == 6 && memcmp(k, "urlset", 6) == 0)
+		return 1;
+	return n == 5 && memcmp(k, "index", 5) == 0 ? 2 : 0;
+}
+
 void
 ack_note(const msgpack_object *rec)
 {
@@ -65,7 +82,12 @@ ack_note(const msgpack_object *rec)
 	a->url = url;
 	const msgpack_object *acc = rec_get(rec, "accepted");
 	a->verdict = acc && acc->type == MSGPACK_OBJECT_BOOLEAN ? acc->via.boolean : -1;
-	if (a->verdict >= 0)
+	/* validate's rules are about pages: a sitemap is followed whatever
+	 * they said of it, and does not count in its host's yield. */
+	int kind = sitemap_kind(rec);
+	if (kind)
+		a->verdict = 1, a->index = kind == 2;
+	else if (a->verdict >= 0)
 		a->host = rec_strdup(rec, "host");
 	char *err = rec_strdup(rec, "error");
 	if (err) {
@@ -121,6 +143,12 @@ follow(const ack *a)
 	char *scope;
 	if (!fr_lookup(front, a->url, &depth, &scope))
 		return;   /* not a page of this job */
+	/* Each index above a sitemap added one to its depth, so this bounds
+	 * a chain of indexes (or a loop of them) whatever --max-depth is. */
+	if (a->index && depth >= ACK_MAX_INDEX_DEPTH) {
+		free(scope);
+		return;
+	}
 	/* We hold the write transaction: only our own adds change it. */
 	long long admitted = opt.max_pages ? fr_admitted(front) : 0;
 	for (uint32_t i = 0; depth < opt.max_depth && i < a->n_links; i++) {

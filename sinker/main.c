@@ -55,7 +55,7 @@ static const opt_def opts[O_N] = {
 	[O_QUEUE] = { "queue", 0, "DB", "mark each URL of the frontier DB done (or dead)\nonce its row is committed (docs/queue.md)", NULL,
 		"acknowledge the URLs that \\fBfetch \\-\\-queue\\fR \\fIDB\\fR leased: each is marked done once the transaction holding its row has committed, or dead with the record's error; \\fIDB\\fR is a SQLite file or a \\fBpostgresql://\\fR URI, and when it is \\fITARGET\\fR itself rows and acknowledgements commit in one transaction (docs/queue.md)" },
 	[O_FOLLOW] = { "follow", 0, NULL, "admit the links of accepted pages to the queue", NULL,
-		"with \\fB\\-\\-queue\\fR: admit the links of accepted pages to the frontier at the page's depth + 1, never from a page whose meta robots says nofollow" },
+		"with \\fB\\-\\-queue\\fR: admit the links of accepted pages to the frontier at the page's depth + 1, never from a page whose meta robots says nofollow; the links of a sitemap (a record with \\fBsitemap.kind\\fR) whether accepted or not, except from a sitemap index at depth 10 or more" },
 	[O_MAX_DEPTH] = { "max-depth", 0, "N", "links followed from a seed", "5",
 		"links are followed up to \\fIN\\fR hops from a seed" },
 	[O_MAX_PAGES] = { "max-pages", 0, "N", "URLs ever admitted to the queue", "no limit",
