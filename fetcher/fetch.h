@@ -10,6 +10,9 @@
  *   retry.c   what is retried and after how long; adaptive pacing (retry_)
  *   redirect.c  a 3xx answer: the next hop, through the scheduler (redirect_)
  *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
+ *   req.c     what a request carries: headers, secrets, credentials
+ *             (req_; xfer.c calls it per attempt, policy.c checks header
+ *             lines with it)
  *   policy.c  --policy per-host overrides (policy_)
  *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
  *   job.c     one input's life: new, its one record, free (job_)
@@ -84,6 +87,11 @@ typedef struct fetch_opts {
 	int allow_private;       /* --allow-private */
 	struct cidr *private_ranges;  /* --private-ranges */
 	struct curl_slist *resolve;   /* --resolve HOST:PORT:ADDR, as curl's */
+	/* what requests carry (req.c) */
+	struct curl_slist *headers;   /* -H lines, @FILEs read */
+	char *userpwd;           /* --user USER:PASS, or NULL */
+	int netrc;               /* --netrc or --netrc-file */
+	const char *netrc_file;
 } fetch_opts;
 
 /* --redirects: how far a redirect may take a URL from its input's host. */
@@ -153,6 +161,7 @@ typedef struct job {
 	size_t body_len, body_cap;
 	char *hdrs;              /* "name\0value\0" pairs of the last response */
 	size_t hdrs_len, hdrs_cap;
+	struct curl_slist *req_hdrs;  /* the headers this attempt sends (req.c) */
 	char errbuf[CURL_ERROR_SIZE];
 } job;
 
@@ -388,12 +397,51 @@ void redirect_free(job *j);
 job *robots_job(host *h, origin *o);
 void robots_done(job *j, CURLcode rc);
 
+/* req.c */
+/* Whether s[0..n) is a header name (RFC 9110 token). */
+int req_name_ok(const char *s, size_t n);
+/* Whether header line h is curl's -H syntax, "Name: value", "Name:"
+ * (drop the default header) or "Name;" (an empty one), without CR or
+ * LF: 0, or -1. */
+int req_header_check(const char *h);
+/* Appends -H's argument arg to *l: a header line, or @FILE for one a
+ * line (blank lines skipped).  0, or -1 with the reason in err (a line
+ * of a file is named by number, never echoed; a secret value is shown
+ * as ***). */
+int req_header_add(struct curl_slist **l, const char *arg, char *err, size_t errlen);
+/* --secret-header NAME: a header dropped across origins, like
+ * Authorization.  0, or -1 when name is not a header name. */
+int req_secret_add(const char *name);
+/* Whether header name s[0..n) is a secret (any case). */
+int req_is_secret(const char *s, size_t n);
+/* Header line `line` as it may be shown: a secret's value as ***. */
+void req_mask(const char *line, char *out, size_t outlen);
+/* URL u with the password of its user:pass@ as *** (malloc'd), or NULL
+ * when it has none: how a URL is shown in records and messages. */
+char *req_url_shown(const char *u);
+/* Whether canonical URLs a and b have one origin: scheme, host and
+ * port (user:pass@ aside).  curl's rule for sending credentials. */
+int req_same_origin(const char *a, const char *b);
+/* The header list j's next attempt sends (malloc'd; NULL for none):
+ * -H's, then --policy's for its target's host; the secret ones only
+ * while the target is the input's origin, and never for robots.txt
+ * (whose redirects libcurl follows). */
+struct curl_slist *req_headers(const job *j);
+/* Whether j's next attempt may carry --user's credentials: its target
+ * is the input's origin. */
+int req_credentials(const job *j);
+void req_free(void);          /* at exit: the secret names */
+
 /* policy.c */
 int policy_load(const char *path, struct policy **out, char *err, size_t errlen);
 void policy_apply(const struct policy *p, host *h);
 /* Whether p has a site= line for site: its hosts are paced as one. */
 int policy_has_site(const struct policy *p, const char *site);
 long policy_max_per_host(const struct policy *p, long dflt);
+/* Calls each(line, arg) for every header= line of p whose pattern
+ * covers host name host, in the file's order. */
+void policy_headers(const struct policy *p, const char *host,
+		    void (*each)(const char *line, void *arg), void *arg);
 void policy_free(struct policy *p);
 
 /* xfer.c */

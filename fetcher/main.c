@@ -7,6 +7,7 @@
  */
 #include "fetch.h"
 
+#include <errno.h>
 #include <getopt.h>   /* optarg, optind */
 #include <signal.h>
 #include <stdio.h>
@@ -41,6 +42,7 @@ enum {
 	H_LIMITS, O_TIMEOUT, O_CONNECT_TIMEOUT, O_LOW_LIMIT, O_LOW_TIME,
 	O_MAX_REDIRS, O_REDIRECTS, O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_RESOLVE,
 	O_MAX_BODY, O_UA,
+	H_REQUESTS, O_HEADER, O_SECRET_HEADER, O_USER, O_NETRC, O_NETRC_FILE,
 	H_RETRIES, O_RETRIES, O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER,
 	O_MAX_ELAPSED, O_TARGET_CONC, O_MAX_DELAY, O_NO_ADAPT, O_HOST_FAILURES,
 	O_HOST_PAUSE, O_ROBOTS_AGENT, O_NO_ROBOTS,
@@ -72,6 +74,12 @@ static const opt_def opts[O_N] = {
 	[O_RESOLVE] = { "resolve", 0, "H:P:A", "connect to address A for host H, port P (as curl)", NULL },
 	[O_MAX_BODY] = { "max-body", 0, "BYTES", "decoded body limit, K/M/G suffixes", "16M" },
 	[O_UA] = { "user-agent", 0, "S", "User-Agent header", "sluice/" SLUICE_VERSION " (+" SLUICE_URL ")" },
+	[H_REQUESTS] = { NULL, 0, NULL, "Requests (docs/fetch.md):", NULL },
+	[O_HEADER] = { "header", 'H', "LINE", "send header LINE to every host, as curl's -H;\n@FILE: one a line from FILE", NULL },
+	[O_SECRET_HEADER] = { "secret-header", 0, "NAME", "a secret like Authorization: never sent to\nanother origin, never shown", NULL },
+	[O_USER] = { "user", 'u', "U:P", "Basic credentials for the input URLs' origins;\n@FILE: from FILE's first line", NULL },
+	[O_NETRC] = { "netrc", 0, NULL, "credentials from ~/.netrc for the hosts it names", NULL },
+	[O_NETRC_FILE] = { "netrc-file", 0, "FILE", "... from FILE", NULL },
 	[H_RETRIES] = { NULL, 0, NULL, "Retries and politeness:", NULL },
 	[O_RETRIES] = { "retries", 0, "N", "retries after the first attempt", "3" },
 	[O_RETRY_ON] = { "retry-on", 0, "LIST", "HTTP statuses to retry", "429,502,503,504" },
@@ -137,6 +145,29 @@ parse_retry_on(const char *s)
 	free(copy);
 }
 
+/* --user's value: USER:PASS, or @FILE whose first line
+ * it is (kept out of ps).  The value is never echoed. */
+static char *
+credentials(const char *name, const char *a)
+{
+	char *v = NULL;
+	if (a[0] == '@') {
+		FILE *f = fopen(a + 1, "r");
+		size_t cap = 0;
+		if (!f)
+			msg_usage("--%s: cannot open '%s': %s", name, a + 1, strerror(errno));
+		ssize_t n = getline(&v, &cap, f);
+		fclose(f);
+		if (n < 0)
+			msg_usage("--%s: '%s' is empty", name, a + 1);
+		v[strcspn(v, "\r\n")] = '\0';
+	} else if (!(v = strdup(a)))
+		abort();
+	if (!strchr(v, ':') || v[0] == ':')
+		opt_bad(name, "***", "USER:PASS, or @FILE holding it (fetch never prompts)");
+	return v;
+}
+
 static _Noreturn void
 print_version(void)
 {
@@ -169,6 +200,7 @@ parse_options(int argc, char **argv)
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL, *ranges = PRIVATE_RANGES;
+	char err[512];
 	int i;
 	while ((i = opt_next(argc, argv, opts, O_N)) != -1) {
 		const char *a = optarg, *name = opts[i].name;
@@ -204,6 +236,17 @@ parse_options(int argc, char **argv)
 			o->resolve = l;
 			break;
 		}
+		case O_HEADER:
+			if (req_header_add(&o->headers, a, err, sizeof err) != 0)
+				msg_usage("--header: %s", err);
+			break;
+		case O_SECRET_HEADER:
+			if (req_secret_add(a) != 0)
+				opt_bad(name, a, "a header name");
+			break;
+		case O_USER: free(o->userpwd); o->userpwd = credentials(name, a); break;
+		case O_NETRC: o->netrc = 1; break;
+		case O_NETRC_FILE: o->netrc = 1; o->netrc_file = a; break;
 		case O_MAX_BODY: opt_size(name, a, 0, "a size, K/M/G suffixes", &o->max_body); break;
 		case O_UA: o->user_agent = a; break;
 		case O_RETRIES: opt_long(name, a, 0, 1000, &o->retries); break;
@@ -259,7 +302,6 @@ parse_options(int argc, char **argv)
 		opt_bad("private-ranges", ranges, want);
 	}
 	if (policy) {
-		char err[512];
 		int rc = policy_load(policy, &F.policy, err, sizeof err);
 		if (rc == EX_USAGE)
 			msg_usage("%s", err);
@@ -349,6 +391,7 @@ main(int argc, char **argv)
 	lease_close();
 	loop_close();
 	xfer_free_spares();
+	req_free();
 	uv_walk(F.loop, close_handle, NULL);
 	uv_run(F.loop, UV_RUN_DEFAULT);
 	uv_loop_close(F.loop);
@@ -357,6 +400,8 @@ main(int argc, char **argv)
 	policy_free(F.policy);
 	cidr_free(F.o.private_ranges);
 	curl_slist_free_all(F.o.resolve);
+	curl_slist_free_all(F.o.headers);
+	free(F.o.userpwd);
 	rec_build_free(&F.build);
 	if (F.bad_input)
 		return EX_DATAERR;

@@ -239,6 +239,26 @@ easy_get(void)
 	return e;
 }
 
+/* What j's attempt on e carries beyond the URL: its headers, and the
+ * credentials while the target is the input's origin (CURLOPT_
+ * UNRESTRICTED_AUTH stays off for robots.txt's redirects, which libcurl
+ * follows). */
+static void
+set_request(CURL *e, job *j)
+{
+	curl_slist_free_all(j->req_hdrs);
+	j->req_hdrs = req_headers(j);
+	if (j->req_hdrs)
+		curl_easy_setopt(e, CURLOPT_HTTPHEADER, j->req_hdrs);
+	if (F.o.userpwd && req_credentials(j))
+		curl_easy_setopt(e, CURLOPT_USERPWD, F.o.userpwd);
+	if (F.o.netrc) {
+		curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		if (F.o.netrc_file)
+			curl_easy_setopt(e, CURLOPT_NETRC_FILE, F.o.netrc_file);
+	}
+}
+
 /* Takes back a handle no transfer uses any more. */
 void
 xfer_release(CURL *e)
@@ -289,6 +309,7 @@ xfer_start(job *j)
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 			 j->is_robots ? (curl_off_t)0 : (curl_off_t)F.o.max_body);
 	curl_easy_setopt(e, CURLOPT_URL, job_target(j));
+	set_request(e, j);
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, (long)j->is_robots);
 	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, j);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
