@@ -90,8 +90,13 @@ typedef struct fetch_opts {
 	/* what requests carry (req.c) */
 	struct curl_slist *headers;   /* -H lines, @FILEs read */
 	char *userpwd;           /* --user USER:PASS, or NULL */
+	char *proxy_userpwd;     /* --proxy-user USER:PASS, or NULL */
 	int netrc;               /* --netrc or --netrc-file */
 	const char *netrc_file;
+	const char *proxy, *noproxy;  /* --proxy URL, --noproxy LIST */
+	const char *cacert, *capath;
+	int insecure;            /* --insecure: no TLS verification */
+	long http_version;       /* CURL_HTTP_VERSION_* */
 } fetch_opts;
 
 /* --redirects: how far a redirect may take a URL from its input's host. */

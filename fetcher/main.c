@@ -43,6 +43,7 @@ enum {
 	O_MAX_REDIRS, O_REDIRECTS, O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_RESOLVE,
 	O_MAX_BODY, O_UA,
 	H_REQUESTS, O_HEADER, O_SECRET_HEADER, O_USER, O_NETRC, O_NETRC_FILE,
+	O_PROXY, O_PROXY_USER, O_NOPROXY, O_CACERT, O_CAPATH, O_INSECURE, O_HTTP11, O_HTTP2,
 	H_RETRIES, O_RETRIES, O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER,
 	O_MAX_ELAPSED, O_TARGET_CONC, O_MAX_DELAY, O_NO_ADAPT, O_HOST_FAILURES,
 	O_HOST_PAUSE, O_ROBOTS_AGENT, O_NO_ROBOTS,
@@ -80,6 +81,14 @@ static const opt_def opts[O_N] = {
 	[O_USER] = { "user", 'u', "U:P", "Basic credentials for the input URLs' origins;\n@FILE: from FILE's first line", NULL },
 	[O_NETRC] = { "netrc", 0, NULL, "credentials from ~/.netrc for the hosts it names", NULL },
 	[O_NETRC_FILE] = { "netrc-file", 0, "FILE", "... from FILE", NULL },
+	[O_PROXY] = { "proxy", 0, "URL", "through this proxy (http, https, socks5h);\nelse *_proxy variables, as curl", NULL },
+	[O_PROXY_USER] = { "proxy-user", 0, "U:P", "the proxy's credentials; @FILE as --user", NULL },
+	[O_NOPROXY] = { "noproxy", 0, "LIST", "hosts reached without the proxy, as curl", NULL },
+	[O_CACERT] = { "cacert", 0, "FILE", "trust the CA certificates in FILE (PEM)", NULL },
+	[O_CAPATH] = { "capath", 0, "DIR", "trust the CA certificates in DIR", NULL },
+	[O_INSECURE] = { "insecure", 'k', NULL, "do not verify TLS certificates", NULL },
+	[O_HTTP11] = { "http1.1", 0, NULL, "speak HTTP/1.1 only", NULL },
+	[O_HTTP2] = { "http2", 0, NULL, "HTTP/2, also over plain http (upgrade)", NULL },
 	[H_RETRIES] = { NULL, 0, NULL, "Retries and politeness:", NULL },
 	[O_RETRIES] = { "retries", 0, "N", "retries after the first attempt", "3" },
 	[O_RETRY_ON] = { "retry-on", 0, "LIST", "HTTP statuses to retry", "429,502,503,504" },
@@ -145,7 +154,7 @@ parse_retry_on(const char *s)
 	free(copy);
 }
 
-/* --user's value: USER:PASS, or @FILE whose first line
+/* --user or --proxy-user's value: USER:PASS, or @FILE whose first line
  * it is (kept out of ps).  The value is never echoed. */
 static char *
 credentials(const char *name, const char *a)
@@ -247,6 +256,14 @@ parse_options(int argc, char **argv)
 		case O_USER: free(o->userpwd); o->userpwd = credentials(name, a); break;
 		case O_NETRC: o->netrc = 1; break;
 		case O_NETRC_FILE: o->netrc = 1; o->netrc_file = a; break;
+		case O_PROXY: o->proxy = a; break;
+		case O_PROXY_USER: free(o->proxy_userpwd); o->proxy_userpwd = credentials(name, a); break;
+		case O_NOPROXY: o->noproxy = a; break;
+		case O_CACERT: o->cacert = a; break;
+		case O_CAPATH: o->capath = a; break;
+		case O_INSECURE: o->insecure = 1; break;
+		case O_HTTP11: o->http_version = CURL_HTTP_VERSION_1_1; break;
+		case O_HTTP2: o->http_version = CURL_HTTP_VERSION_2_0; break;
 		case O_MAX_BODY: opt_size(name, a, 0, "a size, K/M/G suffixes", &o->max_body); break;
 		case O_UA: o->user_agent = a; break;
 		case O_RETRIES: opt_long(name, a, 0, 1000, &o->retries); break;
@@ -359,6 +376,8 @@ main(int argc, char **argv)
 	srand((unsigned)time(NULL) ^ (unsigned)getpid());
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || loop_init() != 0)
 		msg_die(EX_SOFTWARE, "cannot initialize libcurl");
+	if (F.o.insecure)
+		msg_note("--insecure: TLS certificates are not verified");
 	curl_multi_setopt(F.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
 			  policy_max_per_host(F.policy, F.o.per_host));
 	rec_build_init(&F.build);
@@ -402,6 +421,7 @@ main(int argc, char **argv)
 	curl_slist_free_all(F.o.resolve);
 	curl_slist_free_all(F.o.headers);
 	free(F.o.userpwd);
+	free(F.o.proxy_userpwd);
 	rec_build_free(&F.build);
 	if (F.bad_input)
 		return EX_DATAERR;

@@ -132,7 +132,9 @@ redirect_follow(job *j)
 		j->target = u.canon;
 		u.canon = NULL;
 		j->hop_attempts = 0;
-		j->guard = j->from_public && !F.o.allow_private;
+		/* Through --proxy the connection is the proxy's, which may
+		 * well be private: where the proxy connects is its own rule. */
+		j->guard = j->from_public && !F.o.allow_private && !F.o.proxy;
 		xfer_release(j->easy);
 		j->easy = NULL;
 		j->host = sched_host(u.host);

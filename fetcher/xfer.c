@@ -236,6 +236,26 @@ easy_get(void)
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_send);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	/* The transport: proxy (else libcurl reads *_proxy and no_proxy from
+	 * the environment, as curl does), TLS trust, the HTTP version. */
+	if (F.o.proxy)
+		curl_easy_setopt(e, CURLOPT_PROXY, F.o.proxy);
+	if (F.o.noproxy)
+		curl_easy_setopt(e, CURLOPT_NOPROXY, F.o.noproxy);
+	if (F.o.proxy_userpwd)
+		curl_easy_setopt(e, CURLOPT_PROXYUSERPWD, F.o.proxy_userpwd);
+	if (F.o.cacert)
+		curl_easy_setopt(e, CURLOPT_CAINFO, F.o.cacert);
+	if (F.o.capath)
+		curl_easy_setopt(e, CURLOPT_CAPATH, F.o.capath);
+	if (F.o.insecure) {
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+		curl_easy_setopt(e, CURLOPT_PROXY_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_PROXY_SSL_VERIFYHOST, 0L);
+	}
+	if (F.o.http_version)
+		curl_easy_setopt(e, CURLOPT_HTTP_VERSION, F.o.http_version);
 	return e;
 }
 
