@@ -10,9 +10,9 @@
  *   retry.c   what is retried and after how long; adaptive pacing (retry_)
  *   redirect.c  a 3xx answer: the next hop, through the scheduler (redirect_)
  *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
- *   req.c     what a request carries: headers, secrets, credentials
- *             (req_; xfer.c calls it per attempt, policy.c checks header
- *             lines with it)
+ *   req.c     what a request carries: headers, secrets, credentials, the
+ *             cookie jar (req_; xfer.c calls it per attempt, policy.c
+ *             checks header lines with it)
  *   policy.c  --policy per-host overrides (policy_)
  *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
  *   job.c     one input's life: new, its one record, free (job_)
@@ -97,6 +97,7 @@ typedef struct fetch_opts {
 	const char *cacert, *capath;
 	int insecure;            /* --insecure: no TLS verification */
 	long http_version;       /* CURL_HTTP_VERSION_* */
+	const char *cookies;     /* --cookies FILE: the jar */
 } fetch_opts;
 
 /* --redirects: how far a redirect may take a URL from its input's host. */
@@ -435,7 +436,19 @@ struct curl_slist *req_headers(const job *j);
 /* Whether j's next attempt may carry --user's credentials: its target
  * is the input's origin. */
 int req_credentials(const job *j);
-void req_free(void);          /* at exit: the secret names */
+/* --cookies: loads the jar into the share every transfer uses; 0, or
+ * -1 with the reason in err. */
+int req_cookies_open(const char *path, char *err, size_t errlen);
+/* Sets the cookie engine on easy handle e (a no-op without --cookies). */
+void req_cookies_use(CURL *e);
+/* The jar as Netscape lines (malloc'd, "" when empty; NULL without
+ * --cookies), for the frontier. */
+char *req_cookies_dump(void);
+/* Adds Netscape lines (as req_cookies_dump writes them) to the jar. */
+void req_cookies_load(const char *lines);
+/* Writes the jar to --cookies FILE; 0, or -1 (a warning said why). */
+int req_cookies_save(void);
+void req_free(void);          /* at exit: the share, the secret names */
 
 /* policy.c */
 int policy_load(const char *path, struct policy **out, char *err, size_t errlen);

@@ -42,7 +42,7 @@ enum {
 	H_LIMITS, O_TIMEOUT, O_CONNECT_TIMEOUT, O_LOW_LIMIT, O_LOW_TIME,
 	O_MAX_REDIRS, O_REDIRECTS, O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_RESOLVE,
 	O_MAX_BODY, O_UA,
-	H_REQUESTS, O_HEADER, O_SECRET_HEADER, O_USER, O_NETRC, O_NETRC_FILE,
+	H_REQUESTS, O_HEADER, O_SECRET_HEADER, O_USER, O_NETRC, O_NETRC_FILE, O_COOKIES,
 	O_PROXY, O_PROXY_USER, O_NOPROXY, O_CACERT, O_CAPATH, O_INSECURE, O_HTTP11, O_HTTP2,
 	H_RETRIES, O_RETRIES, O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER,
 	O_MAX_ELAPSED, O_TARGET_CONC, O_MAX_DELAY, O_NO_ADAPT, O_HOST_FAILURES,
@@ -81,6 +81,7 @@ static const opt_def opts[O_N] = {
 	[O_USER] = { "user", 'u', "U:P", "Basic credentials for the input URLs' origins;\n@FILE: from FILE's first line", NULL },
 	[O_NETRC] = { "netrc", 0, NULL, "credentials from ~/.netrc for the hosts it names", NULL },
 	[O_NETRC_FILE] = { "netrc-file", 0, "FILE", "... from FILE", NULL },
+	[O_COOKIES] = { "cookies", 0, "FILE", "read and write this Netscape cookie jar", NULL },
 	[O_PROXY] = { "proxy", 0, "URL", "through this proxy (http, https, socks5h);\nelse *_proxy variables, as curl", NULL },
 	[O_PROXY_USER] = { "proxy-user", 0, "U:P", "the proxy's credentials; @FILE as --user", NULL },
 	[O_NOPROXY] = { "noproxy", 0, "LIST", "hosts reached without the proxy, as curl", NULL },
@@ -256,6 +257,7 @@ parse_options(int argc, char **argv)
 		case O_USER: free(o->userpwd); o->userpwd = credentials(name, a); break;
 		case O_NETRC: o->netrc = 1; break;
 		case O_NETRC_FILE: o->netrc = 1; o->netrc_file = a; break;
+		case O_COOKIES: o->cookies = a; break;
 		case O_PROXY: o->proxy = a; break;
 		case O_PROXY_USER: free(o->proxy_userpwd); o->proxy_userpwd = credentials(name, a); break;
 		case O_NOPROXY: o->noproxy = a; break;
@@ -364,6 +366,7 @@ close_handle(uv_handle_t *h, void *arg)
 int
 main(int argc, char **argv)
 {
+	int cookie_failed = 0;
 	msg_init("fetch");
 	parse_options(argc, argv);
 	if (F.o.queue) {
@@ -378,6 +381,11 @@ main(int argc, char **argv)
 		msg_die(EX_SOFTWARE, "cannot initialize libcurl");
 	if (F.o.insecure)
 		msg_note("--insecure: TLS certificates are not verified");
+	if (F.o.cookies) {
+		char err[512];
+		if (req_cookies_open(F.o.cookies, err, sizeof err) != 0)
+			msg_die(EX_NOINPUT, "%s", err);
+	}
 	curl_multi_setopt(F.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
 			  policy_max_per_host(F.policy, F.o.per_host));
 	rec_build_init(&F.build);
@@ -410,6 +418,8 @@ main(int argc, char **argv)
 	lease_close();
 	loop_close();
 	xfer_free_spares();
+	if (req_cookies_save() != 0)
+		cookie_failed = 1;
 	req_free();
 	uv_walk(F.loop, close_handle, NULL);
 	uv_run(F.loop, UV_RUN_DEFAULT);
@@ -427,5 +437,7 @@ main(int argc, char **argv)
 		return EX_DATAERR;
 	if (input_failed_open)
 		return EX_NOINPUT;
+	if (cookie_failed)
+		return EX_IOERR;
 	return exit_signal ? 128 + exit_signal : 0;
 }

@@ -16,10 +16,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "msg.h"
 #include "url.h"
@@ -257,9 +259,122 @@ req_credentials(const job *j)
 	return req_same_origin(job_target(j), j->url);
 }
 
+/* --cookies: one share holds every transfer's cookies (and the Public
+ * Suffix List libcurl checks Set-Cookie domains against); `jar` is the
+ * handle that loads the file into it and reads it back out.  All on the
+ * loop thread, so the share needs no lock functions. */
+static CURLSH *share;
+static CURL *jar;
+
+int
+req_cookies_open(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f && errno != ENOENT) {
+		snprintf(err, errlen, "cannot read cookie jar '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (f)
+		fclose(f);
+	if (!(share = curl_share_init()) || !(jar = curl_easy_init()))
+		abort();
+	curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
+	curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_PSL);
+	curl_easy_setopt(jar, CURLOPT_SHARE, share);
+	/* A missing file is a new jar, written at exit. */
+	curl_easy_setopt(jar, CURLOPT_COOKIEFILE, f ? path : "");
+	curl_easy_setopt(jar, CURLOPT_COOKIELIST, "RELOAD");
+	return 0;
+}
+
+void
+req_cookies_use(CURL *e)
+{
+	if (!share)
+		return;
+	curl_easy_setopt(e, CURLOPT_SHARE, share);
+	/* "" turns the cookie engine on without reading a file: the jar was
+	 * read once, into the share. */
+	curl_easy_setopt(e, CURLOPT_COOKIEFILE, "");
+}
+
+char *
+req_cookies_dump(void)
+{
+	if (!jar)
+		return NULL;
+	struct curl_slist *l = NULL;
+	curl_easy_getinfo(jar, CURLINFO_COOKIELIST, &l);
+	size_t n = 1;
+	for (struct curl_slist *c = l; c; c = c->next)
+		n += strlen(c->data) + 1;
+	char *s = malloc(n), *p = s;
+	if (!s)
+		abort();
+	for (struct curl_slist *c = l; c; c = c->next) {
+		size_t k = strlen(c->data);
+		memcpy(p, c->data, k);
+		p[k] = '\n';
+		p += k + 1;
+	}
+	*p = '\0';
+	curl_slist_free_all(l);
+	return s;
+}
+
+void
+req_cookies_load(const char *lines)
+{
+	if (!jar || !lines)
+		return;
+	char *copy = strdup(lines), *save = NULL;
+	if (!copy)
+		abort();
+	for (char *t = strtok_r(copy, "\n", &save); t; t = strtok_r(NULL, "\n", &save))
+		curl_easy_setopt(jar, CURLOPT_COOKIELIST, t);
+	free(copy);
+}
+
+int
+req_cookies_save(void)
+{
+	char *lines = req_cookies_dump();
+	if (!lines)
+		return 0;
+	/* Written aside and renamed over, so a crash leaves the old jar;
+	 * 0600, since it holds sessions. */
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp", F.o.cookies);
+	int rc = -1;
+	FILE *f = NULL;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0 && (f = fdopen(fd, "w"))) {
+		fputs("# Netscape HTTP Cookie File\n# written by sluice fetch (libcurl's format)\n\n", f);
+		fputs(lines, f);
+		rc = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -1;
+		if (fclose(f) != 0)
+			rc = -1;
+	} else if (fd >= 0)
+		close(fd);
+	if (rc == 0 && rename(tmp, F.o.cookies) != 0)
+		rc = -1;
+	if (rc != 0) {
+		msg_warn("cannot write cookie jar '%s': %s", F.o.cookies, strerror(errno));
+		unlink(tmp);
+	}
+	free(lines);
+	return rc;
+}
+
 void
 req_free(void)
 {
+	if (jar)
+		curl_easy_cleanup(jar);
+	if (share)
+		curl_share_cleanup(share);
+	jar = NULL;
+	share = NULL;
 	for (size_t i = 0; i < n_secret; i++)
 		free(secret[i]);
 	free(secret);

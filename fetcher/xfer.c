@@ -256,6 +256,7 @@ easy_get(void)
 	}
 	if (F.o.http_version)
 		curl_easy_setopt(e, CURLOPT_HTTP_VERSION, F.o.http_version);
+	req_cookies_use(e);
 	return e;
 }
 
