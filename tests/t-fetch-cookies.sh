@@ -1,5 +1,7 @@
 # --cookies FILE: libcurl's cookie engine, one jar for every transfer,
-# read at start and written at exit (a signal's stop too).
+# read at start and written at exit (a signal's stop too); with --queue
+# the job keeps the jar, so a rerun or another fetch has the session, in
+# SQLite and in PostgreSQL.
 . "$TESTS/lib.sh"
 server_start
 # status URL [FETCH-OPTIONS...]: the record's status for URL
@@ -39,4 +41,33 @@ kill -TERM $pid
 wait $pid
 expect_eq "SIGTERM: fetch exits 143 and writes the jar" "143 1" "$? $(grep -c 'session	late' "$T/jar-term")"
 
+# Queue mode: the session lives in the job.  qrun DB JAR URLFILE: one
+# fetch on the job, its records stored (so done) by sink in DB.
+qrun() {
+	timeout 20 "$BIN/fetch" -q --queue "$1" --no-robots --cookies "$2" "$3" |
+		timeout 20 "$BIN/sink" -q --queue "$1" "$1"
+}
+members='select status from pages where url like '"'"'%/members%'"'"'' 
+echo "$URL/login?value=q1" >"$T/login.txt"
+echo "$URL/members?value=q1" >"$T/members.txt"
+# The login is stored (and so done) by sink: the next fetch does not log in again.
+: >"$LOG"
+qrun "$T/job.db" "$T/w1.jar" "$T/login.txt"
+expect_eq "the job's frontier holds the cookie" "127.0.0.1|/|session|0" \
+	"$(q "$T/job.db" "select replace(domain, '#HttpOnly_', ''), path, name, cast(expires as integer) from frontier_cookie")"
+qrun "$T/job.db" "$T/w2.jar" "$T/members.txt"
+st=$(q "$T/job.db" "$members")
+expect_eq "a second fetch on the job, with a jar of its own, has the session" 200 "$st"
+expect_eq "... and writes it to its jar" 1 "$(grep -c 'session	q1' "$T/w2.jar")"
+expect_eq "the login page was requested once" 1 "$(grep -c '"/login' "$LOG")"
+qrun "$T/other.db" "$T/w3.jar" "$T/members.txt"
+st=$(q "$T/other.db" "$members")
+expect_eq "another job has no session" 403 "$st"
+
+# The same in PostgreSQL.
+pg_start
+qrun "$PG" "$T/p1.jar" "$T/login.txt"
+qrun "$PG" "$T/p2.jar" "$T/members.txt"
+st=$(psql -X -q -At "$PG" -c "$members")
+expect_eq "PostgreSQL: the second fetch has the session" 200 "$st"
 finish
