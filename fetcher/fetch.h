@@ -420,8 +420,6 @@ int req_header_add(struct curl_slist **l, const char *arg, char *err, size_t err
 int req_secret_add(const char *name);
 /* Whether header name s[0..n) is a secret (any case). */
 int req_is_secret(const char *s, size_t n);
-/* Header line `line` as it may be shown: a secret's value as ***. */
-void req_mask(const char *line, char *out, size_t outlen);
 /* URL u with the password of its user:pass@ as *** (malloc'd), or NULL
  * when it has none: how a URL is shown in records and messages. */
 char *req_url_shown(const char *u);

@@ -80,16 +80,6 @@ req_is_secret(const char *name, size_t n)
 	return 0;
 }
 
-void
-req_mask(const char *line, char *out, size_t outlen)
-{
-	size_t n = name_len(line);
-	if (line[n] == ':' && req_is_secret(line, n))
-		snprintf(out, outlen, "%.*s: ***", (int)(n > 200 ? 200 : n), line);
-	else
-		snprintf(out, outlen, "%s", line);
-}
-
 int
 req_header_check(const char *h)
 {
