@@ -50,6 +50,7 @@ Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
     /login?name=N&value=V     200 with Set-Cookie N=V (session=s3cret)
     /members?name=N&value=V   200 when cookie N=V came (session=s3cret), else 403
     /basic?user=U&pass=P      200 with Basic U:P (u:p), else 401
+    /encoded?name=F&enc=E     file F under --root as is, Content-Encoding: E
     /charset?cs=NAME&title=T&how=header|meta|none   title encoded in NAME
     /status-only              exactly "HTTP/1.1 200 OK\r\n", then close
     /hugeheader?mb=N          status line, one header line X-Big of N MiB
@@ -644,7 +645,19 @@ def ep_basic(h, _, q):
         h.reply(401, page("Unauthorized"), headers=[("WWW-Authenticate", 'Basic realm="t"')])
 
 
-ROUTES.update({"need-header": ep_need_header, "login": ep_login, "members": ep_members,
+def ep_encoded(h, _, q):
+    # A file under --root sent as is, labelled Content-Encoding: enc: a
+    # body compressed by a tool the standard library lacks (zstd, br).
+    root = os.path.realpath(h.st.args.root or ".")
+    full = os.path.realpath(os.path.join(root, q.get("name", "")))
+    if not full.startswith(root + os.sep) or not os.path.isfile(full):
+        raise BadRequest("no such file under --root")
+    with open(full, "rb") as f:
+        body = f.read()
+    h.reply(200, body, headers=[("Content-Encoding", q.get("enc", "identity"))])
+
+
+ROUTES.update({"need-header": ep_need_header, "encoded": ep_encoded, "login": ep_login, "members": ep_members,
                "basic": ep_basic})
 
 

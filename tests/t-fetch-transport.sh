@@ -1,9 +1,10 @@
 # How requests travel: through a real forward proxy (tinyproxy) given by
 # --proxy or the *_proxy variables, past it with --noproxy; over TLS
 # with a CA of the test's own (--cacert, --capath, --insecure); HTTP/1.1
-# or HTTP/2 as asked.
+# or HTTP/2 as asked; compressed bodies capped decoded.
 . "$TESTS/lib.sh"
-server_start
+mkdir "$T/site"
+server_start --root "$T/site"
 unset http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY NO_PROXY
 
 # wait_for FILE: until FILE is not empty (5 s at most)
@@ -82,4 +83,19 @@ echo "$URL/page/5" | "$BIN/fetch" --no-robots --json --http2 >/dev/null
 echo "$URL/page/6" | "$BIN/fetch" --no-robots --json --http1.1 >/dev/null
 expect_eq "--http2 offers h2c, --http1.1 does not" "h2c none" \
 	"$(requests '^/page/5$' | jq -r '.hdrs.upgrade // "none"') $(requests '^/page/6$' | jq -r '.hdrs.upgrade // "none"')"
+
+# ---- compression: libcurl's decoders, --max-body on the decoded size
+head -c 65536 /dev/zero | tr '\0' 'z' | zstd -q -o "$T/site/small.zst"
+head -c 67108864 /dev/zero | zstd -q -19 -o "$T/site/bomb.zst"
+rec=$(echo "$URL/encoded?name=small.zst&enc=zstd" | "$BIN/fetch" --no-robots --json)
+expect_eq "a zstd body is decoded" '[200,null,65536]' "$(echo "$rec" | jq -c '[.status, .error, .bytes]')"
+expect_eq "... and zstd was offered" zstd \
+	"$(requests '^/encoded\?name=small' | jq -r '.hdrs["accept-encoding"]' | grep -o zstd)"
+echo "$URL/encoded?name=bomb.zst&enc=zstd" |
+	/usr/bin/time -f %M -o "$T/rss" "$BIN/fetch" --no-robots --json --retries 0 --max-body 1M >"$T/bomb.json"
+rss=$(tail -n 1 "$T/rss")
+expect_eq "a zstd bomb ($(wc -c <"$T/site/bomb.zst") bytes, 64 MiB decoded), --max-body 1M: too_large" \
+	'"too_large"' "$(jq -c .error "$T/bomb.json")"
+expect_eq "zstd bomb: max RSS under 60 MB" true "$([ "$rss" -lt 61440 ] && echo true || echo "false ($rss KB)")"
+echo "#   zstd bomb max RSS: $rss KB"
 finish
