@@ -439,6 +439,9 @@ int req_credentials(const job *j);
 int req_cookies_open(const char *path, char *err, size_t errlen);
 /* Sets the cookie engine on easy handle e (a no-op without --cookies). */
 void req_cookies_use(CURL *e);
+/* Before curl_easy_reset(e): what req_cookies_use set that reset
+ * would lose without freeing. */
+void req_cookies_reset(CURL *e);
 /* The jar as Netscape lines (malloc'd, "" when empty; NULL without
  * --cookies), for the frontier. */
 char *req_cookies_dump(void);

@@ -288,6 +288,16 @@ req_cookies_use(CURL *e)
 	curl_easy_setopt(e, CURLOPT_COOKIEFILE, "");
 }
 
+void
+req_cookies_reset(CURL *e)
+{
+	/* libcurl 7.88's reset drops the handle's list of cookie file names
+	 * without freeing it; NULL frees it (and detaches the share's
+	 * cookies, which req_cookies_use attaches again). */
+	if (share)
+		curl_easy_setopt(e, CURLOPT_COOKIEFILE, NULL);
+}
+
 char *
 req_cookies_dump(void)
 {

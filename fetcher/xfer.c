@@ -215,9 +215,11 @@ static CURL *
 easy_get(void)
 {
 	CURL *e;
-	if (n_spare)
-		curl_easy_reset(e = spare[--n_spare]);
-	else if (!(e = curl_easy_init()))
+	if (n_spare) {
+		e = spare[--n_spare];
+		req_cookies_reset(e);
+		curl_easy_reset(e);
+	} else if (!(e = curl_easy_init()))
 		return NULL;
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
