@@ -157,8 +157,8 @@ int
 policy_has_site(const struct policy *p, const char *site)
 {
 	for (size_t i = 0; p && i < p->n; i++)
-		if (p->v[i].is_site && strcasecmp(p->v[i].host, site) == 0)
-			return 1;
+		if (p->v[i].is_site && p->v[i].set && strcasecmp(p->v[i].host, site) == 0)
+			return 1;   /* a line of headers only paces nothing */
 	return 0;
 }
 
