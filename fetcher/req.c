@@ -1,5 +1,6 @@
 /* req — what a request carries besides its URL: the headers of -H and
- * --policy, and which of them are secrets.
+ * --policy and which of them are secrets, --user's credentials, the
+ * cookie jar (--cookies), and how a URL with a password is shown.
  *
  * Every attempt gets a header list of its own (set on the easy handle,
  * freed with the attempt), built from:
