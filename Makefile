@@ -79,9 +79,16 @@ $(BIN)/$(1): $$($(1)_OBJ) $(LIB_A)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
-$(OUT)/tests/%: $(OUT)/tests/unit/%.o $(LIB_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_unit)
+# A unit test links lib/ and, for a module of a program, that module's
+# sources (UNIT_DEPS_test_NAME), whose headers it finds with -Iparser.
+UNIT_DEPS_test_sel := parser/sel.c
+$(OUT)/tests/unit/%.o: CFLAGS += -Iparser
+define unit_rule
+$(OUT)/tests/$(1): $(OUT)/tests/unit/$(1).o $$(UNIT_DEPS_$(1):%.c=$(OUT)/%.o) $(LIB_A)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LIBS_unit)
+endef
+$(foreach t,$(UNIT_BIN:$(OUT)/tests/%=%),$(eval $(call unit_rule,$(t))))
 
 $(OUT)/fuzz/%.o: CFLAGS += -Iparser -Ivalidator
 
@@ -168,6 +175,11 @@ bench:
 	@$(MAKE) all
 	@scripts/bench.sh
 
+# The OPTIONS section of each man page, from the program's option table
+# (lib/opt.h); tests/t-options.sh fails until this has been run.
+man: $(PROGS:%=$(BIN)/%)
+	@for p in $(PROGS); do scripts/man-options $(BIN)/$$p man/$$p.1 || exit 1; done
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(PROGS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin
@@ -176,4 +188,4 @@ install: all
 clean:
 	rm -rf build bin demo.db
 
-.PHONY: all deps deps-test deps-fuzz deps-bench deps-all deps-ok fuzz-build fuzz test test-asan demo bench install clean
+.PHONY: all deps deps-test deps-fuzz deps-bench deps-all deps-ok fuzz-build fuzz test test-asan demo bench man install clean

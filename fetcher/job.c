@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tm.h"
+#include "xalloc.h"
 
 /* Keys fetch writes: an input record's stale values of these never pass
  * through, even when this attempt leaves one of them out (`error` on a
@@ -99,11 +100,13 @@ job_emit(job *j)
 job *
 job_new(char *url, const char *in, size_t in_len)
 {
-	job *j = calloc(1, sizeof *j);
-	if (!j || !url || (in_len && !(j->in = malloc(in_len))))
-		abort();
-	if (in_len)
+	if (!url)
+		xalloc_die();
+	job *j = xcalloc(1, sizeof *j);
+	if (in_len) {
+		j->in = xmalloc(in_len);
 		memcpy(j->in, in, in_len);
+	}
 	j->in_len = in_len;
 	j->url = url;
 	F.alive++;

@@ -48,13 +48,15 @@
 #include "fetch.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "frontier.h"
 #include "msg.h"
-#include "strset.h"
+#include "htab.h"
 #include "tm.h"
+#include "xalloc.h"
 
 #define LEASE_POLL_MS 50
 #define LEASE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
@@ -69,7 +71,7 @@ static rec_build lease_rec;       /* {depth, lease} of each leased job */
 static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
 
-/* The paused hosts, as of the last beat: sched points into reasons. */
+/* The paused hosts, as of the last beat: hosts point into reasons. */
 typedef struct holds {
 	char **names, **reasons;
 	int n, cap;
@@ -116,14 +118,11 @@ lease_admit(const char *canon, const char *host)
 	}
 }
 
-/* A copy of s (NULL stays NULL); abort when out of memory, as job_new. */
+/* A copy of s (NULL stays NULL); dies when out of memory, as job_new. */
 static char *
 dup_str(const char *s)
 {
-	char *d = s ? strdup(s) : NULL;
-	if (s && !d)
-		abort();
-	return d;
+	return s ? xstrdup(s) : NULL;
 }
 
 /* Writes: posted, and nothing waits for their answer.  They carry
@@ -179,9 +178,7 @@ static write_task *
 new_write(int kind, const char *url, const char *host, const char *from, double at,
 	  double host_at)
 {
-	write_task *w = malloc(sizeof *w);
-	if (!w)
-		abort();
+	write_task *w = xmalloc(sizeof *w);
 	*w = (write_task){ .t = { .run = write_run, .done = write_done }, .kind = kind,
 			   .url = dup_str(url), .host = dup_str(host), .from = dup_str(from),
 			   .at = at, .host_at = host_at };
@@ -192,10 +189,7 @@ new_write(int kind, const char *url, const char *host, const char *from, double 
 static void
 unlease_add(write_task *w, char *url)
 {
-	char **u = realloc(w->urls, (size_t)(w->n + 1) * sizeof *u);
-	if (!u)
-		abort();
-	w->urls = u;
+	w->urls = xrealloc(w->urls, (size_t)(w->n + 1) * sizeof *w->urls);
 	w->urls[w->n++] = url;
 }
 
@@ -250,51 +244,26 @@ lease_seeded(void)
  * site: the names of its waiting jobs lead to it, but a name of the
  * site that has none waiting gets slots and -d of its own, so a lease
  * may queue more than the backlog for the site. */
-typedef struct pace {
+typedef struct room {
 	long left;    /* jobs it may still take in */
 	double gap;   /* its interval between starts */
-} pace;
+} room;
 
 typedef struct snap {
-	struct snap_name { char *name; int pace; } *names;  /* open addressing */
-	size_t cap, n;                                         /* cap a power of 2 */
-	pace *paces;                                           /* cap of them */
-	int n_paces;
-	pace dflt;
+	htab names;        /* host name -> its pace's index + 1 */
+	room *paces;
+	int n_paces, cap_paces;
+	room dflt;
 } snap;
-
-/* Where name is in s, or where it goes. */
-static size_t
-snap_find(const snap *s, const char *name)
-{
-	size_t i = strset_hash(name) & (s->cap - 1);
-	while (s->names[i].name && strcmp(s->names[i].name, name) != 0)
-		i = (i + 1) & (s->cap - 1);
-	return i;
-}
-
-static void
-snap_grow(snap *s)
-{
-	struct snap_name *old = s->names;
-	size_t ocap = s->cap;
-	s->cap = ocap ? ocap * 2 : 64;
-	s->names = calloc(s->cap, sizeof *s->names);
-	s->paces = realloc(s->paces, s->cap * sizeof *s->paces);
-	if (!s->names || !s->paces)
-		abort();
-	for (size_t i = 0; i < ocap; i++)
-		if (old[i].name)
-			s->names[snap_find(s, old[i].name)] = old[i];
-	free(old);
-}
 
 /* Adds pace p, returning its index. */
 static int
-snap_pace(snap *s, pace p)
+snap_pace(snap *s, room p)
 {
-	if ((size_t)s->n_paces + 1 > s->cap / 2)
-		snap_grow(s);
+	if (s->n_paces == s->cap_paces) {
+		s->cap_paces = s->cap_paces ? s->cap_paces * 2 : 64;
+		s->paces = xrealloc(s->paces, s->cap_paces * sizeof *s->paces);
+	}
 	s->paces[s->n_paces] = p;
 	return s->n_paces++;
 }
@@ -303,25 +272,21 @@ snap_pace(snap *s, pace p)
 static void
 snap_name(snap *s, const char *name, int i)
 {
-	if ((s->n + 1) * 2 > s->cap)
-		snap_grow(s);
-	size_t k = snap_find(s, name);
-	if (s->names[k].name)
-		return;
-	s->names[k].name = dup_str(name);
-	s->names[k].pace = i;
-	s->n++;
+	int added;
+	htab_ent *e = htab_put(&s->names, name, strlen(name), &added);
+	if (!e)
+		xalloc_die();
+	if (added)
+		e->val = (void *)(intptr_t)(i + 1);
 }
 
 /* The pace of host name: its host's, or a new one as for a new host. */
-static pace *
+static room *
 snap_of(snap *s, const char *name)
 {
-	if (s->cap) {
-		size_t k = snap_find(s, name);
-		if (s->names[k].name)
-			return &s->paces[s->names[k].pace];
-	}
+	htab_ent *e = htab_get(&s->names, name);
+	if (e)
+		return &s->paces[(intptr_t)e->val - 1];
 	int i = snap_pace(s, s->dflt);
 	snap_name(s, name, i);
 	return &s->paces[i];
@@ -331,26 +296,24 @@ snap_of(snap *s, const char *name)
 static void
 snap_take(snap *s)
 {
-	s->dflt = (pace){ LEASE_HOST_BACKLOG * F.o.per_host, F.o.delay };
-	for (size_t b = 0; b < F.table_size; b++)
-		for (host *h = F.table[b]; h; h = h->hnext) {
-			double gap = host_interval(h);
-			if (h->n_fresh == 0 && h->per_host == F.o.per_host && gap == F.o.delay)
-				continue;
-			int i = snap_pace(s, (pace){ LEASE_HOST_BACKLOG * h->per_host - h->n_fresh, gap });
-			snap_name(s, h->name, i);
-			for (job *j = h->fresh; j; j = j->next)
-				if (j->hname && strcmp(j->hname, h->name) != 0)
-					snap_name(s, j->hname, i);
-		}
+	s->dflt = (room){ LEASE_HOST_BACKLOG * F.o.per_host, F.o.delay };
+	size_t b = 0;
+	for (host *h; (h = host_next(&b));) {
+		double gap = pace_interval(&h->pace);
+		if (h->n_fresh == 0 && h->per_host == F.o.per_host && gap == F.o.delay)
+			continue;
+		int i = snap_pace(s, (room){ LEASE_HOST_BACKLOG * h->per_host - h->n_fresh, gap });
+		snap_name(s, h->name, i);
+		for (job *j = h->fresh; j; j = j->next)
+			if (j->hname && strcmp(j->hname, h->name) != 0)
+				snap_name(s, j->hname, i);
+	}
 }
 
 static void
 snap_free(snap *s)
 {
-	for (size_t i = 0; i < s->cap; i++)
-		free(s->names[i].name);
-	free(s->names);
+	htab_free(&s->names);
 	free(s->paces);
 }
 
@@ -383,8 +346,7 @@ keep(lease_task *l, int kind, const fr_row *r, const char *detail)
 {
 	if (l->n_rows == l->cap_rows) {
 		l->cap_rows = l->cap_rows ? l->cap_rows * 2 : 64;
-		if (!(l->rows = realloc(l->rows, l->cap_rows * sizeof *l->rows)))
-			abort();
+		l->rows = xrealloc(l->rows, l->cap_rows * sizeof *l->rows);
 	}
 	l->rows[l->n_rows++] = (leased){ kind, dup_str(r->url), dup_str(r->host), dup_str(detail),
 					 r->depth, r->lease, r->host_next };
@@ -406,7 +368,7 @@ static int
 accept_row(void *arg, const fr_row *r)
 {
 	lease_task *l = arg;
-	pace *p = snap_of(&l->snap, r->host);
+	room *p = snap_of(&l->snap, r->host);
 	if (p->left <= 0) {
 		if (r->host_next > 0)
 			keep(l, ROW_CLAIMED, r, NULL);
@@ -455,7 +417,7 @@ leased_job(const leased *r)
 	lease_bytes.size = 0;
 	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
 	job *j = job_new(dup_str(r->url), lease_bytes.data, lease_bytes.size);
-	sched_place(j, r->host);
+	host_place(j, r->host);
 	/* Each earlier lease made an attempt, or was lost with its fetch. */
 	j->prior = r->lease - 1;
 	return j;
@@ -516,8 +478,8 @@ lease_done(dbq_task *t)
 		}
 		/* A host just taken from another fetch goes on at its pace. */
 		if (r->host_next > 0) {
-			host *h = sched_host(r->host);
-			h->next_start = fmax(h->next_start, mono + (r->host_next - wall));
+			host *h = host_get(r->host);
+			pace_defer(&h->pace, mono + (r->host_next - wall));
 		}
 		/* Stopped meanwhile: back unstarted, as lease_interrupt's. */
 		if (r->kind == ROW_TAKEN && F.stopping)
@@ -546,7 +508,7 @@ lease_defer(job *j, double wait)
 	double mono = tm_mono(), wall = tm_wall();
 	/* The host's hold (a Retry-After, the breaker) goes to the job too,
 	 * for whoever leases its URLs next. */
-	double until = fmax(h->next_start, h->paused_until);
+	double until = pace_free_at(&h->pace);
 	post_write(W_DEFER, j->url, h->name, NULL, wall + wait, until > mono ? wall + until - mono : 0);
 	job_drop(j);
 	return 1;
@@ -571,10 +533,8 @@ collect(void *arg, const char *host, const char *reason)
 	holds *h = arg;
 	if (h->n == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 8;
-		h->names = realloc(h->names, h->cap * sizeof *h->names);
-		h->reasons = realloc(h->reasons, h->cap * sizeof *h->reasons);
-		if (!h->names || !h->reasons)
-			abort();
+		h->names = xrealloc(h->names, h->cap * sizeof *h->names);
+		h->reasons = xrealloc(h->reasons, h->cap * sizeof *h->reasons);
 	}
 	h->names[h->n] = dup_str(host);
 	h->reasons[h->n++] = dup_str(reason);
@@ -593,7 +553,7 @@ static void
 unlease_waiting(int any, const char *of_what)
 {
 	write_task *w = new_write(W_UNLEASE, NULL, NULL, NULL, 0, 0);
-	for (job *j; (j = sched_take_held(any));) {
+	for (job *j; (j = host_take_held(any));) {
 		unlease_add(w, j->url);   /* taken over from the job */
 		j->url = NULL;
 		job_drop(j);
@@ -617,7 +577,7 @@ read_holds(holds *now)
 static void
 take_holds(holds *now)
 {
-	sched_hold((const char *const *)now->names, (const char *const *)now->reasons, now->n);
+	host_set_holds((const char *const *)now->names, (const char *const *)now->reasons, now->n);
 	holds_free(&held);
 	held = *now;
 	*now = (holds){ 0 };
@@ -731,9 +691,7 @@ lease_want(void)
 		return;
 	dbq_collect();
 	if (beat_due && !beating) {
-		beat_task *b = calloc(1, sizeof *b);
-		if (!b)
-			abort();
+		beat_task *b = xcalloc(1, sizeof *b);
 		b->t = (dbq_task){ .run = beat_run, .done = beat_done };
 		b->cookies = cookies_changed();
 		beat_due = 0;
@@ -749,9 +707,7 @@ lease_want(void)
 	if (room <= 0 || (F.alive > 0 && room < (F.o.pending + 1) / 2) ||
 	    uv_is_active((uv_handle_t *)&poll_timer))
 		return;
-	lease_task *l = calloc(1, sizeof *l);
-	if (!l)
-		abort();
+	lease_task *l = xcalloc(1, sizeof *l);
 	l->t = (dbq_task){ .run = lease_run, .done = lease_done };
 	l->room = room;
 	snap_take(&l->snap);
@@ -807,8 +763,7 @@ add_age(void *arg, const char *host, double age)
 	ages_task *a = arg;
 	if (a->n == a->cap) {
 		a->cap = a->cap ? a->cap * 2 : 64;
-		if (!(a->ages = realloc(a->ages, a->cap * sizeof *a->ages)))
-			abort();
+		a->ages = xrealloc(a->ages, a->cap * sizeof *a->ages);
 	}
 	a->ages[a->n].host = dup_str(host);
 	a->ages[a->n++].age = age;
@@ -846,9 +801,7 @@ lease_queue_ages(void)
 {
 	if (!front || ageing)
 		return;
-	ages_task *a = calloc(1, sizeof *a);
-	if (!a)
-		abort();
+	ages_task *a = xcalloc(1, sizeof *a);
 	a->t = (dbq_task){ .run = ages_run, .done = ages_done };
 	ageing = 1;
 	dbq_post(&a->t);

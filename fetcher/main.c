@@ -21,6 +21,7 @@
 #include "num.h"
 #include "opt.h"
 #include "sql.h"
+#include "xalloc.h"
 
 #define SLUICE_URL "https://sluice.invalid/bot"
 
@@ -59,65 +60,108 @@ static const opt_def opts[O_N] = {
 	[O_CONCURRENCY] = { "concurrency", 'c', "N", "requests in flight over all hosts", "64" },
 	[O_PER_HOST] = { "per-host", 'p', "N", "requests in flight per host", "4" },
 	[O_DELAY] = { "delay", 'd', "S", "min seconds between request starts per host", "0" },
-	[O_RATE] = { "rate", 0, "R", "starts per second per host, token bucket", "off" },
-	[O_BURST] = { "burst", 0, "B", "token bucket depth for --rate", "1" },
-	[O_POLICY] = { "policy", 0, "FILE", "per-host overrides (docs/fetch.md)", NULL },
-	[O_PACE_BY] = { "pace-by", 0, "UNIT", "host, or site: hosts of a registrable domain\nshare one budget", "host" },
+	[O_RATE] = { "rate", 0, "R", "starts per second per host, token bucket", "off",
+		"per-host token bucket: \\fIR\\fR starts per second" },
+	[O_BURST] = { "burst", 0, "B", "token bucket depth for --rate", "1",
+		"the token bucket of \\fB\\-\\-rate\\fR: \\fIB\\fR starts at once" },
+	[O_POLICY] = { "policy", 0, "FILE", "per-host overrides (docs/fetch.md)", NULL,
+		"per-host overrides: lines of \\fIhost key=value...\\fR, or \\fIsite=DOMAIN key=value...\\fR to pace a registrable domain's hosts as one (docs/fetch.md)" },
+	[O_PACE_BY] = { "pace-by", 0, "UNIT", "host, or site: hosts of a registrable domain\nshare one budget", "host",
+		"the unit of pacing: host, a host name whatever its scheme and port, or site, the registrable domain by the Public Suffix List" },
 	[H_LIMITS] = { NULL, 0, NULL, "Limits:", NULL },
 	[O_TIMEOUT] = { "timeout", 't', "S", "seconds per attempt", "30" },
 	[O_CONNECT_TIMEOUT] = { "connect-timeout", 0, "S", "seconds to connect", "10" },
-	[O_LOW_LIMIT] = { "low-speed-limit", 0, "B", "abort below B bytes/s ...", "100" },
-	[O_LOW_TIME] = { "low-speed-time", 0, "S", "... for S seconds", "10" },
-	[O_MAX_REDIRS] = { "max-redirs", 0, "N", "redirects followed per URL", "10" },
-	[O_REDIRECTS] = { "redirects", 0, "SCOPE", "where a redirect may lead: any, same-site or\nsame-host, as the input URL", "any" },
-	[O_PRIVATE_RANGES] = { "private-ranges", 0, "L", "addresses a redirect from a public address may not\nreach (loopback, private, link-local; docs/fetch.md)", NULL },
-	[O_ALLOW_PRIVATE] = { "allow-private", 0, NULL, "let redirects reach them", NULL },
-	[O_RESOLVE] = { "resolve", 0, "H:P:A", "connect to address A for host H, port P (as curl)", NULL },
-	[O_MAX_BODY] = { "max-body", 0, "BYTES", "decoded body limit, K/M/G suffixes", "16M" },
-	[O_UA] = { "user-agent", 0, "S", "User-Agent header", "sluice/" SLUICE_VERSION " (+" SLUICE_URL ")" },
+	[O_LOW_LIMIT] = { "low-speed-limit", 0, "B", "abort below B bytes/s ...", "100",
+		"an attempt slower than \\fIB\\fR bytes/s for \\fB\\-\\-low\\-speed\\-time\\fR seconds ends as timeout" },
+	[O_LOW_TIME] = { "low-speed-time", 0, "S", "... for S seconds", "10",
+		"seconds an attempt may stay under \\fB\\-\\-low\\-speed\\-limit\\fR" },
+	[O_MAX_REDIRS] = { "max-redirs", 0, "N", "redirects followed per URL", "10",
+		"redirects followed per URL, each hop a request through the scheduler (robots.txt, pacing, caps)" },
+	[O_REDIRECTS] = { "redirects", 0, "SCOPE", "where a redirect may lead: any, same-site or\nsame-host, as the input URL", "any",
+		"where a redirect may lead from the input URL: any, same-site or same-host; others end as offsite_redirect" },
+	[O_PRIVATE_RANGES] = { "private-ranges", 0, "L", "addresses a redirect from a public address may not\nreach (loopback, private, link-local; docs/fetch.md)", NULL,
+		"address ranges (CIDR, comma-separated) a redirect from a public address may not connect to, or it ends as private_address; by default loopback, RFC 1918, shared, link-local and ULA" },
+	[O_ALLOW_PRIVATE] = { "allow-private", 0, NULL, "let redirects reach them", NULL,
+		"lift the \\fB\\-\\-private\\-ranges\\fR rule" },
+	[O_RESOLVE] = { "resolve", 0, "H:P:A", "connect to address A for host H, port P (as curl)", NULL,
+		"connect to address \\fIA\\fR for host \\fIH\\fR, port \\fIP\\fR, as curl's option; repeatable" },
+	[O_MAX_BODY] = { "max-body", 0, "BYTES", "decoded body limit, K/M/G suffixes", "16M",
+		"the decoded body limit, K/M/G suffixes" },
+	[O_UA] = { "user-agent", 0, "S", "User-Agent header", "sluice/" SLUICE_VERSION " (+" SLUICE_URL ")",
+		"the User-Agent header; name yourself and a contact when you crawl sites you do not run" },
 	[H_REQUESTS] = { NULL, 0, NULL, "Requests (docs/fetch.md):", NULL },
-	[O_HEADER] = { "header", 'H', "LINE", "send header LINE to every host, as curl's -H;\n@FILE: one a line from FILE", NULL },
-	[O_SECRET_HEADER] = { "secret-header", 0, "NAME", "a secret like Authorization: never sent to\nanother origin, never shown", NULL },
-	[O_USER] = { "user", 'u', "U:P", "Basic credentials for the input URLs' origins;\n@FILE: from FILE's first line", NULL },
-	[O_NETRC] = { "netrc", 0, NULL, "credentials from ~/.netrc for the hosts it names", NULL },
-	[O_NETRC_FILE] = { "netrc-file", 0, "FILE", "... from FILE", NULL },
-	[O_COOKIES] = { "cookies", 0, "FILE", "read and write this Netscape cookie jar", NULL },
-	[O_PROXY] = { "proxy", 0, "URL", "through this proxy (http, https, socks5h);\nelse *_proxy variables, as curl", NULL },
-	[O_PROXY_USER] = { "proxy-user", 0, "U:P", "the proxy's credentials; @FILE as --user", NULL },
-	[O_NOPROXY] = { "noproxy", 0, "LIST", "hosts reached without the proxy, as curl", NULL },
-	[O_CACERT] = { "cacert", 0, "FILE", "trust the CA certificates in FILE (PEM)", NULL },
-	[O_CAPATH] = { "capath", 0, "DIR", "trust the CA certificates in DIR", NULL },
-	[O_INSECURE] = { "insecure", 'k', NULL, "do not verify TLS certificates", NULL },
+	[O_HEADER] = { "header", 'H', "LINE", "send header LINE to every host, as curl's -H;\n@FILE: one a line from FILE", NULL,
+		"send header \\fILINE\\fR to every host, in curl's syntax (\\(lqName: value\\(rq; \\(lqName:\\(rq removes a default header, \\(lqName;\\(rq sends it empty); \\fB@\\fR\\fIFILE\\fR reads one a line from \\fIFILE\\fR; repeatable.  A \\fB\\-\\-policy\\fR header= line sends one to its hosts only" },
+	[O_SECRET_HEADER] = { "secret-header", 0, "NAME", "a secret like Authorization: never sent to\nanother origin, never shown", NULL,
+		"header \\fINAME\\fR is a secret like Authorization, Cookie and Proxy-Authorization: sent only while a redirect stays at the input URL's origin, never shown; repeatable" },
+	[O_USER] = { "user", 'u', "U:P", "Basic credentials for the input URLs' origins;\n@FILE: from FILE's first line", NULL,
+		"HTTP Basic credentials for the input URLs' origins, never sent past a redirect to another; \\fB@\\fR\\fIFILE\\fR reads them from \\fIFILE\\fR's first line.  fetch never prompts" },
+	[O_NETRC] = { "netrc", 0, NULL, "credentials from ~/.netrc for the hosts it names", NULL,
+		"credentials from ~/.netrc for the hosts it names (libcurl's netrc)" },
+	[O_NETRC_FILE] = { "netrc-file", 0, "FILE", "... from FILE", NULL,
+		"credentials from \\fIFILE\\fR, a netrc file" },
+	[O_COOKIES] = { "cookies", 0, "FILE", "read and write this Netscape cookie jar", NULL,
+		"libcurl's cookie engine, one jar for all transfers: read from \\fIFILE\\fR (if it exists) at start, written to it at exit, also after a signal.  With \\fB\\-\\-queue\\fR the job keeps the cookies too, so a rerun or another fetch has the session" },
+	[O_PROXY] = { "proxy", 0, "URL", "through this proxy (http, https, socks5h);\nelse *_proxy variables, as curl", NULL,
+		"send requests through the proxy at \\fIURL\\fR (http, https, socks5h).  Without it libcurl reads http_proxy, https_proxy, all_proxy and no_proxy from the environment, as curl does" },
+	[O_PROXY_USER] = { "proxy-user", 0, "U:P", "the proxy's credentials; @FILE as --user", NULL,
+		"the proxy's credentials; \\fB@\\fR\\fIFILE\\fR reads them from \\fIFILE\\fR's first line" },
+	[O_NOPROXY] = { "noproxy", 0, "LIST", "hosts reached without the proxy, as curl", NULL,
+		"hosts (comma-separated, \\(lq*\\(rq for all) reached without the proxy, as curl's option" },
+	[O_CACERT] = { "cacert", 0, "FILE", "trust the CA certificates in FILE (PEM)", NULL,
+		"trust the CA certificates in \\fIFILE\\fR (PEM) instead of the system's" },
+	[O_CAPATH] = { "capath", 0, "DIR", "trust the CA certificates in DIR", NULL,
+		"trust the CA certificates in \\fIDIR\\fR (hashed, openssl rehash) instead of the system's" },
+	[O_INSECURE] = { "insecure", 'k', NULL, "do not verify TLS certificates", NULL,
+		"verify no TLS certificate; a notice on stderr says so" },
 	[O_HTTP11] = { "http1.1", 0, NULL, "speak HTTP/1.1 only", NULL },
-	[O_HTTP2] = { "http2", 0, NULL, "HTTP/2, also over plain http (upgrade)", NULL },
+	[O_HTTP2] = { "http2", 0, NULL, "HTTP/2, also over plain http (upgrade)", NULL,
+		"HTTP/2 also over plain http (h2c upgrade); by default HTTP/2 where TLS offers it" },
 	[H_RETRIES] = { NULL, 0, NULL, "Retries and politeness:", NULL },
 	[O_RETRIES] = { "retries", 0, "N", "retries after the first attempt", "3" },
 	[O_RETRY_ON] = { "retry-on", 0, "LIST", "HTTP statuses to retry", "429,502,503,504" },
 	[O_BACKOFF] = { "backoff", 0, "S", "base of exponential backoff with jitter", "1" },
-	[O_MAX_RETRY_AFTER] = { "max-retry-after", 0, "S", "longer Retry-After ends the URL", "300" },
-	[O_MAX_ELAPSED] = { "max-elapsed", 0, "S", "give a URL up S seconds after taking it", "600" },
-	[O_TARGET_CONC] = { "target-concurrency", 0, "N", "pace each host to about N requests at once:\nstart interval = its latency / N", "2" },
-	[O_MAX_DELAY] = { "max-delay", 0, "S", "longest interval learnt from a host", "60" },
-	[O_NO_ADAPT] = { "no-adapt", 0, NULL, "keep -d: no pacing by latency or 429/503", NULL },
-	[O_HOST_FAILURES] = { "host-failures", 0, "N", "transient failures in a row that pause a host", "10" },
+	[O_MAX_RETRY_AFTER] = { "max-retry-after", 0, "S", "longer Retry-After ends the URL", "300",
+		"longest Retry-After honoured; a longer one ends the URL" },
+	[O_MAX_ELAPSED] = { "max-elapsed", 0, "S", "give a URL up S seconds after taking it", "600",
+		"per-URL deadline: give a URL up \\fIS\\fR seconds after taking it" },
+	[O_TARGET_CONC] = { "target-concurrency", 0, "N", "pace each host to about N requests at once:\nstart interval = its latency / N", "2",
+		"adaptive pacing: each host's start interval follows its latency / \\fIN\\fR, up at once, down by averaging, never below \\fB\\-d\\fR or Crawl-delay nor above \\fB\\-\\-max\\-delay\\fR; a 429/503 with Retry-After holds the host that long, one without doubles the interval once (to at least 0.25 s)" },
+	[O_MAX_DELAY] = { "max-delay", 0, "S", "longest interval learnt from a host", "60",
+		"longest start interval adaptive pacing learns from a host" },
+	[O_NO_ADAPT] = { "no-adapt", 0, NULL, "keep -d: no pacing by latency or 429/503", NULL,
+		"no adaptive pacing: \\fB\\-d\\fR alone sets the interval; 429/503 do not slow a host" },
+	[O_HOST_FAILURES] = { "host-failures", 0, "N", "transient failures in a row that pause a host", "10",
+		"the circuit breaker: transient failures in a row that pause a host" },
 	[O_HOST_PAUSE] = { "host-pause", 0, "S", "first pause of a failing host", "60" },
-	[O_ROBOTS_AGENT] = { "robots-agent", 0, "T", "token robots.txt groups are matched by", "sluice" },
-	[O_NO_ROBOTS] = { "no-robots", 0, NULL, "ignore robots.txt (only for sites you may crawl)", NULL },
+	[O_ROBOTS_AGENT] = { "robots-agent", 0, "T", "token robots.txt groups are matched by", "sluice",
+		"product token robots.txt groups are matched by, case-insensitively" },
+	[O_NO_ROBOTS] = { "no-robots", 0, NULL, "ignore robots.txt (only for sites you may crawl)", NULL,
+		"ignore robots.txt; only for sites you own or may crawl" },
 	[H_STREAMS] = { NULL, 0, NULL, "Streams:", NULL },
-	[O_PENDING] = { "pending", 0, "N", "URLs held in memory ahead of starts", "1024" },
+	[O_PENDING] = { "pending", 0, "N", "URLs held in memory ahead of starts", "1024",
+		"URLs held in memory ahead of starts.  Input is read only while fewer than \\fB\\-\\-pending\\fR URLs are held, so a window full of one host's URLs delays the hosts further down the input: interleave the hosts, raise \\fB\\-\\-pending\\fR, or use \\fB\\-\\-queue\\fR" },
 	[O_BUFFER] = { "buffer", 0, "BYTES", "output bytes buffered before pausing", "4M" },
 	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record", "64M" },
 	[O_MAX_HOSTS] = { "max-hosts", 0, "N", "host states kept before idle ones are dropped", "10000" },
-	[O_STATS] = { "stats", 0, "FILE", "write counters as JSON to FILE every 5 s and at exit", NULL },
-	[O_PROGRESS] = { "progress", 0, NULL, "draw a status line on stderr (on a terminal without -q)", NULL },
-	[O_NO_PROGRESS] = { "no-progress", 0, NULL, "never draw it", NULL },
+	[O_STATS] = { "stats", 0, "FILE", "write counters as JSON to FILE every 5 s and at exit", NULL,
+		"counters as JSON, overall and per host, rewritten every 5 s and at exit; with the event loop's lag (loop_lag_ms: p50, p99, max of how late a 100 ms timer runs)" },
+	[O_PROGRESS] = { "progress", 0, NULL, "draw a status line on stderr (on a terminal without -q)", NULL,
+		"draw the status line on stderr: the default on a terminal without \\fB\\-q\\fR" },
+	[O_NO_PROGRESS] = { "no-progress", 0, NULL, "never draw it", NULL,
+		"never draw the status line" },
 	[O_JSON] = { "json", 0, NULL, "write JSON lines", NULL },
-	[O_SHARD] = { "shard", 0, "K/N", "take only the URLs whose host is in shard K of N\n(docs/scale.md)", NULL },
+	[O_SHARD] = { "shard", 0, "K/N", "take only the URLs whose host is in shard K of N\n(docs/scale.md)", NULL,
+		"take only the URLs whose host is in shard \\fIK\\fR of \\fIN\\fR (1 <= K <= N); see SHARDING" },
 	[H_JOBS] = { NULL, 0, NULL, "Durable jobs (docs/queue.md):", NULL },
-	[O_QUEUE] = { "queue", 0, "DB", "take URLs from the SQLite frontier DB (FILEs seed it)", NULL },
-	[O_LEASE] = { "lease", 0, "S", "retake a live fetch's lease after S seconds;\na dead fetch's leases are retaken at once", "900" },
-	[O_MAX_ATTEMPTS] = { "max-attempts", 0, "N", "leases of a URL before it is a dead letter", "5" },
-	[O_SYNC_MODE] = { "sync", 0, "normal|full", "full: each frontier commit on the disk", "normal" },
+	[O_QUEUE] = { "queue", 0, "DB", "take URLs from the SQLite frontier DB (FILEs seed it)", NULL,
+		"durable jobs over a frontier, an SQLite file or a PostgreSQL database named by a postgresql:// URI that fetches on several machines share, each host owned by one fetch at a time (docs/queue.md); FILEs seed it; a URL to retry goes back to the frontier with the time it may go" },
+	[O_LEASE] = { "lease", 0, "S", "retake a live fetch's lease after S seconds;\na dead fetch's leases are retaken at once", "900",
+		"leases of a fetch that no longer runs are retaken at once, those of a live one after \\fIS\\fR seconds" },
+	[O_MAX_ATTEMPTS] = { "max-attempts", 0, "N", "leases of a URL before it is a dead letter", "5",
+		"a URL leased \\fIN\\fR times without an acknowledgement ends as error attempts_exhausted" },
+	[O_SYNC_MODE] = { "sync", 0, "normal|full", "full: each frontier commit on the disk", "normal",
+		"full syncs every frontier commit to the disk (power loss keeps it); normal survives only a killed fetch" },
 	[O_REPORT] = { "report", 0, NULL, "print the job's state and exit", NULL },
 	[O_REQUEUE] = { "requeue-dead", 0, NULL, "put dead URLs back to pending, then --report", NULL },
 	[O_PAUSE] = { "pause", 0, "HOST", "stop every fetch on the job starting HOST, and exit", NULL },
@@ -126,7 +170,8 @@ static const opt_def opts[O_N] = {
 	[O_YIELD_WINDOW] = { "yield-window", 0, "N", "... over its last N stored records", "50" },
 	[H_OTHER] = { NULL, 0, NULL, "Other:", NULL },
 	[O_QUIET] = { "quiet", 'q', NULL, "no notices on stderr", NULL },
-	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
+	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
+		"print the options with their defaults and exit" },
 	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
 };
 
@@ -144,7 +189,7 @@ static const opt_def opts[O_N] = {
 static void
 parse_retry_on(const char *s)
 {
-	char *copy = strdup(s), *save = NULL;
+	char *copy = xstrdup(s), *save = NULL;
 	F.o.n_retry_on = 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		long st;
@@ -171,8 +216,8 @@ credentials(const char *name, const char *a)
 		if (n < 0)
 			msg_usage("--%s: '%s' is empty", name, a + 1);
 		v[strcspn(v, "\r\n")] = '\0';
-	} else if (!(v = strdup(a)))
-		abort();
+	} else
+		v = xstrdup(a);
 	if (!strchr(v, ':') || v[0] == ':')
 		opt_bad(name, "***", "USER:PASS, or @FILE holding it (fetch never prompts)");
 	return v;
@@ -242,7 +287,7 @@ parse_options(int argc, char **argv)
 		case O_RESOLVE: {
 			struct curl_slist *l = curl_slist_append(o->resolve, a);
 			if (!l)
-				abort();
+				xalloc_die();
 			o->resolve = l;
 			break;
 		}
@@ -425,7 +470,7 @@ main(int argc, char **argv)
 	uv_run(F.loop, UV_RUN_DEFAULT);
 	uv_loop_close(F.loop);
 	curl_global_cleanup();
-	sched_free();
+	host_free_all();
 	policy_free(F.policy);
 	cidr_free(F.o.private_ranges);
 	curl_slist_free_all(F.o.resolve);

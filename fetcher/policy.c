@@ -32,6 +32,7 @@
 #include "msg.h"
 #include "num.h"
 #include "site.h"
+#include "xalloc.h"
 
 enum { SET_DELAY = 1, SET_RATE = 2, SET_BURST = 4, SET_PER_HOST = 8, SET_ROBOTS = 16,
        SET_PAUSE = 32 };
@@ -102,7 +103,7 @@ policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		return EX_NOINPUT;
 	}
-	struct policy *p = calloc(1, sizeof *p);
+	struct policy *p = xcalloc(1, sizeof *p);
 	char line[8192];
 	for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
 		char *hdr = header_setting(line);
@@ -112,11 +113,11 @@ policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 		char *tok = strtok_r(line, " \t\r\n", &save);
 		if (!tok)
 			continue;
-		p->v = realloc(p->v, (p->n + 1) * sizeof *p->v);
+		p->v = xrealloc(p->v, (p->n + 1) * sizeof *p->v);
 		pentry *e = &p->v[p->n++];
 		memset(e, 0, sizeof *e);
 		e->is_site = strncmp(tok, "site=", 5) == 0;
-		e->host = strdup(tok + (e->is_site ? 5 : 0));
+		e->host = xstrdup(tok + (e->is_site ? 5 : 0));
 		while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
 			char *eq = strchr(tok, '=');
 			if (eq)
@@ -144,7 +145,7 @@ policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 			}
 			struct curl_slist *l = curl_slist_append(e->headers, hdr);
 			if (!l)
-				abort();
+				xalloc_die();
 			e->headers = l;
 		}
 	}
@@ -180,9 +181,9 @@ policy_apply(const struct policy *p, host *h)
 		const pentry *e = &p->v[i];
 		if ((!e->set && e->headers) || !matches(e->host, h->name))
 			continue;
-		if (e->set & SET_DELAY) h->delay = e->delay;
-		if (e->set & SET_RATE) h->rate = e->rate;
-		if (e->set & SET_BURST) h->burst = e->burst;
+		if (e->set & SET_DELAY) h->pace.delay = e->delay;
+		if (e->set & SET_RATE) h->pace.rate = e->rate;
+		if (e->set & SET_BURST) h->pace.burst = e->burst;
 		if (e->set & SET_PER_HOST) h->per_host = e->per_host;
 		if (e->set & SET_ROBOTS) h->use_robots = e->robots;
 		if (e->set & SET_PAUSE) h->policy_hold = e->pause;

@@ -26,6 +26,7 @@
 #include "site.h"
 #include "tm.h"
 #include "url.h"
+#include "xalloc.h"
 
 static int
 is_redirect(long status)
@@ -101,9 +102,8 @@ redirect_follow(job *j)
 		curl_easy_getinfo(j->easy, CURLINFO_PRIMARY_IP, &ip);
 		j->from_public = ip && !cidr_has_text(F.o.private_ranges, ip);
 	}
-	hop *c = realloc(j->chain, (size_t)(j->n_chain + 1) * sizeof *c);
-	if (!c || !(c[j->n_chain].url = strdup(cur)))
-		abort();
+	hop *c = xrealloc(j->chain, (size_t)(j->n_chain + 1) * sizeof *c);
+	c[j->n_chain].url = xstrdup(cur);
 	c[j->n_chain].status = j->status;
 	j->chain = c;
 	j->n_chain++;
@@ -137,7 +137,7 @@ redirect_follow(job *j)
 		j->guard = j->from_public && !F.o.allow_private && !F.o.proxy;
 		xfer_release(j->easy);
 		j->easy = NULL;
-		j->host = sched_host(u.host);
+		j->host = host_get(u.host);
 		j->not_before = tm_mono();
 		sched_retry(j);
 	}

@@ -26,6 +26,7 @@
 
 #include "msg.h"
 #include "url.h"
+#include "xalloc.h"
 
 /* The secret header names beyond the built-in ones (--secret-header). */
 static char **secret;
@@ -61,10 +62,8 @@ req_secret_add(const char *name)
 {
 	if (!req_name_ok(name, strlen(name)))
 		return -1;
-	char **v = realloc(secret, (n_secret + 1) * sizeof *v);
-	if (!v || !(v[n_secret] = strdup(name)))
-		abort();
-	secret = v;
+	secret = xrealloc(secret, (n_secret + 1) * sizeof *secret);
+	secret[n_secret] = xstrdup(name);
 	n_secret++;
 	return 0;
 }
@@ -92,13 +91,13 @@ req_header_check(const char *h)
 	return strpbrk(h, "\r\n") ? -1 : 0;
 }
 
-/* Appends header line h to *l (copied); aborts when out of memory. */
+/* Appends header line h to *l (copied). */
 static void
 append(struct curl_slist **l, const char *h)
 {
 	struct curl_slist *n = curl_slist_append(*l, h);
 	if (!n)
-		abort();
+		xalloc_die();
 	*l = n;
 }
 
@@ -163,9 +162,7 @@ req_url_shown(const char *u)
 	if (!colon)
 		return NULL;
 	size_t head = (size_t)(colon + 1 - u), tail = strlen(at);
-	char *s = malloc(head + 3 + tail + 1);
-	if (!s)
-		abort();
+	char *s = xmalloc(head + 3 + tail + 1);
 	memcpy(s, u, head);
 	memcpy(s + head, "***", 3);
 	memcpy(s + head + 3, at, tail + 1);
@@ -268,7 +265,7 @@ req_cookies_open(const char *path, char *err, size_t errlen)
 	if (f)
 		fclose(f);
 	if (!(share = curl_share_init()) || !(jar = curl_easy_init()))
-		abort();
+		xalloc_die();
 	curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
 	curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_PSL);
 	curl_easy_setopt(jar, CURLOPT_SHARE, share);
@@ -309,9 +306,7 @@ req_cookies_dump(void)
 	size_t n = 1;
 	for (struct curl_slist *c = l; c; c = c->next)
 		n += strlen(c->data) + 1;
-	char *s = malloc(n), *p = s;
-	if (!s)
-		abort();
+	char *s = xmalloc(n), *p = s;
 	for (struct curl_slist *c = l; c; c = c->next) {
 		size_t k = strlen(c->data);
 		memcpy(p, c->data, k);
@@ -328,9 +323,7 @@ req_cookies_load(const char *lines)
 {
 	if (!jar || !lines)
 		return;
-	char *copy = strdup(lines), *save = NULL;
-	if (!copy)
-		abort();
+	char *copy = xstrdup(lines), *save = NULL;
 	for (char *t = strtok_r(copy, "\n", &save); t; t = strtok_r(NULL, "\n", &save))
 		curl_easy_setopt(jar, CURLOPT_COOKIELIST, t);
 	free(copy);

@@ -193,12 +193,7 @@ on_send(void *userp, char *ip, char *local_ip, int port, int local_port)
 	host *h = j->host;
 	if (!h)
 		return CURL_PREREQFUNC_OK;
-	double now = tm_mono();
-	h->next_start = fmax(h->next_start, now + host_interval(h));
-	/* The token bucket likewise: what it refilled since the start is
-	 * not earned while the request had not left. */
-	if (h->rate > 0 && h->tokens_at < now)
-		h->tokens_at = now;
+	pace_sent(&h->pace, tm_mono());
 	return CURL_PREREQFUNC_OK;
 }
 

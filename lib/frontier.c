@@ -10,7 +10,7 @@
 #include "fr_store.h"
 #include "owner.h"
 #include "pgsql.h"
-#include "strset.h"
+#include "htab.h"
 #include "tm.h"
 
 const char fr_schema_sqlite[] =
@@ -314,8 +314,8 @@ struct fr {
 	fr_store *s;
 	own_id me;
 	long long owner;   /* our frontier_owner row; 0 until fr_join */
-	strset hosts;      /* the hosts we own */
-	strset leaving;    /* of those, the ones we hand back once idle */
+	htab hosts;        /* the hosts we own */
+	htab leaving;      /* of those, the ones we hand back once idle */
 	long long share;   /* how many we may own, as of the last beat */
 };
 
@@ -344,8 +344,8 @@ fr_close(fr *f)
 	if (f->owner)
 		fr_leave(f);
 	f->s->close(f->s);
-	strset_free(&f->hosts);
-	strset_free(&f->leaving);
+	htab_free(&f->hosts);
+	htab_free(&f->leaving);
 	free(f);
 }
 
@@ -461,14 +461,14 @@ fr_expire(fr *f, double now)
  * gap(arg, r) stored as its interval).  denied keeps the hosts refused
  * in this lease, so each costs one claim.  1, 0, or -1 on error. */
 static int
-own_host(fr *f, const fr_row *r, strset *denied, double now,
+own_host(fr *f, const fr_row *r, htab *denied, double now,
 	 double (*gap)(void *arg, const fr_row *row), void *arg, double *host_next)
 {
-	if (strset_has(&f->leaving, r->host))
+	if (htab_get(&f->leaving, r->host))
 		return 0;
-	if (strset_has(&f->hosts, r->host))
+	if (htab_get(&f->hosts, r->host))
 		return 1;
-	if (strset_has(denied, r->host) || (long long)f->hosts.n >= f->share)
+	if (htab_get(denied, r->host) || (long long)f->hosts.n >= f->share)
 		return 0;
 	fr_store *s = f->s;
 	const fr_arg a[] = { FA_S(r->host), FA_I(f->owner), FA_D(gap(arg, r)), FA_D(now) };
@@ -478,7 +478,7 @@ own_host(fr *f, const fr_row *r, strset *denied, double now,
 	if (mine)
 		*host_next = s->real(s, 0);
 	s->end(s);
-	if (strset_add(mine ? &f->hosts : denied, r->host) < 0)
+	if (!htab_put(mine ? &f->hosts : denied, r->host, strlen(r->host), NULL))
 		return -1;
 	return mine;
 }
@@ -528,7 +528,7 @@ fr_lease(fr *f, int n, double now, double lease_secs, int max_leases,
 	 * first: updating rows under an open cursor on the same index would
 	 * move them within the scan. */
 	fr_store *s = f->s;
-	strset denied = { 0 };
+	htab denied = { 0 };
 	int taken = 0, dead = 0, rc = 0;
 	/* Retries that are due first (next_at in (0, now]), as in memory a
 	 * host's retries go before its fresh URLs; then the URLs never
@@ -565,7 +565,7 @@ fr_lease(fr *f, int n, double now, double lease_secs, int max_leases,
 		}
 		s->end(s);
 	}
-	strset_free(&denied);
+	htab_free(&denied);
 	fr_arg owner = f->owner ? FA_I(f->owner) : FA_S(NULL);
 	char *list = taken && rc == 0 ? id_list(ids, taken) : NULL;
 	if (taken && rc == 0)
@@ -613,8 +613,9 @@ reshare(fr *f, double now)
 	if (s->run(s, S_FREE_IDLE, a, 2) != 0)
 		return -1;
 	while (s->row(s) == 1) {
-		strset_del(&f->hosts, s->text(s, 0));
-		strset_del(&f->leaving, s->text(s, 0));
+		const char *h = s->text(s, 0);
+		htab_del(&f->hosts, h, strlen(h));
+		htab_del(&f->leaving, h, strlen(h));
 	}
 	s->end(s);
 	if (s->run(s, S_SHARE, NULL, 0) != 0)
@@ -631,10 +632,10 @@ reshare(fr *f, double now)
 		f->share = 1;
 	/* Above our share (others joined, or we claimed before they did):
 	 * hand back the excess once idle, so they get work. */
-	const char *h;
+	htab_ent *e;
 	for (size_t i = 0; (long long)(f->hosts.n - f->leaving.n) > f->share &&
-			   (h = strset_next(&f->hosts, &i));)
-		if (strset_add(&f->leaving, h) < 0)
+			   (e = htab_next(&f->hosts, &i));)
+		if (!htab_put(&f->leaving, e->key, e->len, NULL))
 			return -1;
 	return 0;
 }
@@ -644,8 +645,8 @@ fr_leaving(fr *f, void (*each)(void *arg, const char *host), void *arg)
 {
 	size_t i = 0;
 	int n = 0;
-	for (const char *h; (h = strset_next(&f->leaving, &i)); n++)
-		each(arg, h);
+	for (htab_ent *e; (e = htab_next(&f->leaving, &i)); n++)
+		each(arg, e->key);
 	return n;
 }
 
@@ -714,8 +715,8 @@ fr_leave(fr *f)
 {
 	int n = release(f, f->owner, tm_wall());
 	f->owner = 0;
-	strset_free(&f->hosts);
-	strset_free(&f->leaving);
+	htab_free(&f->hosts);
+	htab_free(&f->leaving);
 	return n;
 }
 

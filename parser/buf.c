@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 void
 pbuf_init(pbuf *b)
 {
@@ -35,10 +37,7 @@ pbuf_reserve(pbuf *b, size_t n)
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < b->len + n + 1)
 		cap *= 2;
-	char *p = realloc(b->p, cap);
-	if (!p)
-		abort();
-	b->p = p;
+	b->p = xrealloc(b->p, cap);
 	b->cap = cap;
 }
 

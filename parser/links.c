@@ -1,23 +1,21 @@
 #include "links.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "htab.h"
 #include "wurl.h"
+#include "xalloc.h"
 
 struct lnk {
 	wurl doc;         /* the document URL; doc.href NULL when none */
 	wurl base;        /* doc, or <base href> resolved against it; href NULL when none */
 	wurl out;         /* the last resolved link */
-	/* Links kept this record: strings back to back in arena, with
-	 * start offsets in off; set is an open-addressing hash of indexes
-	 * into off (+1, 0 = empty) for de-duplication. */
-	pbuf arena;
-	size_t *off;
+	/* Links kept this record: set de-duplicates them (its keys are
+	 * the strings), list holds them in first-seen order. */
+	htab set;
+	struct lnk_item { const char *s; size_t n; } *list;
 	size_t n, cap;
-	uint32_t *set;
-	size_t setcap;    /* power of two */
 };
 
 lnk *
@@ -26,7 +24,6 @@ lnk_new(void)
 	lnk *l = calloc(1, sizeof *l);
 	if (!l)
 		return NULL;
-	pbuf_init(&l->arena);
 	return l;
 }
 
@@ -45,9 +42,8 @@ lnk_free(lnk *l)
 		return;
 	lnk_drop_urls(l);
 	wurl_free(&l->out);
-	pbuf_free(&l->arena);
-	free(l->off);
-	free(l->set);
+	htab_free(&l->set);
+	free(l->list);
 	free(l);
 }
 
@@ -65,14 +61,12 @@ lnk_begin(lnk *l, const char *url, size_t n)
 {
 	lnk_drop_urls(l);
 	l->n = 0;
-	pbuf_reset(&l->arena);
-	if (l->setcap)
-		memset(l->set, 0, l->setcap * sizeof *l->set);
+	htab_clear(&l->set);
 	const char *why;
 	if (!url || n == 0 || wurl_parse(url, n, NULL, &l->doc, &why) != WURL_OK)
 		return;
 	if (!lnk_copy(&l->base, &l->doc))
-		abort();
+		xalloc_die();
 }
 
 void
@@ -104,64 +98,20 @@ lnk_resolve(lnk *l, const char *href, const char **s, size_t *n)
 	return 1;
 }
 
-static uint32_t
-lnk_hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;   /* FNV-1a: short keys, good spread */
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-/* Doubles the de-duplication table (or creates it) and re-inserts every
- * link. */
-static void
-lnk_rehash(lnk *l)
-{
-	size_t cap = l->setcap ? l->setcap * 2 : 256;
-	uint32_t *set = calloc(cap, sizeof *set);
-	if (!set)
-		abort();
-	for (size_t i = 0; i < l->n; i++) {
-		const char *s;
-		size_t n;
-		lnk_get(l, i, &s, &n);
-		size_t j = lnk_hash(s, n) & (cap - 1);
-		while (set[j])
-			j = (j + 1) & (cap - 1);
-		set[j] = (uint32_t)(i + 1);
-	}
-	free(l->set);
-	l->set = set;
-	l->setcap = cap;
-}
-
 int
 lnk_add(lnk *l, const char *s, size_t n)
 {
-	/* Keep the table at most half full. */
-	if ((l->n + 1) * 2 > l->setcap)
-		lnk_rehash(l);
-	size_t j = lnk_hash(s, n) & (l->setcap - 1);
-	while (l->set[j]) {
-		const char *t;
-		size_t tn;
-		lnk_get(l, l->set[j] - 1, &t, &tn);
-		if (tn == n && memcmp(s, t, n) == 0)
-			return 0;
-		j = (j + 1) & (l->setcap - 1);
-	}
+	int added;
+	htab_ent *e = htab_put(&l->set, s, n, &added);
+	if (!e)
+		xalloc_die();
+	if (!added)
+		return 0;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
-		l->off = realloc(l->off, (l->cap + 1) * sizeof *l->off);
-		if (!l->off)
-			abort();
+		l->list = xrealloc(l->list, l->cap * sizeof *l->list);
 	}
-	l->off[l->n] = l->arena.len;
-	pbuf_put(&l->arena, s, n);
-	l->n++;
-	l->off[l->n] = l->arena.len;
-	l->set[j] = (uint32_t)l->n;
+	l->list[l->n++] = (struct lnk_item){ e->key, e->len };
 	return 1;
 }
 
@@ -174,6 +124,6 @@ lnk_count(const lnk *l)
 void
 lnk_get(const lnk *l, size_t i, const char **s, size_t *n)
 {
-	*s = l->arena.p + l->off[i];
-	*n = l->off[i + 1] - l->off[i];
+	*s = l->list[i].s;
+	*n = l->list[i].n;
 }

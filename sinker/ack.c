@@ -8,6 +8,7 @@
 #include "rec.h"
 #include "site.h"
 #include "url.h"
+#include "xalloc.h"
 
 typedef struct ack {
 	char *url;
@@ -57,9 +58,7 @@ ack_note(const msgpack_object *rec)
 		return;
 	if (n_acks == cap_acks) {
 		cap_acks = cap_acks ? cap_acks * 2 : 256;
-		acks = realloc(acks, cap_acks * sizeof *acks);
-		if (!acks)
-			abort();
+		acks = xrealloc(acks, cap_acks * sizeof *acks);
 	}
 	ack *a = &acks[n_acks++];
 	memset(a, 0, sizeof *a);
@@ -82,11 +81,11 @@ ack_note(const msgpack_object *rec)
 	if (!opt.follow || a->verdict != 1 ||
 	    !links || links->type != MSGPACK_OBJECT_ARRAY || nofollow(rec))
 		return;
-	a->links = calloc(links->via.array.size + 1, sizeof *a->links);
-	for (uint32_t i = 0; a->links && i < links->via.array.size; i++) {
+	a->links = xcalloc(links->via.array.size + 1, sizeof *a->links);
+	for (uint32_t i = 0; i < links->via.array.size; i++) {
 		const msgpack_object *l = &links->via.array.ptr[i];
 		if (l->type == MSGPACK_OBJECT_STR)
-			a->links[a->n_links++] = strndup(l->via.str.ptr, l->via.str.size);
+			a->links[a->n_links++] = xstrndup(l->via.str.ptr, l->via.str.size);
 	}
 }
 

@@ -1,11 +1,11 @@
 #include "summary.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jstr.h"
 #include "msg.h"
+#include "xalloc.h"
 
 #define NO_HOST "(none)"
 
@@ -18,46 +18,10 @@ vsum_init(vsum *s)
 void
 vsum_free(vsum *s)
 {
-	for (size_t i = 0; i < s->cap; i++)
-		free(s->slots[i].name);
-	free(s->slots);
-}
-
-/* FNV-1a of p[0..n): host names are short, and this is plenty. */
-static uint64_t
-hash(const char *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
-	return h;
-}
-
-/* The slot holding name, or the empty slot where it belongs (linear
- * probing; cap is a power of two and the table is never full). */
-static vsum_host *
-find(vsum_host *slots, size_t cap, const char *name, size_t n)
-{
-	size_t i = hash(name, n) & (cap - 1);
-	while (slots[i].name && (strlen(slots[i].name) != n ||
-				 memcmp(slots[i].name, name, n) != 0))
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
-/* Doubles the table, keeping it at most half full so probes stay short. */
-static void
-grow(vsum *s)
-{
-	size_t cap = s->cap ? s->cap * 2 : 64;
-	vsum_host *slots = calloc(cap, sizeof *slots);
-	if (!slots)
-		msg_die(EX_OSERR, "out of memory");
-	for (size_t i = 0; i < s->cap; i++)
-		if (s->slots[i].name)
-			*find(slots, cap, s->slots[i].name, strlen(s->slots[i].name)) = s->slots[i];
-	free(s->slots);
-	s->slots = slots, s->cap = cap;
+	size_t i = 0;
+	for (htab_ent *e; (e = htab_next(&s->hosts, &i));)
+		free(e->val);
+	htab_free(&s->hosts);
 }
 
 /* Adds one record judged code to c. */
@@ -76,36 +40,31 @@ vsum_add(vsum *s, const char *host, size_t hostlen, enum vcode code)
 {
 	if (!host || memchr(host, 0, hostlen))
 		host = NO_HOST, hostlen = strlen(NO_HOST);
-	if (2 * (s->n + 1) > s->cap)
-		grow(s);
-	vsum_host *h = find(s->slots, s->cap, host, hostlen);
-	if (!h->name) {
-		if (!(h->name = strndup(host, hostlen)))
-			msg_die(EX_OSERR, "out of memory");
-		s->n++;
-	}
-	count(&h->c, code);
+	int added;
+	htab_ent *h = htab_put(&s->hosts, host, hostlen, &added);
+	if (!h)
+		xalloc_die();
+	if (added)
+		h->val = xcalloc(1, sizeof(vsum_counts));
+	count(h->val, code);
 	count(&s->total, code);
 }
 
-/* qsort order for vsum_host pointers: by name, bytewise. */
+/* qsort order for host entries: by name, bytewise. */
 static int
 by_name(const void *a, const void *b)
 {
-	return strcmp((*(vsum_host *const *)a)->name, (*(vsum_host *const *)b)->name);
+	return strcmp((*(htab_ent *const *)a)->key, (*(htab_ent *const *)b)->key);
 }
 
-/* The hosts in name order, in a malloc'd array of s->n pointers. */
-static vsum_host **
+/* The hosts in name order, in a malloc'd array of hosts.n pointers. */
+static htab_ent **
 sorted(const vsum *s)
 {
-	vsum_host **v = malloc((s->n ? s->n : 1) * sizeof *v);
-	if (!v)
-		msg_die(EX_OSERR, "out of memory");
-	size_t k = 0;
-	for (size_t i = 0; i < s->cap; i++)
-		if (s->slots[i].name)
-			v[k++] = &s->slots[i];
+	htab_ent **v = xmalloc(s->hosts.n * sizeof *v);
+	size_t i = 0, k = 0;
+	for (htab_ent *e; (e = htab_next(&s->hosts, &i));)
+		v[k++] = e;
 	qsort(v, k, sizeof *v, by_name);
 	return v;
 }
@@ -138,9 +97,9 @@ print_line(const char *name, const vsum_counts *c)
 void
 vsum_print(const vsum *s)
 {
-	vsum_host **v = sorted(s);
-	for (size_t i = 0; i < s->n; i++)
-		print_line(v[i]->name, &v[i]->c);
+	htab_ent **v = sorted(s);
+	for (size_t i = 0; i < s->hosts.n; i++)
+		print_line(v[i]->key, v[i]->val);
 	print_line("total", &s->total);
 	free(v);
 }
@@ -164,14 +123,14 @@ json_counts(FILE *f, const vsum_counts *c)
 int
 vsum_write_json(const vsum *s, FILE *f)
 {
-	vsum_host **v = sorted(s);
+	htab_ent **v = sorted(s);
 	fputs("{\"hosts\":{", f);
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->hosts.n; i++) {
 		if (i)
 			fputc(',', f);
-		jstr_put(f, v[i]->name);
+		jstr_put(f, v[i]->key);
 		fputc(':', f);
-		json_counts(f, &v[i]->c);
+		json_counts(f, v[i]->val);
 	}
 	fputs("},\"total\":", f);
 	json_counts(f, &s->total);

@@ -17,19 +17,14 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "htab.h"
 
 typedef struct vsum_counts {
 	unsigned long long raw, accepted, by_code[VCODE_COUNT];
 } vsum_counts;
 
-typedef struct vsum_host {
-	char *name;
-	vsum_counts c;
-} vsum_host;
-
 typedef struct vsum {
-	vsum_host *slots;   /* open addressing; name NULL = empty */
-	size_t cap, n;
+	htab hosts;         /* host name -> its vsum_counts (malloc'd) */
 	vsum_counts total;
 } vsum;
 

@@ -1,22 +1,49 @@
-/* Unit tests of lib/strset: add, has, del and next on a set of string
- * copies, through growth and through many removals (tombstones). */
-#include "strset.h"
+/* Unit tests of lib/htab: put, find, del and next on a table of string
+ * copies, through growth and through many removals (tombstones), keys
+ * with NULs inside, values kept through growth, clear. */
+#include "htab.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
-#define CHECK_PROG "test_strset"
+#define CHECK_PROG "test_htab"
 #include "check.h"
 
-/* How many entries strset_next visits, and whether each is in the set
+/* The set operations the checks below read well as: an entry's val is
+ * a marker, so del can tell a removed entry from an absent one. */
+static int
+strset_has(const htab *t, const char *s)
+{
+	return htab_get(t, s) != NULL;
+}
+
+static int
+strset_add(htab *t, const char *s)
+{
+	int added;
+	htab_ent *e = htab_put(t, s, strlen(s), &added);
+	if (!e)
+		return -1;
+	e->val = (void *)t;
+	return added;
+}
+
+static int
+strset_del(htab *t, const char *s)
+{
+	return htab_del(t, s, strlen(s)) != NULL;
+}
+
+/* How many entries htab_next visits, and whether each is in the set
  * and seen once (by a mark in seen[], indexed by the "hN" number). */
 static size_t
-walk(const strset *s, unsigned char *seen, size_t max, int *dup)
+walk(const htab *s, unsigned char *seen, size_t max, int *dup)
 {
 	size_t i = 0, n = 0;
 	const char *e;
 	*dup = 0;
-	while ((e = strset_next(s, &i))) {
+	for (htab_ent *ent; (ent = htab_next(s, &i));) {
+		e = ent->key;
 		n++;
 		if (seen && e[0] == 'h') {
 			size_t k = strtoul(e + 1, NULL, 10);
@@ -32,15 +59,15 @@ main(void)
 {
 	/* FNV-1a, 64-bit: the published offset basis and test vectors. */
 	if (sizeof(size_t) == 8) {
-		check_int("strset_hash('') is the offset basis", (long long)0xcbf29ce484222325u,
-			  (long long)strset_hash(""));
-		check_int("strset_hash('a')", (long long)0xaf63dc4c8601ec8cu,
-			  (long long)strset_hash("a"));
-		check_int("strset_hash('foobar')", (long long)0x85944171f73967e8u,
-			  (long long)strset_hash("foobar"));
+		check_int("htab_hash('') is the offset basis", (long long)0xcbf29ce484222325u,
+			  (long long)htab_hash("", 0));
+		check_int("htab_hash('a')", (long long)0xaf63dc4c8601ec8cu,
+			  (long long)htab_hash("a", 1));
+		check_int("htab_hash('foobar')", (long long)0x85944171f73967e8u,
+			  (long long)htab_hash("foobar", 6));
 	}
 
-	strset s = { 0 };
+	htab s = { 0 };
 	int dup;
 	check_int("an empty set has nothing", 0, strset_has(&s, "a"));
 	check_int("del on an empty set", 0, strset_del(&s, "a"));
@@ -64,10 +91,10 @@ main(void)
 	check_int("re-add after del", 1, strset_add(&s, "example.com"));
 	check_int("has it again", 1, strset_has(&s, "example.com"));
 	check_int("n is 2", 2, (long long)s.n);
-	strset_free(&s);
+	htab_free(&s);
 	check_int("free empties", 0, (long long)(s.n + s.cap + s.used) + (s.slot != NULL));
 	check_int("a freed set is usable", 1, strset_add(&s, "a"));
-	strset_free(&s);
+	htab_free(&s);
 
 	/* Growth: 20000 entries, every one there, next visits each once. */
 	enum { N = 20000 };
@@ -140,7 +167,56 @@ main(void)
 	check_int("a removed key is not there", 0, strset_has(&s, "h1"));
 	check_int("add after emptying", 1, strset_add(&s, "h1"));
 	check_int("has it", 1, strset_has(&s, "h1"));
-	strset_free(&s);
+	htab_free(&s);
+
+	/* Keys are bytes with a length: NULs inside, prefixes apart. */
+	int added;
+	htab_ent *e = htab_put(&s, "a\0b", 3, &added);
+	check_true("a key with a NUL inside is added", e && added);
+	e->val = &s;
+	check_true("found by its bytes", htab_find(&s, "a\0b", 3) == e);
+	check_true("its prefix up to the NUL is another key", htab_find(&s, "a", 1) == NULL);
+	check_int("the copy is NUL-terminated", 0, e->key[3]);
+	check_true("put of a present key returns it, not added",
+		   htab_put(&s, "a\0b", 3, &added) == e && !added && e->val == &s);
+
+	/* Values survive growth. */
+	static int vals[N];
+	bad = 0;
+	for (size_t k = 0; k < N; k++) {
+		snprintf(key, sizeof key, "v%zu", k);
+		htab_ent *v = htab_put(&s, key, strlen(key), NULL);
+		if (!v) {
+			bad++;
+			continue;
+		}
+		v->val = &vals[k];
+	}
+	for (size_t k = 0; k < N; k++) {
+		snprintf(key, sizeof key, "v%zu", k);
+		htab_ent *v = htab_get(&s, key);
+		bad += !v || v->val != &vals[k];
+	}
+	check_int("20000 values found where put", 0, bad);
+	check_true("del returns the value", htab_del(&s, "v7", 2) == &vals[7]);
+	check_true("del of an absent key returns NULL", htab_del(&s, "v7", 2) == NULL);
+
+	/* Removing the entry just walked is allowed. */
+	size_t i = 0, walked = 0;
+	for (htab_ent *w; (w = htab_next(&s, &i)); walked++)
+		htab_del(&s, w->key, w->len);
+	check_int("a walk that removes visits every entry", N, (long long)walked);
+	check_int("and leaves the table empty", 0, (long long)s.n);
+
+	/* Clear keeps the slots, forgets the entries. */
+	strset_add(&s, "x");
+	size_t cap = s.cap;
+	htab_clear(&s);
+	check_int("clear empties", 0, (long long)(s.n + s.used));
+	check_int("clear keeps the slots", (long long)cap, (long long)s.cap);
+	check_int("x is gone after clear", 0, strset_has(&s, "x"));
+	check_int("usable after clear", 1, strset_add(&s, "x"));
+	htab_free(&s);
 	free(seen);
 	return check_done();
 }
