@@ -124,9 +124,10 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
 # pgrep, strace in t-sync, GNU parallel in t-scale), PostgreSQL for the
 # --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as
 # t-fetch-pipeline's corpus, headless Chromium and PIL to render
-# t-report's page.
+# t-report's page, tinyproxy as t-fetch-transport's forward proxy and
+# openssl to make its CA, zstd for its compression bomb.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
-        chromium fonts-dejavu-core python3-pil
+        chromium fonts-dejavu-core python3-pil tinyproxy openssl zstd
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and

@@ -14,6 +14,9 @@
  *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
  *   host.c    the host table, origins, queues, the ring of waiting hosts;
  *             each host's pacing state (host_; rules: lib/pace.c)
+ *   req.c     what a request carries: headers, secrets, credentials, the
+ *             cookie jar (req_; xfer.c calls it per attempt, policy.c
+ *             checks header lines with it)
  *   policy.c  --policy per-host overrides (policy_)
  *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
  *   job.c     one input's life: new, its one record, free (job_)
@@ -90,6 +93,17 @@ typedef struct fetch_opts {
 	int allow_private;       /* --allow-private */
 	struct cidr *private_ranges;  /* --private-ranges */
 	struct curl_slist *resolve;   /* --resolve HOST:PORT:ADDR, as curl's */
+	/* what requests carry (req.c) */
+	struct curl_slist *headers;   /* -H lines, @FILEs read */
+	char *userpwd;           /* --user USER:PASS, or NULL */
+	char *proxy_userpwd;     /* --proxy-user USER:PASS, or NULL */
+	int netrc;               /* --netrc or --netrc-file */
+	const char *netrc_file;
+	const char *proxy, *noproxy;  /* --proxy URL, --noproxy LIST */
+	const char *cacert, *capath;
+	int insecure;            /* --insecure: no TLS verification */
+	long http_version;       /* CURL_HTTP_VERSION_* */
+	const char *cookies;     /* --cookies FILE: the jar */
 } fetch_opts;
 
 /* --redirects: how far a redirect may take a URL from its input's host. */
@@ -159,6 +173,7 @@ typedef struct job {
 	size_t body_len, body_cap;
 	char *hdrs;              /* "name\0value\0" pairs of the last response */
 	size_t hdrs_len, hdrs_cap;
+	struct curl_slist *req_hdrs;  /* the headers this attempt sends (req.c) */
 	char errbuf[CURL_ERROR_SIZE];
 } job;
 
@@ -395,12 +410,64 @@ job *host_pop(host *h);
 job *host_take_held(int any);
 void host_free_all(void);
 
+/* req.c */
+/* Whether s[0..n) is a header name (RFC 9110 token). */
+int req_name_ok(const char *s, size_t n);
+/* Whether header line h is curl's -H syntax, "Name: value", "Name:"
+ * (drop the default header) or "Name;" (an empty one), without CR or
+ * LF: 0, or -1. */
+int req_header_check(const char *h);
+/* Appends -H's argument arg to *l: a header line, or @FILE for one a
+ * line (blank lines skipped).  0, or -1 with the reason in err (a line
+ * of a file is named by number, never echoed; a secret value is shown
+ * as ***). */
+int req_header_add(struct curl_slist **l, const char *arg, char *err, size_t errlen);
+/* --secret-header NAME: a header dropped across origins, like
+ * Authorization.  0, or -1 when name is not a header name. */
+int req_secret_add(const char *name);
+/* Whether header name s[0..n) is a secret (any case). */
+int req_is_secret(const char *s, size_t n);
+/* URL u with the password of its user:pass@ as *** (malloc'd), or NULL
+ * when it has none: how a URL is shown in records and messages. */
+char *req_url_shown(const char *u);
+/* Whether canonical URLs a and b have one origin: scheme, host and
+ * port (user:pass@ aside).  curl's rule for sending credentials. */
+int req_same_origin(const char *a, const char *b);
+/* The header list j's next attempt sends (malloc'd; NULL for none):
+ * -H's, then --policy's for its target's host; the secret ones only
+ * while the target is the input's origin, and never for robots.txt
+ * (whose redirects libcurl follows). */
+struct curl_slist *req_headers(const job *j);
+/* Whether j's next attempt may carry --user's credentials: its target
+ * is the input's origin. */
+int req_credentials(const job *j);
+/* --cookies: loads the jar into the share every transfer uses; 0, or
+ * -1 with the reason in err. */
+int req_cookies_open(const char *path, char *err, size_t errlen);
+/* Sets the cookie engine on easy handle e (a no-op without --cookies). */
+void req_cookies_use(CURL *e);
+/* Before curl_easy_reset(e): what req_cookies_use set that reset
+ * would lose without freeing. */
+void req_cookies_reset(CURL *e);
+/* The jar as Netscape lines (malloc'd, "" when empty; NULL without
+ * --cookies), for the frontier. */
+char *req_cookies_dump(void);
+/* Adds Netscape lines (as req_cookies_dump writes them) to the jar. */
+void req_cookies_load(const char *lines);
+/* Writes the jar to --cookies FILE; 0, or -1 (a warning said why). */
+int req_cookies_save(void);
+void req_free(void);          /* at exit: the share, the secret names */
+
 /* policy.c */
 int policy_load(const char *path, struct policy **out, char *err, size_t errlen);
 void policy_apply(const struct policy *p, host *h);
 /* Whether p has a site= line for site: its hosts are paced as one. */
 int policy_has_site(const struct policy *p, const char *site);
 long policy_max_per_host(const struct policy *p, long dflt);
+/* Calls each(line, arg) for every header= line of p whose pattern
+ * covers host name host, in the file's order. */
+void policy_headers(const struct policy *p, const char *host,
+		    void (*each)(const char *line, void *arg), void *arg);
 void policy_free(struct policy *p);
 
 /* xfer.c */

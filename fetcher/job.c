@@ -33,13 +33,22 @@ pack_headers(job *j)
 	}
 }
 
+/* Puts URL u under key, a password in it as *** (req_url_shown). */
+static void
+put_url(rec_build *b, const char *key, const char *u)
+{
+	char *shown = req_url_shown(u);
+	rec_put_str(b, key, shown ? shown : u);
+	free(shown);
+}
+
 /* Writes j's one record and frees it. */
 void
 job_emit(job *j)
 {
 	rec_build *b = &F.build;
 	rec_build_reset(b);
-	rec_put_str(b, "url", j->url);
+	put_url(b, "url", j->url);
 	if (j->hname)
 		rec_put_str(b, "host", j->hname);
 	rec_put_int(b, "status", j->status);
@@ -52,7 +61,7 @@ job_emit(job *j)
 	rec_put_double(b, "fetched_at", tm_wall());
 	redirect_pack(j);
 	if (j->target && !j->easy)
-		rec_put_str(b, "final_url", j->target);   /* a hop refused before it was sent */
+		put_url(b, "final_url", j->target);   /* a hop refused before it was sent */
 	if (j->easy) {
 		char *final = NULL, *ctype = NULL;
 		curl_off_t us = 0;
@@ -60,7 +69,7 @@ job_emit(job *j)
 		curl_easy_getinfo(j->easy, CURLINFO_CONTENT_TYPE, &ctype);
 		curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
 		if (final)
-			rec_put_str(b, "final_url", final);
+			put_url(b, "final_url", final);
 		if (ctype)
 			rec_put_str(b, "ctype", ctype);
 		rec_put_double(b, "time_ms", (double)us / 1000.0);
@@ -122,6 +131,7 @@ job_free(job *j)
 	free(j->in);
 	free(j->body);
 	free(j->hdrs);
+	curl_slist_free_all(j->req_hdrs);
 	free(j->error_detail);
 	free(j);
 }

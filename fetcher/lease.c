@@ -608,6 +608,7 @@ note_reclaimed(int n, const char *what)
 typedef struct beat_task {
 	dbq_task t;
 	int reclaimed;    /* fr_beat's count */
+	char *cookies;    /* --cookies: the jar to store, when it changed */
 	holds guarded;    /* hosts the yield guard paused, and why */
 	holds now;        /* the hosts held: paused, or handed back */
 } beat_task;
@@ -636,6 +637,8 @@ beat_run(dbq_task *t)
 	if (F.o.min_yield > 0)
 		check(fr_yields(front, (int)F.o.yield_window, guard, b), "read");
 	read_holds(&b->now);
+	if (b->cookies)
+		check(fr_cookies_put(front, b->cookies, tm_wall()), "update");
 }
 
 /* The beat's answer.  URLs it took back are leased by the next pass. */
@@ -650,7 +653,27 @@ beat_done(dbq_task *t)
 			 b->guarded.names[i], b->guarded.reasons[i], b->guarded.names[i]);
 	take_holds(&b->now);
 	holds_free(&b->guarded);
+	free(b->cookies);
 	free(b);
+}
+
+/* --cookies: the jar as last stored in the job (cookies_changed). */
+static char *cookies_stored;
+
+/* The jar (req_cookies_dump) when it changed since it was last stored,
+ * for the job: so a rerun or another fetch has the session.  NULL
+ * when it did not, or without --cookies. */
+static char *
+cookies_changed(void)
+{
+	char *now = req_cookies_dump();
+	if (!now || (cookies_stored && strcmp(now, cookies_stored) == 0)) {
+		free(now);
+		return NULL;
+	}
+	free(cookies_stored);
+	cookies_stored = dup_str(now);
+	return now;
 }
 
 /* The heartbeat's timer: the driver's pass posts it. */
@@ -670,6 +693,7 @@ lease_want(void)
 	if (beat_due && !beating) {
 		beat_task *b = xcalloc(1, sizeof *b);
 		b->t = (dbq_task){ .run = beat_run, .done = beat_done };
+		b->cookies = cookies_changed();
 		beat_due = 0;
 		beating = 1;   /* before: without the thread, done runs within */
 		dbq_post(&b->t);
@@ -712,6 +736,12 @@ lease_init_loop(void)
 		return -1;
 	/* On this thread: no task is posted before seeding ends. */
 	note_reclaimed(fr_join(front, tm_wall()), "join");
+	if (F.o.cookies) {   /* the job's jar over --cookies FILE's */
+		char *c = fr_cookies(front, tm_wall());
+		check(c ? 0 : -1, "read");
+		req_cookies_load(c);
+		free(c);
+	}
 	holds now = { 0 };
 	read_holds(&now);
 	take_holds(&now);
@@ -812,6 +842,12 @@ lease_close(void)
 	if (!front)
 		return;
 	dbq_stop();
+	char *c = cookies_changed();   /* the jar as the fetch ends */
+	if (c)
+		check(fr_cookies_put(front, c, tm_wall()), "update");
+	free(c);
+	free(cookies_stored);
+	cookies_stored = NULL;
 	fr_close(front);
 	front = NULL;
 	holds_free(&held);

@@ -7,6 +7,7 @@
  */
 #include "fetch.h"
 
+#include <errno.h>
 #include <getopt.h>   /* optarg, optind */
 #include <signal.h>
 #include <stdio.h>
@@ -42,6 +43,8 @@ enum {
 	H_LIMITS, O_TIMEOUT, O_CONNECT_TIMEOUT, O_LOW_LIMIT, O_LOW_TIME,
 	O_MAX_REDIRS, O_REDIRECTS, O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_RESOLVE,
 	O_MAX_BODY, O_UA,
+	H_REQUESTS, O_HEADER, O_SECRET_HEADER, O_USER, O_NETRC, O_NETRC_FILE, O_COOKIES,
+	O_PROXY, O_PROXY_USER, O_NOPROXY, O_CACERT, O_CAPATH, O_INSECURE, O_HTTP11, O_HTTP2,
 	H_RETRIES, O_RETRIES, O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER,
 	O_MAX_ELAPSED, O_TARGET_CONC, O_MAX_DELAY, O_NO_ADAPT, O_HOST_FAILURES,
 	O_HOST_PAUSE, O_ROBOTS_AGENT, O_NO_ROBOTS,
@@ -86,6 +89,34 @@ static const opt_def opts[O_N] = {
 		"the decoded body limit, K/M/G suffixes" },
 	[O_UA] = { "user-agent", 0, "S", "User-Agent header", "sluice/" SLUICE_VERSION " (+" SLUICE_URL ")",
 		"the User-Agent header; name yourself and a contact when you crawl sites you do not run" },
+	[H_REQUESTS] = { NULL, 0, NULL, "Requests (docs/fetch.md):", NULL },
+	[O_HEADER] = { "header", 'H', "LINE", "send header LINE to every host, as curl's -H;\n@FILE: one a line from FILE", NULL,
+		"send header \\fILINE\\fR to every host, in curl's syntax (\\(lqName: value\\(rq; \\(lqName:\\(rq removes a default header, \\(lqName;\\(rq sends it empty); \\fB@\\fR\\fIFILE\\fR reads one a line from \\fIFILE\\fR; repeatable.  A \\fB\\-\\-policy\\fR header= line sends one to its hosts only" },
+	[O_SECRET_HEADER] = { "secret-header", 0, "NAME", "a secret like Authorization: never sent to\nanother origin, never shown", NULL,
+		"header \\fINAME\\fR is a secret like Authorization, Cookie and Proxy-Authorization: sent only while a redirect stays at the input URL's origin, never shown; repeatable" },
+	[O_USER] = { "user", 'u', "U:P", "Basic credentials for the input URLs' origins;\n@FILE: from FILE's first line", NULL,
+		"HTTP Basic credentials for the input URLs' origins, never sent past a redirect to another; \\fB@\\fR\\fIFILE\\fR reads them from \\fIFILE\\fR's first line.  fetch never prompts" },
+	[O_NETRC] = { "netrc", 0, NULL, "credentials from ~/.netrc for the hosts it names", NULL,
+		"credentials from ~/.netrc for the hosts it names (libcurl's netrc)" },
+	[O_NETRC_FILE] = { "netrc-file", 0, "FILE", "... from FILE", NULL,
+		"credentials from \\fIFILE\\fR, a netrc file" },
+	[O_COOKIES] = { "cookies", 0, "FILE", "read and write this Netscape cookie jar", NULL,
+		"libcurl's cookie engine, one jar for all transfers: read from \\fIFILE\\fR (if it exists) at start, written to it at exit, also after a signal.  With \\fB\\-\\-queue\\fR the job keeps the cookies too, so a rerun or another fetch has the session" },
+	[O_PROXY] = { "proxy", 0, "URL", "through this proxy (http, https, socks5h);\nelse *_proxy variables, as curl", NULL,
+		"send requests through the proxy at \\fIURL\\fR (http, https, socks5h).  Without it libcurl reads http_proxy, https_proxy, all_proxy and no_proxy from the environment, as curl does" },
+	[O_PROXY_USER] = { "proxy-user", 0, "U:P", "the proxy's credentials; @FILE as --user", NULL,
+		"the proxy's credentials; \\fB@\\fR\\fIFILE\\fR reads them from \\fIFILE\\fR's first line" },
+	[O_NOPROXY] = { "noproxy", 0, "LIST", "hosts reached without the proxy, as curl", NULL,
+		"hosts (comma-separated, \\(lq*\\(rq for all) reached without the proxy, as curl's option" },
+	[O_CACERT] = { "cacert", 0, "FILE", "trust the CA certificates in FILE (PEM)", NULL,
+		"trust the CA certificates in \\fIFILE\\fR (PEM) instead of the system's" },
+	[O_CAPATH] = { "capath", 0, "DIR", "trust the CA certificates in DIR", NULL,
+		"trust the CA certificates in \\fIDIR\\fR (hashed, openssl rehash) instead of the system's" },
+	[O_INSECURE] = { "insecure", 'k', NULL, "do not verify TLS certificates", NULL,
+		"verify no TLS certificate; a notice on stderr says so" },
+	[O_HTTP11] = { "http1.1", 0, NULL, "speak HTTP/1.1 only", NULL },
+	[O_HTTP2] = { "http2", 0, NULL, "HTTP/2, also over plain http (upgrade)", NULL,
+		"HTTP/2 also over plain http (h2c upgrade); by default HTTP/2 where TLS offers it" },
 	[H_RETRIES] = { NULL, 0, NULL, "Retries and politeness:", NULL },
 	[O_RETRIES] = { "retries", 0, "N", "retries after the first attempt", "3" },
 	[O_RETRY_ON] = { "retry-on", 0, "LIST", "HTTP statuses to retry", "429,502,503,504" },
@@ -169,6 +200,29 @@ parse_retry_on(const char *s)
 	free(copy);
 }
 
+/* --user or --proxy-user's value: USER:PASS, or @FILE whose first line
+ * it is (kept out of ps).  The value is never echoed. */
+static char *
+credentials(const char *name, const char *a)
+{
+	char *v = NULL;
+	if (a[0] == '@') {
+		FILE *f = fopen(a + 1, "r");
+		size_t cap = 0;
+		if (!f)
+			msg_usage("--%s: cannot open '%s': %s", name, a + 1, strerror(errno));
+		ssize_t n = getline(&v, &cap, f);
+		fclose(f);
+		if (n < 0)
+			msg_usage("--%s: '%s' is empty", name, a + 1);
+		v[strcspn(v, "\r\n")] = '\0';
+	} else
+		v = xstrdup(a);
+	if (!strchr(v, ':') || v[0] == ':')
+		opt_bad(name, "***", "USER:PASS, or @FILE holding it (fetch never prompts)");
+	return v;
+}
+
 static _Noreturn void
 print_version(void)
 {
@@ -201,6 +255,7 @@ parse_options(int argc, char **argv)
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL, *ranges = PRIVATE_RANGES;
+	char err[512];
 	int i;
 	while ((i = opt_next(argc, argv, opts, O_N)) != -1) {
 		const char *a = optarg, *name = opts[i].name;
@@ -236,6 +291,26 @@ parse_options(int argc, char **argv)
 			o->resolve = l;
 			break;
 		}
+		case O_HEADER:
+			if (req_header_add(&o->headers, a, err, sizeof err) != 0)
+				msg_usage("--header: %s", err);
+			break;
+		case O_SECRET_HEADER:
+			if (req_secret_add(a) != 0)
+				opt_bad(name, a, "a header name");
+			break;
+		case O_USER: free(o->userpwd); o->userpwd = credentials(name, a); break;
+		case O_NETRC: o->netrc = 1; break;
+		case O_NETRC_FILE: o->netrc = 1; o->netrc_file = a; break;
+		case O_COOKIES: o->cookies = a; break;
+		case O_PROXY: o->proxy = a; break;
+		case O_PROXY_USER: free(o->proxy_userpwd); o->proxy_userpwd = credentials(name, a); break;
+		case O_NOPROXY: o->noproxy = a; break;
+		case O_CACERT: o->cacert = a; break;
+		case O_CAPATH: o->capath = a; break;
+		case O_INSECURE: o->insecure = 1; break;
+		case O_HTTP11: o->http_version = CURL_HTTP_VERSION_1_1; break;
+		case O_HTTP2: o->http_version = CURL_HTTP_VERSION_2_0; break;
 		case O_MAX_BODY: opt_size(name, a, 0, "a size, K/M/G suffixes", &o->max_body); break;
 		case O_UA: o->user_agent = a; break;
 		case O_RETRIES: opt_long(name, a, 0, 1000, &o->retries); break;
@@ -291,7 +366,6 @@ parse_options(int argc, char **argv)
 		opt_bad("private-ranges", ranges, want);
 	}
 	if (policy) {
-		char err[512];
 		int rc = policy_load(policy, &F.policy, err, sizeof err);
 		if (rc == EX_USAGE)
 			msg_usage("%s", err);
@@ -337,6 +411,7 @@ close_handle(uv_handle_t *h, void *arg)
 int
 main(int argc, char **argv)
 {
+	int cookie_failed = 0;
 	msg_init("fetch");
 	parse_options(argc, argv);
 	if (F.o.queue) {
@@ -349,6 +424,13 @@ main(int argc, char **argv)
 	srand((unsigned)time(NULL) ^ (unsigned)getpid());
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || loop_init() != 0)
 		msg_die(EX_SOFTWARE, "cannot initialize libcurl");
+	if (F.o.insecure)
+		msg_note("--insecure: TLS certificates are not verified");
+	if (F.o.cookies) {
+		char err[512];
+		if (req_cookies_open(F.o.cookies, err, sizeof err) != 0)
+			msg_die(EX_NOINPUT, "%s", err);
+	}
 	curl_multi_setopt(F.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
 			  policy_max_per_host(F.policy, F.o.per_host));
 	rec_build_init(&F.build);
@@ -381,6 +463,9 @@ main(int argc, char **argv)
 	lease_close();
 	loop_close();
 	xfer_free_spares();
+	if (req_cookies_save() != 0)
+		cookie_failed = 1;
+	req_free();
 	uv_walk(F.loop, close_handle, NULL);
 	uv_run(F.loop, UV_RUN_DEFAULT);
 	uv_loop_close(F.loop);
@@ -389,10 +474,15 @@ main(int argc, char **argv)
 	policy_free(F.policy);
 	cidr_free(F.o.private_ranges);
 	curl_slist_free_all(F.o.resolve);
+	curl_slist_free_all(F.o.headers);
+	free(F.o.userpwd);
+	free(F.o.proxy_userpwd);
 	rec_build_free(&F.build);
 	if (F.bad_input)
 		return EX_DATAERR;
 	if (input_failed_open)
 		return EX_NOINPUT;
+	if (cookie_failed)
+		return EX_IOERR;
 	return exit_signal ? 128 + exit_signal : 0;
 }

@@ -40,8 +40,9 @@ redirect_detail(const char *to, const char *why)
 {
 	if (!to)
 		return strdup(why);
-	char detail[512];
-	snprintf(detail, sizeof detail, "redirect to %.400s: %s", to, why);
+	char detail[512], *shown = req_url_shown(to);
+	snprintf(detail, sizeof detail, "redirect to %.400s: %s", shown ? shown : to, why);
+	free(shown);
 	return strdup(detail);
 }
 
@@ -131,7 +132,9 @@ redirect_follow(job *j)
 		j->target = u.canon;
 		u.canon = NULL;
 		j->hop_attempts = 0;
-		j->guard = j->from_public && !F.o.allow_private;
+		/* Through --proxy the connection is the proxy's, which may
+		 * well be private: where the proxy connects is its own rule. */
+		j->guard = j->from_public && !F.o.allow_private && !F.o.proxy;
 		xfer_release(j->easy);
 		j->easy = NULL;
 		j->host = host_get(u.host);
@@ -152,7 +155,10 @@ redirect_pack(const job *j)
 	for (int i = 0; i < j->n_chain; i++) {
 		msgpack_pack_map(pk, 2);
 		msgpack_pack_str_with_body(pk, "url", 3);
-		msgpack_pack_str_with_body(pk, j->chain[i].url, strlen(j->chain[i].url));
+		char *shown = req_url_shown(j->chain[i].url);
+		const char *u = shown ? shown : j->chain[i].url;
+		msgpack_pack_str_with_body(pk, u, strlen(u));
+		free(shown);
 		msgpack_pack_str_with_body(pk, "status", 6);
 		msgpack_pack_long(pk, j->chain[i].status);
 	}

@@ -66,7 +66,9 @@ robots_done(job *j, CURLcode rc)
 	} else if (++o->robots_fails > F.o.retries) {
 		o->robots = robots_deny_all();
 		o->robots_state = ROBOTS_READY;
-		msg_note("robots.txt of %s unreachable, its URLs are refused", o->key);
+		char *shown = req_url_shown(o->key);
+		msg_note("robots.txt of %s unreachable, its URLs are refused", shown ? shown : o->key);
+		free(shown);
 	} else {
 		/* Disallow all for now: try again after a backoff (its cap,
 		 * no jitter), holding the host's URLs meanwhile; an interval

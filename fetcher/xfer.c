@@ -210,9 +210,11 @@ static CURL *
 easy_get(void)
 {
 	CURL *e;
-	if (n_spare)
-		curl_easy_reset(e = spare[--n_spare]);
-	else if (!(e = curl_easy_init()))
+	if (n_spare) {
+		e = spare[--n_spare];
+		req_cookies_reset(e);
+		curl_easy_reset(e);
+	} else if (!(e = curl_easy_init()))
 		return NULL;
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
@@ -231,7 +233,48 @@ easy_get(void)
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_send);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	/* The transport: proxy (else libcurl reads *_proxy and no_proxy from
+	 * the environment, as curl does), TLS trust, the HTTP version. */
+	if (F.o.proxy)
+		curl_easy_setopt(e, CURLOPT_PROXY, F.o.proxy);
+	if (F.o.noproxy)
+		curl_easy_setopt(e, CURLOPT_NOPROXY, F.o.noproxy);
+	if (F.o.proxy_userpwd)
+		curl_easy_setopt(e, CURLOPT_PROXYUSERPWD, F.o.proxy_userpwd);
+	if (F.o.cacert)
+		curl_easy_setopt(e, CURLOPT_CAINFO, F.o.cacert);
+	if (F.o.capath)
+		curl_easy_setopt(e, CURLOPT_CAPATH, F.o.capath);
+	if (F.o.insecure) {
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+		curl_easy_setopt(e, CURLOPT_PROXY_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_PROXY_SSL_VERIFYHOST, 0L);
+	}
+	if (F.o.http_version)
+		curl_easy_setopt(e, CURLOPT_HTTP_VERSION, F.o.http_version);
+	req_cookies_use(e);
 	return e;
+}
+
+/* What j's attempt on e carries beyond the URL: its headers, and the
+ * credentials while the target is the input's origin (CURLOPT_
+ * UNRESTRICTED_AUTH stays off for robots.txt's redirects, which libcurl
+ * follows). */
+static void
+set_request(CURL *e, job *j)
+{
+	curl_slist_free_all(j->req_hdrs);
+	j->req_hdrs = req_headers(j);
+	if (j->req_hdrs)
+		curl_easy_setopt(e, CURLOPT_HTTPHEADER, j->req_hdrs);
+	if (F.o.userpwd && req_credentials(j))
+		curl_easy_setopt(e, CURLOPT_USERPWD, F.o.userpwd);
+	if (F.o.netrc) {
+		curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		if (F.o.netrc_file)
+			curl_easy_setopt(e, CURLOPT_NETRC_FILE, F.o.netrc_file);
+	}
 }
 
 /* Takes back a handle no transfer uses any more. */
@@ -284,6 +327,7 @@ xfer_start(job *j)
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 			 j->is_robots ? (curl_off_t)0 : (curl_off_t)F.o.max_body);
 	curl_easy_setopt(e, CURLOPT_URL, job_target(j));
+	set_request(e, j);
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, (long)j->is_robots);
 	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, j);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
