@@ -19,7 +19,7 @@ else
 endif
 
 CC        ?= cc
-PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq
+PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS    ?= -g
 CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
@@ -28,7 +28,7 @@ LDFLAGS   += $(filter -fsanitize=%,$(OPT))
 
 # Libraries each program links, so fetch carries no gumbo and parse no libuv.
 LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq 2>/dev/null) -lm
-LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 msgpack 2>/dev/null) -lm
+LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libxml-2.0 zlib msgpack 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
 LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq 2>/dev/null) -lm
 LIBS_unit     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
@@ -49,12 +49,13 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(OUT)/tests/%)
 # beyond lib/.  `make` builds each as $(OUT)/tests/replay_NAME, which
 # replays the corpus and past findings in `make test`; `make fuzz` builds
 # them with libFuzzer into build/fuzz and runs each FUZZ_SECONDS.
-FUZZ_NAMES := cs page robots rec rules sel url
+FUZZ_NAMES := cs page robots rec rules sel sitemap url
 PARSE_LIB  := $(filter-out parser/main.c,$(wildcard parser/*.c))
 VALID_LIB  := $(filter-out validator/main.c,$(wildcard validator/*.c))
 FUZZ_DEPS_cs    := $(PARSE_LIB)
 FUZZ_DEPS_page  := $(PARSE_LIB)
 FUZZ_DEPS_sel   := $(PARSE_LIB)
+FUZZ_DEPS_sitemap := $(PARSE_LIB)
 FUZZ_DEPS_rules := $(VALID_LIB)
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -79,9 +80,16 @@ $(BIN)/$(1): $$($(1)_OBJ) $(LIB_A)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
-$(OUT)/tests/%: $(OUT)/tests/unit/%.o $(LIB_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_unit)
+# A unit test links lib/ and, for a module of a program, that module's
+# sources (UNIT_DEPS_test_NAME), whose headers it finds with -Iparser.
+UNIT_DEPS_test_sel := parser/sel.c
+$(OUT)/tests/unit/%.o: CFLAGS += -Iparser
+define unit_rule
+$(OUT)/tests/$(1): $(OUT)/tests/unit/$(1).o $$(UNIT_DEPS_$(1):%.c=$(OUT)/%.o) $(LIB_A)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LIBS_unit)
+endef
+$(foreach t,$(UNIT_BIN:$(OUT)/tests/%=%),$(eval $(call unit_rule,$(t))))
 
 $(OUT)/fuzz/%.o: CFLAGS += -Iparser -Ivalidator
 
@@ -110,14 +118,16 @@ fuzz:
 # what its target needs beyond DEPS.
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpsl-dev libpq-dev \
+        libxml2-dev zlib1g-dev \
         python3 sqlite3 gnuplot-nox
 # make test and test-asan: the tests' tools (jq, curl, bc, /usr/bin/time,
 # pgrep, strace in t-sync, GNU parallel in t-scale), PostgreSQL for the
 # --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as
 # t-fetch-pipeline's corpus, headless Chromium and PIL to render
-# t-report's page.
+# t-report's page, tinyproxy as t-fetch-transport's forward proxy and
+# openssl to make its CA, zstd for its compression bomb.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
-        chromium fonts-dejavu-core python3-pil
+        chromium fonts-dejavu-core python3-pil tinyproxy openssl zstd
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and
@@ -167,6 +177,11 @@ bench:
 	@$(MAKE) all
 	@scripts/bench.sh
 
+# The OPTIONS section of each man page, from the program's option table
+# (lib/opt.h); tests/t-options.sh fails until this has been run.
+man: $(PROGS:%=$(BIN)/%)
+	@for p in $(PROGS); do scripts/man-options $(BIN)/$$p man/$$p.1 || exit 1; done
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(PROGS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin
@@ -175,4 +190,4 @@ install: all
 clean:
 	rm -rf build bin demo.db
 
-.PHONY: all deps deps-test deps-fuzz deps-bench deps-all deps-ok fuzz-build fuzz test test-asan demo bench install clean
+.PHONY: all deps deps-test deps-fuzz deps-bench deps-all deps-ok fuzz-build fuzz test test-asan demo bench man install clean

@@ -35,7 +35,7 @@ finished(job *j, CURLcode rc)
 		robots_done(j, rc);
 		return;
 	}
-	retry_host_feedback(j, rc, retry_after);
+	health_feedback(j, rc, retry_after);
 	if (rc == CURLE_OK && redirect_follow(j))
 		return;
 	/* In --queue mode the wait is the frontier's, stopping or not. */
@@ -109,7 +109,7 @@ reload(void)
 	F.policy = p;
 	curl_multi_setopt(F.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
 			  policy_max_per_host(F.policy, F.o.per_host));
-	sched_reconfigure();
+	host_reconfigure();
 	msg_note("re-read '%s'", F.policy_path);
 }
 

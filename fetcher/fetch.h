@@ -6,10 +6,17 @@
  *   shard.c   --shard K/N: which inputs this fetch takes, by host (shard_)
  *   lease.c   --queue: URLs leased from the frontier (lease_)
  *   dbq.c     the thread that runs the frontier's statements off the loop (dbq_)
- *   sched.c   hosts, pacing, slots: decides what starts when (sched_)
- *   retry.c   what is retried and after how long; adaptive pacing (retry_)
+ *   sched.c   the pump: slots, deadlines, decides what starts when (sched_)
+ *   health.c  what a host's answers teach its pacing: adaptation, breaker,
+ *             sick clock (health_; rules: lib/pace.c)
+ *   retry.c   what is retried, after how long, until when (retry_)
  *   redirect.c  a 3xx answer: the next hop, through the scheduler (redirect_)
  *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
+ *   host.c    the host table, origins, queues, the ring of waiting hosts;
+ *             each host's pacing state (host_; rules: lib/pace.c)
+ *   req.c     what a request carries: headers, secrets, credentials, the
+ *             cookie jar (req_; xfer.c calls it per attempt, policy.c
+ *             checks header lines with it)
  *   policy.c  --policy per-host overrides (policy_)
  *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
  *   job.c     one input's life: new, its one record, free (job_)
@@ -35,6 +42,8 @@
 
 #include "cidr.h"
 #include "fetcherr.h"
+#include "htab.h"
+#include "pace.h"
 #include "rec.h"
 #include "robots.h"
 
@@ -85,6 +94,17 @@ typedef struct fetch_opts {
 	int allow_private;       /* --allow-private */
 	struct cidr *private_ranges;  /* --private-ranges */
 	struct curl_slist *resolve;   /* --resolve HOST:PORT:ADDR, as curl's */
+	/* what requests carry (req.c) */
+	struct curl_slist *headers;   /* -H lines, @FILEs read */
+	char *userpwd;           /* --user USER:PASS, or NULL */
+	char *proxy_userpwd;     /* --proxy-user USER:PASS, or NULL */
+	int netrc;               /* --netrc or --netrc-file */
+	const char *netrc_file;
+	const char *proxy, *noproxy;  /* --proxy URL, --noproxy LIST */
+	const char *cacert, *capath;
+	int insecure;            /* --insecure: no TLS verification */
+	long http_version;       /* CURL_HTTP_VERSION_* */
+	const char *cookies;     /* --cookies FILE: the jar */
 } fetch_opts;
 
 /* --redirects: how far a redirect may take a URL from its input's host. */
@@ -158,7 +178,8 @@ typedef struct job {
 	/* --queue: the validators of the page stored for url (a recrawl),
 	 * sent as If-None-Match and If-Modified-Since; NULL when none */
 	char *etag, *last_modified;
-	struct curl_slist *cond; /* those request headers, of the last attempt */
+	int conditional;         /* the last attempt sent them */
+	struct curl_slist *req_hdrs;  /* the headers this attempt sends (req.c) */
 	char errbuf[CURL_ERROR_SIZE];
 } job;
 
@@ -167,7 +188,7 @@ typedef struct job {
 static inline int
 job_not_modified(const job *j)
 {
-	return j->status == 304 && j->cond && !j->error;
+	return j->status == 304 && j->conditional && !j->error;
 }
 
 /* The URL j's next attempt requests: its redirect target, or its own. */
@@ -191,34 +212,20 @@ typedef struct origin {
 /* The unit of pacing: a host name, or a site (--pace-by site, or a
  * site= line of --policy), whatever its schemes and ports. */
 typedef struct host {
-	struct host *hnext;      /* hash chain */
 	struct host *wnext, *wprev;  /* ring of hosts with jobs waiting */
 	int waiting;             /* in that ring */
-	char *name;              /* host name or site: the key, for policy and stats */
+	const char *name;        /* host name or site: its key in F.hosts, for policy and stats */
 	origin *origins;         /* those seen, each with its robots.txt */
 	int robots_loading;      /* robots.txt requests in flight: nothing starts */
 	job *fresh, *fresh_tail; /* never attempted, FIFO */
 	int n_fresh;             /* jobs in fresh */
 	job *retry;              /* waiting to retry, sorted by not_before */
 	int active;              /* requests in flight, robots included */
-	/* pacing */
-	double delay;            /* configured start interval */
-	double rate, burst, tokens, tokens_at;
 	long per_host;
-	double next_start;       /* monotonic: no start before this */
-	/* adaptation (latency, 429/503) and circuit breaker: retry.c */
-	double adapt_delay;      /* learnt start interval, 0 before any answer */
-	double backoff_at;       /* when the last 429/503 doubled it */
-	int throttled;           /* a 429/503 not yet recovered from */
-	int failures;            /* transient failures in a row */
-	int trips;               /* circuit breaker trips in a row */
-	double paused_until;
-	int sick;                /* throttled, failures or trips: struggling */
-	double sick_since;       /* monotonic, when it last became sick */
-	double sick_total;       /* seconds sick before that */
-	/* robots.txt */
-	double crawl_delay;      /* the largest of its origins' Crawl-delay */
-	int use_robots;
+	/* when it may start: configured and learnt intervals, token bucket,
+	 * breaker, sick clock (monotonic times); fed by health.c */
+	struct pace pace;
+	int use_robots;          /* robots.txt is obeyed */
 	/* pausing by hand: no start while either is set */
 	int policy_hold;         /* pause=on in --policy */
 	const char *queue_hold;  /* the frontier's reason (owned by lease.c) */
@@ -231,23 +238,6 @@ static inline const char *
 host_hold(const host *h)
 {
 	return h->queue_hold ? h->queue_hold : h->policy_hold ? "policy" : NULL;
-}
-
-/* The host's politeness floor: the configured delay (-d or --policy),
- * raised by robots.txt Crawl-delay.  No learnt interval goes below it. */
-static inline double
-host_floor(const host *h)
-{
-	return h->crawl_delay > h->delay ? h->crawl_delay : h->delay;
-}
-
-/* The host's current start interval: its floor, raised by what the host
- * taught us (its latency, 429/503; retry.c). */
-static inline double
-host_interval(const host *h)
-{
-	double d = host_floor(h);
-	return h->adapt_delay > d ? h->adapt_delay : d;
 }
 
 enum { ROBOTS_NONE, ROBOTS_LOADING, ROBOTS_READY };
@@ -264,8 +254,7 @@ typedef struct fetch {
 	long inflight;           /* easy handles in the multi */
 	job *flying;             /* those jobs, linked by next/fprev */
 	/* hosts */
-	host **table;
-	size_t table_size, n_hosts;
+	htab hosts;              /* pacing key -> host (host.c) */
 	host *ring;              /* hosts with waiting jobs */
 	size_t n_ring;
 	double expire_at;        /* monotonic: the earliest waiting job's deadline */
@@ -352,29 +341,26 @@ int dbq_idle(void);               /* every task posted has been answered */
 void dbq_stop(void);
 
 /* sched.c */
-/* The host that paces requests to host name `name` (created with the
- * configured pacing and --policy): its own, or its site's. */
-host *sched_host(const char *name);
-/* Sets j's host name (copied) and the host that paces it. */
-void sched_place(job *j, const char *name);
 void sched_enqueue(job *j);       /* a new job to its host's fresh list */
 void sched_retry(job *j);         /* a job to its host's retry list */
 void sched_pump(void);            /* start whatever may start now */
-void sched_started(host *h, double now);
-void sched_finished(host *h);
+void sched_started(host *h, double now);  /* a request of h takes a slot */
+void sched_finished(host *h);     /* and gives it back */
 void sched_interrupt_waiting(void);
-void sched_reconfigure(void);     /* the flags and --policy, again, for every host */
-/* Sets each host's queue_hold to the reason of its name among the n
- * paused names (NULL when not among them). */
-void sched_hold(const char *const *names, const char *const *reasons, int n);
-/* A waiting job of a held host (of any host when any), or NULL. */
-job *sched_take_held(int any);
-void sched_free(void);
+
+/* health.c */
+/* Updates j's host from the attempt's outcome (rc, and the Retry-After
+ * it carried, < 0 for none): its answer teaches the start interval
+ * (pace_answer, unless --no-adapt), a run of transient failures trips
+ * the circuit breaker (pace_outcome), and the sick clock starts or
+ * stops. */
+void health_feedback(job *j, CURLcode rc, double retry_after);
 
 /* retry.c */
 int retry_status_listed(int status);
+/* Uniform in [0, 1): the jitter of backoffs and breaker pauses. */
+double retry_unit_random(void);
 int retry_decide(job *j, CURLcode rc, double retry_after, double *wait);
-void retry_host_feedback(job *j, CURLcode rc, double retry_after);
 void retry_queued(job *j, double now);
 double retry_deadline(const job *j, double now);
 void retry_expired(job *j);
@@ -402,12 +388,100 @@ void redirect_free(job *j);
 job *robots_job(host *h, origin *o);
 void robots_done(job *j, CURLcode rc);
 
+/* host.c */
+/* The host that paces requests to host name `name` (created with the
+ * configured pacing and --policy): its own, or its site's.  Creating
+ * one above --max-hosts frees the idle ones first. */
+host *host_get(const char *name);
+/* The host at or after *i in the table, moving *i past it; NULL after
+ * the last.  Start with *i = 0. */
+host *host_next(size_t *i);
+/* Sets j's host name (copied) and the host that paces it. */
+void host_place(job *j, const char *name);
+/* The origin of canonical URL u among h's, added when new. */
+origin *host_origin(host *h, const char *u);
+void host_reconfigure(void);      /* the flags and --policy, again, for every host */
+/* Sets each host's queue_hold to the reason of its name among the n
+ * paused names (NULL when not among them). */
+void host_set_holds(const char *const *names, const char *const *reasons, int n);
+/* The ring of hosts with jobs waiting (F.ring): h joins it (a no-op
+ * when in), leaves it, or leaves it when nothing of it waits. */
+void host_ring_add(host *h);
+void host_ring_del(host *h);
+void host_settle(host *h);
+/* j to the tail of its host's fresh list, or by not_before into its
+ * retry list; its host joins the ring. */
+void host_queue_fresh(job *j);
+void host_queue_retry(job *j);
+/* Unlinks and returns the job *p: p is &h->fresh (fresh jobs leave
+ * from the head), &h->retry, or the next of a job in h->retry. */
+job *host_unlink(host *h, job **p);
+/* Puts j, just unlinked from a head, back there. */
+void host_untake(host *h, job *j);
+/* Unlinks a waiting job of h, a retry first, or NULL when none. */
+job *host_pop(host *h);
+/* A waiting job of a held host (of any host when any), or NULL. */
+job *host_take_held(int any);
+void host_free_all(void);
+
+/* req.c */
+/* Whether s[0..n) is a header name (RFC 9110 token). */
+int req_name_ok(const char *s, size_t n);
+/* Whether header line h is curl's -H syntax, "Name: value", "Name:"
+ * (drop the default header) or "Name;" (an empty one), without CR or
+ * LF: 0, or -1. */
+int req_header_check(const char *h);
+/* Appends -H's argument arg to *l: a header line, or @FILE for one a
+ * line (blank lines skipped).  0, or -1 with the reason in err (a line
+ * of a file is named by number, never echoed; a secret value is shown
+ * as ***). */
+int req_header_add(struct curl_slist **l, const char *arg, char *err, size_t errlen);
+/* --secret-header NAME: a header dropped across origins, like
+ * Authorization.  0, or -1 when name is not a header name. */
+int req_secret_add(const char *name);
+/* Whether header name s[0..n) is a secret (any case). */
+int req_is_secret(const char *s, size_t n);
+/* URL u with the password of its user:pass@ as *** (malloc'd), or NULL
+ * when it has none: how a URL is shown in records and messages. */
+char *req_url_shown(const char *u);
+/* Whether canonical URLs a and b have one origin: scheme, host and
+ * port (user:pass@ aside).  curl's rule for sending credentials. */
+int req_same_origin(const char *a, const char *b);
+/* The header list j's next attempt sends (malloc'd; NULL for none):
+ * -H's, then --policy's for its target's host; the secret ones only
+ * while the target is the input's origin, and never for robots.txt
+ * (whose redirects libcurl follows). */
+struct curl_slist *req_headers(const job *j);
+/* Whether j's next attempt may carry --user's credentials: its target
+ * is the input's origin. */
+int req_credentials(const job *j);
+/* --cookies: loads the jar into the share every transfer uses; 0, or
+ * -1 with the reason in err. */
+int req_cookies_open(const char *path, char *err, size_t errlen);
+/* Sets the cookie engine on easy handle e (a no-op without --cookies). */
+void req_cookies_use(CURL *e);
+/* Before curl_easy_reset(e): what req_cookies_use set that reset
+ * would lose without freeing. */
+void req_cookies_reset(CURL *e);
+/* The jar as Netscape lines (malloc'd, "" when empty; NULL without
+ * --cookies), for the frontier. */
+char *req_cookies_dump(void);
+/* Adds Netscape lines (as req_cookies_dump writes them) to the jar. */
+void req_cookies_load(const char *lines);
+/* Writes the jar to --cookies FILE; 0, or -1 (a warning said why). */
+int req_cookies_save(void);
+void req_free(void);          /* at exit: the share, the secret names */
+
 /* policy.c */
 int policy_load(const char *path, struct policy **out, char *err, size_t errlen);
 void policy_apply(const struct policy *p, host *h);
 /* Whether p has a site= line for site: its hosts are paced as one. */
 int policy_has_site(const struct policy *p, const char *site);
 long policy_max_per_host(const struct policy *p, long dflt);
+/* Calls each(line, arg) for every header= line of p whose pattern
+ * covers host name host, in the file's order. */
+void policy_headers(const struct policy *p, const char *host,
+		    void (*each)(const char *line, void *arg), void *arg);
 void policy_free(struct policy *p);
 
 /* xfer.c */
@@ -419,7 +493,8 @@ void xfer_release(CURL *e);       /* an easy handle back to the spares */
 void xfer_free_spares(void);      /* at exit, before curl_global_cleanup */
 
 /* job.c */
-/* A new job for url (taken over; abort when NULL, as when out of memory)
+/* A new job for url (taken over; dies through xalloc_die when NULL, as
+ * when out of memory)
  * passing through input record in (copied; in_len may be 0), counted in
  * F.alive until job_emit. */
 job *job_new(char *url, const char *in, size_t in_len);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tm.h"
+#include "xalloc.h"
 
 /* Keys fetch writes: an input record's stale values of these never pass
  * through, even when this attempt leaves one of them out (`error` on a
@@ -33,13 +34,22 @@ pack_headers(job *j)
 	}
 }
 
+/* Puts URL u under key, a password in it as *** (req_url_shown). */
+static void
+put_url(rec_build *b, const char *key, const char *u)
+{
+	char *shown = req_url_shown(u);
+	rec_put_str(b, key, shown ? shown : u);
+	free(shown);
+}
+
 /* Writes j's one record and frees it. */
 void
 job_emit(job *j)
 {
 	rec_build *b = &F.build;
 	rec_build_reset(b);
-	rec_put_str(b, "url", j->url);
+	put_url(b, "url", j->url);
 	if (j->hname)
 		rec_put_str(b, "host", j->hname);
 	rec_put_int(b, "status", j->status);
@@ -52,7 +62,7 @@ job_emit(job *j)
 	rec_put_double(b, "fetched_at", tm_wall());
 	redirect_pack(j);
 	if (j->target && !j->easy)
-		rec_put_str(b, "final_url", j->target);   /* a hop refused before it was sent */
+		put_url(b, "final_url", j->target);   /* a hop refused before it was sent */
 	if (j->easy) {
 		char *final = NULL, *ctype = NULL;
 		curl_off_t us = 0;
@@ -60,7 +70,7 @@ job_emit(job *j)
 		curl_easy_getinfo(j->easy, CURLINFO_CONTENT_TYPE, &ctype);
 		curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
 		if (final)
-			rec_put_str(b, "final_url", final);
+			put_url(b, "final_url", final);
 		if (ctype)
 			rec_put_str(b, "ctype", ctype);
 		rec_put_double(b, "time_ms", (double)us / 1000.0);
@@ -93,11 +103,13 @@ job_emit(job *j)
 job *
 job_new(char *url, const char *in, size_t in_len)
 {
-	job *j = calloc(1, sizeof *j);
-	if (!j || !url || (in_len && !(j->in = malloc(in_len))))
-		abort();
-	if (in_len)
+	if (!url)
+		xalloc_die();
+	job *j = xcalloc(1, sizeof *j);
+	if (in_len) {
+		j->in = xmalloc(in_len);
 		memcpy(j->in, in, in_len);
+	}
 	j->in_len = in_len;
 	j->url = url;
 	F.alive++;
@@ -124,7 +136,7 @@ job_free(job *j)
 	free(j->hdrs);
 	free(j->etag);
 	free(j->last_modified);
-	curl_slist_free_all(j->cond);
+	curl_slist_free_all(j->req_hdrs);
 	free(j->error_detail);
 	free(j);
 }

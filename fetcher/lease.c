@@ -56,6 +56,7 @@
 #include "msg.h"
 #include "htab.h"
 #include "tm.h"
+#include "xalloc.h"
 
 #define LEASE_POLL_MS 50
 #define LEASE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
@@ -74,7 +75,7 @@ static int recrawl_over;
 static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
 
-/* The paused hosts, as of the last beat: sched points into reasons. */
+/* The paused hosts, as of the last beat: hosts point into reasons. */
 typedef struct holds {
 	char **names, **reasons;
 	int n, cap;
@@ -121,14 +122,11 @@ lease_admit(const char *canon, const char *host)
 	}
 }
 
-/* A copy of s (NULL stays NULL); abort when out of memory, as job_new. */
+/* A copy of s (NULL stays NULL); dies when out of memory, as job_new. */
 static char *
 dup_str(const char *s)
 {
-	char *d = s ? strdup(s) : NULL;
-	if (s && !d)
-		abort();
-	return d;
+	return s ? xstrdup(s) : NULL;
 }
 
 /* Writes: posted, and nothing waits for their answer.  They carry
@@ -184,9 +182,7 @@ static write_task *
 new_write(int kind, const char *url, const char *host, const char *from, double at,
 	  double host_at)
 {
-	write_task *w = malloc(sizeof *w);
-	if (!w)
-		abort();
+	write_task *w = xmalloc(sizeof *w);
 	*w = (write_task){ .t = { .run = write_run, .done = write_done }, .kind = kind,
 			   .url = dup_str(url), .host = dup_str(host), .from = dup_str(from),
 			   .at = at, .host_at = host_at };
@@ -197,10 +193,7 @@ new_write(int kind, const char *url, const char *host, const char *from, double 
 static void
 unlease_add(write_task *w, char *url)
 {
-	char **u = realloc(w->urls, (size_t)(w->n + 1) * sizeof *u);
-	if (!u)
-		abort();
-	w->urls = u;
+	w->urls = xrealloc(w->urls, (size_t)(w->n + 1) * sizeof *w->urls);
 	w->urls[w->n++] = url;
 }
 
@@ -255,26 +248,25 @@ lease_seeded(void)
  * site: the names of its waiting jobs lead to it, but a name of the
  * site that has none waiting gets slots and -d of its own, so a lease
  * may queue more than the backlog for the site. */
-typedef struct pace {
+typedef struct room {
 	long left;    /* jobs it may still take in */
 	double gap;   /* its interval between starts */
-} pace;
+} room;
 
 typedef struct snap {
 	htab names;        /* host name -> its pace's index + 1 */
-	pace *paces;
+	room *paces;
 	int n_paces, cap_paces;
-	pace dflt;
+	room dflt;
 } snap;
 
 /* Adds pace p, returning its index. */
 static int
-snap_pace(snap *s, pace p)
+snap_pace(snap *s, room p)
 {
 	if (s->n_paces == s->cap_paces) {
 		s->cap_paces = s->cap_paces ? s->cap_paces * 2 : 64;
-		if (!(s->paces = realloc(s->paces, s->cap_paces * sizeof *s->paces)))
-			abort();
+		s->paces = xrealloc(s->paces, s->cap_paces * sizeof *s->paces);
 	}
 	s->paces[s->n_paces] = p;
 	return s->n_paces++;
@@ -287,13 +279,13 @@ snap_name(snap *s, const char *name, int i)
 	int added;
 	htab_ent *e = htab_put(&s->names, name, strlen(name), &added);
 	if (!e)
-		abort();
+		xalloc_die();
 	if (added)
 		e->val = (void *)(intptr_t)(i + 1);
 }
 
 /* The pace of host name: its host's, or a new one as for a new host. */
-static pace *
+static room *
 snap_of(snap *s, const char *name)
 {
 	htab_ent *e = htab_get(&s->names, name);
@@ -308,18 +300,18 @@ snap_of(snap *s, const char *name)
 static void
 snap_take(snap *s)
 {
-	s->dflt = (pace){ LEASE_HOST_BACKLOG * F.o.per_host, F.o.delay };
-	for (size_t b = 0; b < F.table_size; b++)
-		for (host *h = F.table[b]; h; h = h->hnext) {
-			double gap = host_interval(h);
-			if (h->n_fresh == 0 && h->per_host == F.o.per_host && gap == F.o.delay)
-				continue;
-			int i = snap_pace(s, (pace){ LEASE_HOST_BACKLOG * h->per_host - h->n_fresh, gap });
-			snap_name(s, h->name, i);
-			for (job *j = h->fresh; j; j = j->next)
-				if (j->hname && strcmp(j->hname, h->name) != 0)
-					snap_name(s, j->hname, i);
-		}
+	s->dflt = (room){ LEASE_HOST_BACKLOG * F.o.per_host, F.o.delay };
+	size_t b = 0;
+	for (host *h; (h = host_next(&b));) {
+		double gap = pace_interval(&h->pace);
+		if (h->n_fresh == 0 && h->per_host == F.o.per_host && gap == F.o.delay)
+			continue;
+		int i = snap_pace(s, (room){ LEASE_HOST_BACKLOG * h->per_host - h->n_fresh, gap });
+		snap_name(s, h->name, i);
+		for (job *j = h->fresh; j; j = j->next)
+			if (j->hname && strcmp(j->hname, h->name) != 0)
+				snap_name(s, j->hname, i);
+	}
 }
 
 static void
@@ -359,8 +351,7 @@ keep(lease_task *l, int kind, const fr_row *r, const char *detail)
 {
 	if (l->n_rows == l->cap_rows) {
 		l->cap_rows = l->cap_rows ? l->cap_rows * 2 : 64;
-		if (!(l->rows = realloc(l->rows, l->cap_rows * sizeof *l->rows)))
-			abort();
+		l->rows = xrealloc(l->rows, l->cap_rows * sizeof *l->rows);
 	}
 	l->rows[l->n_rows++] = (leased){ kind, dup_str(r->url), dup_str(r->host), dup_str(detail),
 					 dup_str(r->etag), dup_str(r->last_modified),
@@ -383,7 +374,7 @@ static int
 accept_row(void *arg, const fr_row *r)
 {
 	lease_task *l = arg;
-	pace *p = snap_of(&l->snap, r->host);
+	room *p = snap_of(&l->snap, r->host);
 	if (p->left <= 0) {
 		if (r->host_next > 0)
 			keep(l, ROW_CLAIMED, r, NULL);
@@ -432,7 +423,7 @@ leased_job(const leased *r)
 	lease_bytes.size = 0;
 	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
 	job *j = job_new(dup_str(r->url), lease_bytes.data, lease_bytes.size);
-	sched_place(j, r->host);
+	host_place(j, r->host);
 	/* Each earlier lease made an attempt, or was lost with its fetch. */
 	j->prior = r->lease - 1;
 	/* A recrawl's: its attempts ask whether the page changed. */
@@ -498,8 +489,8 @@ lease_done(dbq_task *t)
 		}
 		/* A host just taken from another fetch goes on at its pace. */
 		if (r->host_next > 0) {
-			host *h = sched_host(r->host);
-			h->next_start = fmax(h->next_start, mono + (r->host_next - wall));
+			host *h = host_get(r->host);
+			pace_defer(&h->pace, mono + (r->host_next - wall));
 		}
 		/* Stopped meanwhile: back unstarted, as lease_interrupt's. */
 		if (r->kind == ROW_TAKEN && F.stopping)
@@ -528,7 +519,7 @@ lease_defer(job *j, double wait)
 	double mono = tm_mono(), wall = tm_wall();
 	/* The host's hold (a Retry-After, the breaker) goes to the job too,
 	 * for whoever leases its URLs next. */
-	double until = fmax(h->next_start, h->paused_until);
+	double until = pace_free_at(&h->pace);
 	post_write(W_DEFER, j->url, h->name, NULL, wall + wait, until > mono ? wall + until - mono : 0);
 	job_drop(j);
 	return 1;
@@ -553,10 +544,8 @@ collect(void *arg, const char *host, const char *reason)
 	holds *h = arg;
 	if (h->n == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 8;
-		h->names = realloc(h->names, h->cap * sizeof *h->names);
-		h->reasons = realloc(h->reasons, h->cap * sizeof *h->reasons);
-		if (!h->names || !h->reasons)
-			abort();
+		h->names = xrealloc(h->names, h->cap * sizeof *h->names);
+		h->reasons = xrealloc(h->reasons, h->cap * sizeof *h->reasons);
 	}
 	h->names[h->n] = dup_str(host);
 	h->reasons[h->n++] = dup_str(reason);
@@ -575,7 +564,7 @@ static void
 unlease_waiting(int any, const char *of_what)
 {
 	write_task *w = new_write(W_UNLEASE, NULL, NULL, NULL, 0, 0);
-	for (job *j; (j = sched_take_held(any));) {
+	for (job *j; (j = host_take_held(any));) {
 		unlease_add(w, j->url);   /* taken over from the job */
 		j->url = NULL;
 		job_drop(j);
@@ -599,7 +588,7 @@ read_holds(holds *now)
 static void
 take_holds(holds *now)
 {
-	sched_hold((const char *const *)now->names, (const char *const *)now->reasons, now->n);
+	host_set_holds((const char *const *)now->names, (const char *const *)now->reasons, now->n);
 	holds_free(&held);
 	held = *now;
 	*now = (holds){ 0 };
@@ -657,6 +646,7 @@ typedef struct beat_task {
 	dbq_task t;
 	int reclaimed;    /* fr_beat's count */
 	int recrawled;    /* recrawl's */
+	char *cookies;    /* --cookies: the jar to store, when it changed */
 	holds guarded;    /* hosts the yield guard paused, and why */
 	holds now;        /* the hosts held: paused, or handed back */
 } beat_task;
@@ -686,6 +676,8 @@ beat_run(dbq_task *t)
 	if (F.o.min_yield > 0)
 		check(fr_yields(front, (int)F.o.yield_window, guard, b), "read");
 	read_holds(&b->now);
+	if (b->cookies)
+		check(fr_cookies_put(front, b->cookies, tm_wall()), "update");
 }
 
 /* The beat's answer.  URLs it took back are leased by the next pass. */
@@ -701,7 +693,27 @@ beat_done(dbq_task *t)
 			 b->guarded.names[i], b->guarded.reasons[i], b->guarded.names[i]);
 	take_holds(&b->now);
 	holds_free(&b->guarded);
+	free(b->cookies);
 	free(b);
+}
+
+/* --cookies: the jar as last stored in the job (cookies_changed). */
+static char *cookies_stored;
+
+/* The jar (req_cookies_dump) when it changed since it was last stored,
+ * for the job: so a rerun or another fetch has the session.  NULL
+ * when it did not, or without --cookies. */
+static char *
+cookies_changed(void)
+{
+	char *now = req_cookies_dump();
+	if (!now || (cookies_stored && strcmp(now, cookies_stored) == 0)) {
+		free(now);
+		return NULL;
+	}
+	free(cookies_stored);
+	cookies_stored = dup_str(now);
+	return now;
 }
 
 /* The heartbeat's timer: the driver's pass posts it. */
@@ -719,10 +731,9 @@ lease_want(void)
 		return;
 	dbq_collect();
 	if (beat_due && !beating) {
-		beat_task *b = calloc(1, sizeof *b);
-		if (!b)
-			abort();
+		beat_task *b = xcalloc(1, sizeof *b);
 		b->t = (dbq_task){ .run = beat_run, .done = beat_done };
+		b->cookies = cookies_changed();
 		beat_due = 0;
 		beating = 1;   /* before: without the thread, done runs within */
 		dbq_post(&b->t);
@@ -736,9 +747,7 @@ lease_want(void)
 	if (room <= 0 || (F.alive > 0 && room < (F.o.pending + 1) / 2) ||
 	    uv_is_active((uv_handle_t *)&poll_timer))
 		return;
-	lease_task *l = calloc(1, sizeof *l);
-	if (!l)
-		abort();
+	lease_task *l = xcalloc(1, sizeof *l);
 	l->t = (dbq_task){ .run = lease_run, .done = lease_done };
 	l->room = room;
 	snap_take(&l->snap);
@@ -769,6 +778,12 @@ lease_init_loop(void)
 	started = tm_wall();
 	note_recrawled(recrawl());
 	note_reclaimed(fr_join(front, tm_wall()), "join");
+	if (F.o.cookies) {   /* the job's jar over --cookies FILE's */
+		char *c = fr_cookies(front, tm_wall());
+		check(c ? 0 : -1, "read");
+		req_cookies_load(c);
+		free(c);
+	}
 	holds now = { 0 };
 	read_holds(&now);
 	take_holds(&now);
@@ -790,8 +805,7 @@ add_age(void *arg, const char *host, double age)
 	ages_task *a = arg;
 	if (a->n == a->cap) {
 		a->cap = a->cap ? a->cap * 2 : 64;
-		if (!(a->ages = realloc(a->ages, a->cap * sizeof *a->ages)))
-			abort();
+		a->ages = xrealloc(a->ages, a->cap * sizeof *a->ages);
 	}
 	a->ages[a->n].host = dup_str(host);
 	a->ages[a->n++].age = age;
@@ -829,9 +843,7 @@ lease_queue_ages(void)
 {
 	if (!front || ageing)
 		return;
-	ages_task *a = calloc(1, sizeof *a);
-	if (!a)
-		abort();
+	ages_task *a = xcalloc(1, sizeof *a);
 	a->t = (dbq_task){ .run = ages_run, .done = ages_done };
 	ageing = 1;
 	dbq_post(&a->t);
@@ -872,6 +884,12 @@ lease_close(void)
 	if (!front)
 		return;
 	dbq_stop();
+	char *c = cookies_changed();   /* the jar as the fetch ends */
+	if (c)
+		check(fr_cookies_put(front, c, tm_wall()), "update");
+	free(c);
+	free(cookies_stored);
+	cookies_stored = NULL;
 	fr_close(front);
 	front = NULL;
 	holds_free(&held);

@@ -7,6 +7,7 @@
  */
 #include "fetch.h"
 
+#include <errno.h>
 #include <getopt.h>   /* optarg, optind */
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "num.h"
 #include "opt.h"
 #include "sql.h"
+#include "xalloc.h"
 
 #define SLUICE_URL "https://sluice.invalid/bot"
 
@@ -41,6 +43,8 @@ enum {
 	H_LIMITS, O_TIMEOUT, O_CONNECT_TIMEOUT, O_LOW_LIMIT, O_LOW_TIME,
 	O_MAX_REDIRS, O_REDIRECTS, O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_RESOLVE,
 	O_MAX_BODY, O_UA,
+	H_REQUESTS, O_HEADER, O_SECRET_HEADER, O_USER, O_NETRC, O_NETRC_FILE, O_COOKIES,
+	O_PROXY, O_PROXY_USER, O_NOPROXY, O_CACERT, O_CAPATH, O_INSECURE, O_HTTP11, O_HTTP2,
 	H_RETRIES, O_RETRIES, O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER,
 	O_MAX_ELAPSED, O_TARGET_CONC, O_MAX_DELAY, O_NO_ADAPT, O_HOST_FAILURES,
 	O_HOST_PAUSE, O_ROBOTS_AGENT, O_NO_ROBOTS,
@@ -56,50 +60,108 @@ static const opt_def opts[O_N] = {
 	[O_CONCURRENCY] = { "concurrency", 'c', "N", "requests in flight over all hosts", "64" },
 	[O_PER_HOST] = { "per-host", 'p', "N", "requests in flight per host", "4" },
 	[O_DELAY] = { "delay", 'd', "S", "min seconds between request starts per host", "0" },
-	[O_RATE] = { "rate", 0, "R", "starts per second per host, token bucket", "off" },
-	[O_BURST] = { "burst", 0, "B", "token bucket depth for --rate", "1" },
-	[O_POLICY] = { "policy", 0, "FILE", "per-host overrides (docs/fetch.md)", NULL },
-	[O_PACE_BY] = { "pace-by", 0, "UNIT", "host, or site: hosts of a registrable domain\nshare one budget", "host" },
+	[O_RATE] = { "rate", 0, "R", "starts per second per host, token bucket", "off",
+		"per-host token bucket: \\fIR\\fR starts per second" },
+	[O_BURST] = { "burst", 0, "B", "token bucket depth for --rate", "1",
+		"the token bucket of \\fB\\-\\-rate\\fR: \\fIB\\fR starts at once" },
+	[O_POLICY] = { "policy", 0, "FILE", "per-host overrides (docs/fetch.md)", NULL,
+		"per-host overrides: lines of \\fIhost key=value...\\fR, or \\fIsite=DOMAIN key=value...\\fR to pace a registrable domain's hosts as one (docs/fetch.md)" },
+	[O_PACE_BY] = { "pace-by", 0, "UNIT", "host, or site: hosts of a registrable domain\nshare one budget", "host",
+		"the unit of pacing: host, a host name whatever its scheme and port, or site, the registrable domain by the Public Suffix List" },
 	[H_LIMITS] = { NULL, 0, NULL, "Limits:", NULL },
 	[O_TIMEOUT] = { "timeout", 't', "S", "seconds per attempt", "30" },
 	[O_CONNECT_TIMEOUT] = { "connect-timeout", 0, "S", "seconds to connect", "10" },
-	[O_LOW_LIMIT] = { "low-speed-limit", 0, "B", "abort below B bytes/s ...", "100" },
-	[O_LOW_TIME] = { "low-speed-time", 0, "S", "... for S seconds", "10" },
-	[O_MAX_REDIRS] = { "max-redirs", 0, "N", "redirects followed per URL", "10" },
-	[O_REDIRECTS] = { "redirects", 0, "SCOPE", "where a redirect may lead: any, same-site or\nsame-host, as the input URL", "any" },
-	[O_PRIVATE_RANGES] = { "private-ranges", 0, "L", "addresses a redirect from a public address may not\nreach (loopback, private, link-local; docs/fetch.md)", NULL },
-	[O_ALLOW_PRIVATE] = { "allow-private", 0, NULL, "let redirects reach them", NULL },
-	[O_RESOLVE] = { "resolve", 0, "H:P:A", "connect to address A for host H, port P (as curl)", NULL },
-	[O_MAX_BODY] = { "max-body", 0, "BYTES", "decoded body limit, K/M/G suffixes", "16M" },
-	[O_UA] = { "user-agent", 0, "S", "User-Agent header", "sluice/" SLUICE_VERSION " (+" SLUICE_URL ")" },
+	[O_LOW_LIMIT] = { "low-speed-limit", 0, "B", "abort below B bytes/s ...", "100",
+		"an attempt slower than \\fIB\\fR bytes/s for \\fB\\-\\-low\\-speed\\-time\\fR seconds ends as timeout" },
+	[O_LOW_TIME] = { "low-speed-time", 0, "S", "... for S seconds", "10",
+		"seconds an attempt may stay under \\fB\\-\\-low\\-speed\\-limit\\fR" },
+	[O_MAX_REDIRS] = { "max-redirs", 0, "N", "redirects followed per URL", "10",
+		"redirects followed per URL, each hop a request through the scheduler (robots.txt, pacing, caps)" },
+	[O_REDIRECTS] = { "redirects", 0, "SCOPE", "where a redirect may lead: any, same-site or\nsame-host, as the input URL", "any",
+		"where a redirect may lead from the input URL: any, same-site or same-host; others end as offsite_redirect" },
+	[O_PRIVATE_RANGES] = { "private-ranges", 0, "L", "addresses a redirect from a public address may not\nreach (loopback, private, link-local; docs/fetch.md)", NULL,
+		"address ranges (CIDR, comma-separated) a redirect from a public address may not connect to, or it ends as private_address; by default loopback, RFC 1918, shared, link-local and ULA" },
+	[O_ALLOW_PRIVATE] = { "allow-private", 0, NULL, "let redirects reach them", NULL,
+		"lift the \\fB\\-\\-private\\-ranges\\fR rule" },
+	[O_RESOLVE] = { "resolve", 0, "H:P:A", "connect to address A for host H, port P (as curl)", NULL,
+		"connect to address \\fIA\\fR for host \\fIH\\fR, port \\fIP\\fR, as curl's option; repeatable" },
+	[O_MAX_BODY] = { "max-body", 0, "BYTES", "decoded body limit, K/M/G suffixes", "16M",
+		"the decoded body limit, K/M/G suffixes" },
+	[O_UA] = { "user-agent", 0, "S", "User-Agent header", "sluice/" SLUICE_VERSION " (+" SLUICE_URL ")",
+		"the User-Agent header; name yourself and a contact when you crawl sites you do not run" },
+	[H_REQUESTS] = { NULL, 0, NULL, "Requests (docs/fetch.md):", NULL },
+	[O_HEADER] = { "header", 'H', "LINE", "send header LINE to every host, as curl's -H;\n@FILE: one a line from FILE", NULL,
+		"send header \\fILINE\\fR to every host, in curl's syntax (\\(lqName: value\\(rq; \\(lqName:\\(rq removes a default header, \\(lqName;\\(rq sends it empty); \\fB@\\fR\\fIFILE\\fR reads one a line from \\fIFILE\\fR; repeatable.  A \\fB\\-\\-policy\\fR header= line sends one to its hosts only" },
+	[O_SECRET_HEADER] = { "secret-header", 0, "NAME", "a secret like Authorization: never sent to\nanother origin, never shown", NULL,
+		"header \\fINAME\\fR is a secret like Authorization, Cookie and Proxy-Authorization: sent only while a redirect stays at the input URL's origin, never shown; repeatable" },
+	[O_USER] = { "user", 'u', "U:P", "Basic credentials for the input URLs' origins;\n@FILE: from FILE's first line", NULL,
+		"HTTP Basic credentials for the input URLs' origins, never sent past a redirect to another; \\fB@\\fR\\fIFILE\\fR reads them from \\fIFILE\\fR's first line.  fetch never prompts" },
+	[O_NETRC] = { "netrc", 0, NULL, "credentials from ~/.netrc for the hosts it names", NULL,
+		"credentials from ~/.netrc for the hosts it names (libcurl's netrc)" },
+	[O_NETRC_FILE] = { "netrc-file", 0, "FILE", "... from FILE", NULL,
+		"credentials from \\fIFILE\\fR, a netrc file" },
+	[O_COOKIES] = { "cookies", 0, "FILE", "read and write this Netscape cookie jar", NULL,
+		"libcurl's cookie engine, one jar for all transfers: read from \\fIFILE\\fR (if it exists) at start, written to it at exit, also after a signal.  With \\fB\\-\\-queue\\fR the job keeps the cookies too, so a rerun or another fetch has the session" },
+	[O_PROXY] = { "proxy", 0, "URL", "through this proxy (http, https, socks5h);\nelse *_proxy variables, as curl", NULL,
+		"send requests through the proxy at \\fIURL\\fR (http, https, socks5h).  Without it libcurl reads http_proxy, https_proxy, all_proxy and no_proxy from the environment, as curl does" },
+	[O_PROXY_USER] = { "proxy-user", 0, "U:P", "the proxy's credentials; @FILE as --user", NULL,
+		"the proxy's credentials; \\fB@\\fR\\fIFILE\\fR reads them from \\fIFILE\\fR's first line" },
+	[O_NOPROXY] = { "noproxy", 0, "LIST", "hosts reached without the proxy, as curl", NULL,
+		"hosts (comma-separated, \\(lq*\\(rq for all) reached without the proxy, as curl's option" },
+	[O_CACERT] = { "cacert", 0, "FILE", "trust the CA certificates in FILE (PEM)", NULL,
+		"trust the CA certificates in \\fIFILE\\fR (PEM) instead of the system's" },
+	[O_CAPATH] = { "capath", 0, "DIR", "trust the CA certificates in DIR", NULL,
+		"trust the CA certificates in \\fIDIR\\fR (hashed, openssl rehash) instead of the system's" },
+	[O_INSECURE] = { "insecure", 'k', NULL, "do not verify TLS certificates", NULL,
+		"verify no TLS certificate; a notice on stderr says so" },
+	[O_HTTP11] = { "http1.1", 0, NULL, "speak HTTP/1.1 only", NULL },
+	[O_HTTP2] = { "http2", 0, NULL, "HTTP/2, also over plain http (upgrade)", NULL,
+		"HTTP/2 also over plain http (h2c upgrade); by default HTTP/2 where TLS offers it" },
 	[H_RETRIES] = { NULL, 0, NULL, "Retries and politeness:", NULL },
 	[O_RETRIES] = { "retries", 0, "N", "retries after the first attempt", "3" },
 	[O_RETRY_ON] = { "retry-on", 0, "LIST", "HTTP statuses to retry", "429,502,503,504" },
 	[O_BACKOFF] = { "backoff", 0, "S", "base of exponential backoff with jitter", "1" },
-	[O_MAX_RETRY_AFTER] = { "max-retry-after", 0, "S", "longer Retry-After ends the URL", "300" },
-	[O_MAX_ELAPSED] = { "max-elapsed", 0, "S", "give a URL up S seconds after taking it", "600" },
-	[O_TARGET_CONC] = { "target-concurrency", 0, "N", "pace each host to about N requests at once:\nstart interval = its latency / N", "2" },
-	[O_MAX_DELAY] = { "max-delay", 0, "S", "longest interval learnt from a host", "60" },
-	[O_NO_ADAPT] = { "no-adapt", 0, NULL, "keep -d: no pacing by latency or 429/503", NULL },
-	[O_HOST_FAILURES] = { "host-failures", 0, "N", "transient failures in a row that pause a host", "10" },
+	[O_MAX_RETRY_AFTER] = { "max-retry-after", 0, "S", "longer Retry-After ends the URL", "300",
+		"longest Retry-After honoured; a longer one ends the URL" },
+	[O_MAX_ELAPSED] = { "max-elapsed", 0, "S", "give a URL up S seconds after taking it", "600",
+		"per-URL deadline: give a URL up \\fIS\\fR seconds after taking it" },
+	[O_TARGET_CONC] = { "target-concurrency", 0, "N", "pace each host to about N requests at once:\nstart interval = its latency / N", "2",
+		"adaptive pacing: each host's start interval follows its latency / \\fIN\\fR, up at once, down by averaging, never below \\fB\\-d\\fR or Crawl-delay nor above \\fB\\-\\-max\\-delay\\fR; a 429/503 with Retry-After holds the host that long, one without doubles the interval once (to at least 0.25 s)" },
+	[O_MAX_DELAY] = { "max-delay", 0, "S", "longest interval learnt from a host", "60",
+		"longest start interval adaptive pacing learns from a host" },
+	[O_NO_ADAPT] = { "no-adapt", 0, NULL, "keep -d: no pacing by latency or 429/503", NULL,
+		"no adaptive pacing: \\fB\\-d\\fR alone sets the interval; 429/503 do not slow a host" },
+	[O_HOST_FAILURES] = { "host-failures", 0, "N", "transient failures in a row that pause a host", "10",
+		"the circuit breaker: transient failures in a row that pause a host" },
 	[O_HOST_PAUSE] = { "host-pause", 0, "S", "first pause of a failing host", "60" },
-	[O_ROBOTS_AGENT] = { "robots-agent", 0, "T", "token robots.txt groups are matched by", "sluice" },
-	[O_NO_ROBOTS] = { "no-robots", 0, NULL, "ignore robots.txt (only for sites you may crawl)", NULL },
+	[O_ROBOTS_AGENT] = { "robots-agent", 0, "T", "token robots.txt groups are matched by", "sluice",
+		"product token robots.txt groups are matched by, case-insensitively" },
+	[O_NO_ROBOTS] = { "no-robots", 0, NULL, "ignore robots.txt (only for sites you may crawl)", NULL,
+		"ignore robots.txt; only for sites you own or may crawl" },
 	[H_STREAMS] = { NULL, 0, NULL, "Streams:", NULL },
-	[O_PENDING] = { "pending", 0, "N", "URLs held in memory ahead of starts", "1024" },
+	[O_PENDING] = { "pending", 0, "N", "URLs held in memory ahead of starts", "1024",
+		"URLs held in memory ahead of starts.  Input is read only while fewer than \\fB\\-\\-pending\\fR URLs are held, so a window full of one host's URLs delays the hosts further down the input: interleave the hosts, raise \\fB\\-\\-pending\\fR, or use \\fB\\-\\-queue\\fR" },
 	[O_BUFFER] = { "buffer", 0, "BYTES", "output bytes buffered before pausing", "4M" },
 	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record", "64M" },
 	[O_MAX_HOSTS] = { "max-hosts", 0, "N", "host states kept before idle ones are dropped", "10000" },
-	[O_STATS] = { "stats", 0, "FILE", "write counters as JSON to FILE every 5 s and at exit", NULL },
-	[O_PROGRESS] = { "progress", 0, NULL, "draw a status line on stderr (on a terminal without -q)", NULL },
-	[O_NO_PROGRESS] = { "no-progress", 0, NULL, "never draw it", NULL },
+	[O_STATS] = { "stats", 0, "FILE", "write counters as JSON to FILE every 5 s and at exit", NULL,
+		"counters as JSON, overall and per host, rewritten every 5 s and at exit; with the event loop's lag (loop_lag_ms: p50, p99, max of how late a 100 ms timer runs)" },
+	[O_PROGRESS] = { "progress", 0, NULL, "draw a status line on stderr (on a terminal without -q)", NULL,
+		"draw the status line on stderr: the default on a terminal without \\fB\\-q\\fR" },
+	[O_NO_PROGRESS] = { "no-progress", 0, NULL, "never draw it", NULL,
+		"never draw the status line" },
 	[O_JSON] = { "json", 0, NULL, "write JSON lines", NULL },
-	[O_SHARD] = { "shard", 0, "K/N", "take only the URLs whose host is in shard K of N\n(docs/scale.md)", NULL },
+	[O_SHARD] = { "shard", 0, "K/N", "take only the URLs whose host is in shard K of N\n(docs/scale.md)", NULL,
+		"take only the URLs whose host is in shard \\fIK\\fR of \\fIN\\fR (1 <= K <= N); see SHARDING" },
 	[H_JOBS] = { NULL, 0, NULL, "Durable jobs (docs/queue.md):", NULL },
-	[O_QUEUE] = { "queue", 0, "DB", "take URLs from the SQLite frontier DB (FILEs seed it)", NULL },
-	[O_LEASE] = { "lease", 0, "S", "retake a live fetch's lease after S seconds;\na dead fetch's leases are retaken at once", "900" },
-	[O_MAX_ATTEMPTS] = { "max-attempts", 0, "N", "leases of a URL before it is a dead letter", "5" },
-	[O_SYNC_MODE] = { "sync", 0, "normal|full", "full: each frontier commit on the disk", "normal" },
+	[O_QUEUE] = { "queue", 0, "DB", "take URLs from the SQLite frontier DB (FILEs seed it)", NULL,
+		"durable jobs over a frontier, an SQLite file or a PostgreSQL database named by a postgresql:// URI that fetches on several machines share, each host owned by one fetch at a time (docs/queue.md); FILEs seed it; a URL to retry goes back to the frontier with the time it may go" },
+	[O_LEASE] = { "lease", 0, "S", "retake a live fetch's lease after S seconds;\na dead fetch's leases are retaken at once", "900",
+		"leases of a fetch that no longer runs are retaken at once, those of a live one after \\fIS\\fR seconds" },
+	[O_MAX_ATTEMPTS] = { "max-attempts", 0, "N", "leases of a URL before it is a dead letter", "5",
+		"a URL leased \\fIN\\fR times without an acknowledgement ends as error attempts_exhausted" },
+	[O_SYNC_MODE] = { "sync", 0, "normal|full", "full: each frontier commit on the disk", "normal",
+		"full syncs every frontier commit to the disk (power loss keeps it); normal survives only a killed fetch" },
 	[O_REPORT] = { "report", 0, NULL, "print the job's state and exit", NULL },
 	[O_REQUEUE] = { "requeue-dead", 0, NULL, "put dead URLs back to pending, then --report", NULL },
 	[O_PAUSE] = { "pause", 0, "HOST", "stop every fetch on the job starting HOST, and exit", NULL },
@@ -109,7 +171,8 @@ static const opt_def opts[O_N] = {
 	[O_RECRAWL] = { "recrawl", 0, "AGE", "fetch again, conditionally, the done URLs stored\nmore than AGE ago (seconds, or 12h, 1d)", "off" },
 	[H_OTHER] = { NULL, 0, NULL, "Other:", NULL },
 	[O_QUIET] = { "quiet", 'q', NULL, "no notices on stderr", NULL },
-	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
+	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
+		"print the options with their defaults and exit" },
 	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
 };
 
@@ -127,7 +190,7 @@ static const opt_def opts[O_N] = {
 static void
 parse_retry_on(const char *s)
 {
-	char *copy = strdup(s), *save = NULL;
+	char *copy = xstrdup(s), *save = NULL;
 	F.o.n_retry_on = 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		long st;
@@ -136,6 +199,29 @@ parse_retry_on(const char *s)
 		F.o.retry_on[F.o.n_retry_on++] = (int)st;
 	}
 	free(copy);
+}
+
+/* --user or --proxy-user's value: USER:PASS, or @FILE whose first line
+ * it is (kept out of ps).  The value is never echoed. */
+static char *
+credentials(const char *name, const char *a)
+{
+	char *v = NULL;
+	if (a[0] == '@') {
+		FILE *f = fopen(a + 1, "r");
+		size_t cap = 0;
+		if (!f)
+			msg_usage("--%s: cannot open '%s': %s", name, a + 1, strerror(errno));
+		ssize_t n = getline(&v, &cap, f);
+		fclose(f);
+		if (n < 0)
+			msg_usage("--%s: '%s' is empty", name, a + 1);
+		v[strcspn(v, "\r\n")] = '\0';
+	} else
+		v = xstrdup(a);
+	if (!strchr(v, ':') || v[0] == ':')
+		opt_bad(name, "***", "USER:PASS, or @FILE holding it (fetch never prompts)");
+	return v;
 }
 
 static _Noreturn void
@@ -170,6 +256,7 @@ parse_options(int argc, char **argv)
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL, *ranges = PRIVATE_RANGES;
+	char err[512];
 	int i;
 	while ((i = opt_next(argc, argv, opts, O_N)) != -1) {
 		const char *a = optarg, *name = opts[i].name;
@@ -201,10 +288,30 @@ parse_options(int argc, char **argv)
 		case O_RESOLVE: {
 			struct curl_slist *l = curl_slist_append(o->resolve, a);
 			if (!l)
-				abort();
+				xalloc_die();
 			o->resolve = l;
 			break;
 		}
+		case O_HEADER:
+			if (req_header_add(&o->headers, a, err, sizeof err) != 0)
+				msg_usage("--header: %s", err);
+			break;
+		case O_SECRET_HEADER:
+			if (req_secret_add(a) != 0)
+				opt_bad(name, a, "a header name");
+			break;
+		case O_USER: free(o->userpwd); o->userpwd = credentials(name, a); break;
+		case O_NETRC: o->netrc = 1; break;
+		case O_NETRC_FILE: o->netrc = 1; o->netrc_file = a; break;
+		case O_COOKIES: o->cookies = a; break;
+		case O_PROXY: o->proxy = a; break;
+		case O_PROXY_USER: free(o->proxy_userpwd); o->proxy_userpwd = credentials(name, a); break;
+		case O_NOPROXY: o->noproxy = a; break;
+		case O_CACERT: o->cacert = a; break;
+		case O_CAPATH: o->capath = a; break;
+		case O_INSECURE: o->insecure = 1; break;
+		case O_HTTP11: o->http_version = CURL_HTTP_VERSION_1_1; break;
+		case O_HTTP2: o->http_version = CURL_HTTP_VERSION_2_0; break;
 		case O_MAX_BODY: opt_size(name, a, 0, "a size, K/M/G suffixes", &o->max_body); break;
 		case O_UA: o->user_agent = a; break;
 		case O_RETRIES: opt_long(name, a, 0, 1000, &o->retries); break;
@@ -264,7 +371,6 @@ parse_options(int argc, char **argv)
 		opt_bad("private-ranges", ranges, want);
 	}
 	if (policy) {
-		char err[512];
 		int rc = policy_load(policy, &F.policy, err, sizeof err);
 		if (rc == EX_USAGE)
 			msg_usage("%s", err);
@@ -312,6 +418,7 @@ close_handle(uv_handle_t *h, void *arg)
 int
 main(int argc, char **argv)
 {
+	int cookie_failed = 0;
 	msg_init("fetch");
 	parse_options(argc, argv);
 	if (F.o.queue) {
@@ -324,6 +431,13 @@ main(int argc, char **argv)
 	srand((unsigned)time(NULL) ^ (unsigned)getpid());
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || loop_init() != 0)
 		msg_die(EX_SOFTWARE, "cannot initialize libcurl");
+	if (F.o.insecure)
+		msg_note("--insecure: TLS certificates are not verified");
+	if (F.o.cookies) {
+		char err[512];
+		if (req_cookies_open(F.o.cookies, err, sizeof err) != 0)
+			msg_die(EX_NOINPUT, "%s", err);
+	}
 	curl_multi_setopt(F.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
 			  policy_max_per_host(F.policy, F.o.per_host));
 	rec_build_init(&F.build);
@@ -356,18 +470,26 @@ main(int argc, char **argv)
 	lease_close();
 	loop_close();
 	xfer_free_spares();
+	if (req_cookies_save() != 0)
+		cookie_failed = 1;
+	req_free();
 	uv_walk(F.loop, close_handle, NULL);
 	uv_run(F.loop, UV_RUN_DEFAULT);
 	uv_loop_close(F.loop);
 	curl_global_cleanup();
-	sched_free();
+	host_free_all();
 	policy_free(F.policy);
 	cidr_free(F.o.private_ranges);
 	curl_slist_free_all(F.o.resolve);
+	curl_slist_free_all(F.o.headers);
+	free(F.o.userpwd);
+	free(F.o.proxy_userpwd);
 	rec_build_free(&F.build);
 	if (F.bad_input)
 		return EX_DATAERR;
 	if (input_failed_open)
 		return EX_NOINPUT;
+	if (cookie_failed)
+		return EX_IOERR;
 	return exit_signal ? 128 + exit_signal : 0;
 }

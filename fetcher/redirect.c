@@ -26,6 +26,7 @@
 #include "site.h"
 #include "tm.h"
 #include "url.h"
+#include "xalloc.h"
 
 static int
 is_redirect(long status)
@@ -39,8 +40,9 @@ redirect_detail(const char *to, const char *why)
 {
 	if (!to)
 		return strdup(why);
-	char detail[512];
-	snprintf(detail, sizeof detail, "redirect to %.400s: %s", to, why);
+	char detail[512], *shown = req_url_shown(to);
+	snprintf(detail, sizeof detail, "redirect to %.400s: %s", shown ? shown : to, why);
+	free(shown);
 	return strdup(detail);
 }
 
@@ -100,9 +102,8 @@ redirect_follow(job *j)
 		curl_easy_getinfo(j->easy, CURLINFO_PRIMARY_IP, &ip);
 		j->from_public = ip && !cidr_has_text(F.o.private_ranges, ip);
 	}
-	hop *c = realloc(j->chain, (size_t)(j->n_chain + 1) * sizeof *c);
-	if (!c || !(c[j->n_chain].url = strdup(cur)))
-		abort();
+	hop *c = xrealloc(j->chain, (size_t)(j->n_chain + 1) * sizeof *c);
+	c[j->n_chain].url = xstrdup(cur);
 	c[j->n_chain].status = j->status;
 	j->chain = c;
 	j->n_chain++;
@@ -131,10 +132,12 @@ redirect_follow(job *j)
 		j->target = u.canon;
 		u.canon = NULL;
 		j->hop_attempts = 0;
-		j->guard = j->from_public && !F.o.allow_private;
+		/* Through --proxy the connection is the proxy's, which may
+		 * well be private: where the proxy connects is its own rule. */
+		j->guard = j->from_public && !F.o.allow_private && !F.o.proxy;
 		xfer_release(j->easy);
 		j->easy = NULL;
-		j->host = sched_host(u.host);
+		j->host = host_get(u.host);
 		j->not_before = tm_mono();
 		sched_retry(j);
 	}
@@ -152,7 +155,10 @@ redirect_pack(const job *j)
 	for (int i = 0; i < j->n_chain; i++) {
 		msgpack_pack_map(pk, 2);
 		msgpack_pack_str_with_body(pk, "url", 3);
-		msgpack_pack_str_with_body(pk, j->chain[i].url, strlen(j->chain[i].url));
+		char *shown = req_url_shown(j->chain[i].url);
+		const char *u = shown ? shown : j->chain[i].url;
+		msgpack_pack_str_with_body(pk, u, strlen(u));
+		free(shown);
 		msgpack_pack_str_with_body(pk, "status", 6);
 		msgpack_pack_long(pk, j->chain[i].status);
 	}

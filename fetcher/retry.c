@@ -1,5 +1,5 @@
 /* retry — what is worth another attempt, how long to wait for it, and
- * what a host's answers teach its scheduler.
+ * when a URL has waited too long.
  *
  * Retried: statuses in --retry-on (default 429,502,503,504) and transient
  * network failures (timeout, reset, connect: the words lib/fetcherr.h
@@ -15,12 +15,8 @@
  * failure.  Each host keeps a sick clock, the seconds it has spent
  * struggling (a 429/503 not recovered from, failures in a row, a breaker
  * trip); a queued URL is charged the sick clock's advance, and from its
- * first attempt on every second counts.
- *
- * Pacing that adapts (on unless --no-adapt): each answer teaches its
- * host a start interval by Scrapy AutoThrottle's rule (adapt below), so
- * a slow host gets about --target-concurrency requests at once and a
- * 429/503 slows it down only until it answers well again.
+ * first attempt on every second counts (the clock is lib/pace.c's, fed
+ * by health.c).
  */
 #include "fetch.h"
 
@@ -29,11 +25,6 @@
 #include <string.h>
 
 #include "tm.h"
-
-#define BACKOFF_CAP 60.0        /* seconds, for one URL's wait */
-#define PAUSE_CAP 3600.0        /* seconds, for one breaker pause */
-#define ADAPT_SETTLED 1.1       /* a raised delay this near its target has recovered */
-#define ADAPT_THROTTLED 0.25    /* seconds, the least interval a 429/503 leaves */
 
 int
 retry_status_listed(int status)
@@ -44,9 +35,9 @@ retry_status_listed(int status)
 	return 0;
 }
 
-/* Uniform in [0, 1): jitter only, no need for a strong generator. */
-static double
-unit_random(void)
+/* Jitter only, no need for a strong generator. */
+double
+retry_unit_random(void)
 {
 	return (double)rand() / ((double)RAND_MAX + 1.0);
 }
@@ -80,12 +71,11 @@ retry_decide(job *j, CURLcode rc, double retry_after, double *wait)
 	} else {
 		/* Full jitter (exponential cap, uniform below it): retries of
 		 * many URLs spread out instead of firing in step. */
-		double cap = fmin(BACKOFF_CAP, F.o.backoff * pow(2, tried - 1));
-		*wait = cap * unit_random();
+		*wait = pace_backoff(F.o.backoff, tried, retry_unit_random());
 	}
 	/* The retry starts no earlier than its host allows. */
 	double now = tm_mono();
-	double host_free = fmax(j->host->next_start, j->host->paused_until) - now;
+	double host_free = pace_free_at(&j->host->pace) - now;
 	if (now + fmax(*wait, host_free) > j->deadline) {
 		retry_expired(j);
 		return 0;
@@ -93,18 +83,11 @@ retry_decide(job *j, CURLcode rc, double retry_after, double *wait)
 	return 1;
 }
 
-/* Seconds h has been sick, up to now. */
-static double
-sick_clock(const host *h, double now)
-{
-	return h->sick_total + (h->sick ? now - h->sick_since : 0);
-}
-
 /* Notes j joining its host's queue. */
 void
 retry_queued(job *j, double now)
 {
-	j->queued_sick = sick_clock(j->host, now);
+	j->queued_sick = pace_sick_clock(&j->host->pace, now);
 }
 
 /* When j passes --max-elapsed: its deadline once it has started; before
@@ -115,7 +98,7 @@ retry_deadline(const job *j, double now)
 {
 	if (j->attempts)
 		return j->deadline;
-	return now + F.o.max_elapsed - (sick_clock(j->host, now) - j->queued_sick);
+	return now + F.o.max_elapsed - (pace_sick_clock(&j->host->pace, now) - j->queued_sick);
 }
 
 /* Ends j's retries on its deadline: a URL that was tried keeps its last
@@ -134,114 +117,4 @@ retry_expired(job *j)
 	}
 	free(j->error_detail);
 	j->error_detail = strdup(why);
-}
-
-/* Starts or stops h's sick clock after an outcome changed its state.
- * A learnt interval alone is not sickness: following the host's latency
- * is the pace a healthy host sets.  Only a 429/503 not yet recovered
- * from (the interval it raised still above the latency target, or no
- * success since it asked for a Retry-After) is. */
-static void
-sick_update(host *h, double now)
-{
-	int sick = h->throttled || h->failures > 0 || h->trips > 0;
-	if (sick == h->sick)
-		return;
-	if (sick) {
-		h->sick_since = now;
-		F.expire_at = now;   /* its queue now has deadlines: recompute */
-	} else {
-		h->sick_total += now - h->sick_since;
-	}
-	h->sick = sick;
-}
-
-/* Seconds from the start of j's attempt to the first byte of its
- * answer (CURLINFO_STARTTRANSFER_TIME): connecting, sending and the
- * server's think time, as Scrapy's download_latency.  Not the total:
- * the body's transfer time measures the page's size, our bandwidth and
- * our own output backpressure, not how loaded the server is. */
-static double
-latency(const job *j)
-{
-	curl_off_t us = 0;
-	curl_easy_getinfo(j->easy, CURLINFO_STARTTRANSFER_TIME_T, &us);
-	return (double)us / 1e6;
-}
-
-/* d kept between --max-delay (and --max-elapsed: longer, every URL of
- * the host would expire unprobed) and h's floor, which wins over both:
- * the floor is what the user or robots.txt asked for. */
-static double
-adapt_clamp(const host *h, double d)
-{
-	return fmax(fmin(d, fmin(F.o.max_delay, F.o.max_elapsed)), host_floor(h));
-}
-
-/* Scrapy AutoThrottle's rule, per host, on j's answer (rc was CURLE_OK):
- *
- * - target = latency / --target-concurrency; the next delay is
- *   max(target, mean of the old delay and target): up at once, down by
- *   averaging.  Only a 2xx may lower it: error pages are small and
- *   quick, and would otherwise speed up a host that is failing.
- * - 429/503 with a Retry-After (within --max-retry-after): the whole
- *   host waits that long, and then goes on at the delay it had: the
- *   server said how long, and the burst is not its steady rate.
- * - 429/503 without one: the interval in force doubles, once per burst
- *   (answers to requests started before the last doubling are the same
- *   event), to at least ADAPT_THROTTLED (twice a fast host's 1 ms is no
- *   slowing down); successes then average it back toward the target.
- *
- * The delay stays within adapt_clamp. */
-static void
-adapt(host *h, const job *j, double retry_after, double now)
-{
-	if (j->status == 429 || j->status == 503) {
-		h->throttled = 1;
-		if (retry_after > 0 && retry_after <= F.o.max_retry_after) {
-			if (now + retry_after > h->next_start)
-				h->next_start = now + retry_after;
-		} else if (j->start >= h->backoff_at) {
-			h->adapt_delay = adapt_clamp(h, fmax(2 * host_interval(h), ADAPT_THROTTLED));
-			h->backoff_at = now;
-		}
-		return;
-	}
-	double target = latency(j) / F.o.target_concurrency;
-	double d = adapt_clamp(h, fmax(target, (h->adapt_delay + target) / 2));
-	int ok = j->status >= 200 && j->status < 300;
-	if (!ok && d <= h->adapt_delay)
-		return;
-	h->adapt_delay = d;
-	/* Recovered once the delay is back within ADAPT_SETTLED of what the
-	 * latency alone asks (averaging only nears it). */
-	if (ok && d <= ADAPT_SETTLED * adapt_clamp(h, target))
-		h->throttled = 0;
-}
-
-/* Updates j's host from the attempt's outcome: its answer teaches the
- * start interval (adapt, unless --no-adapt), and a run of transient
- * failures trips the circuit breaker.  A pause grows no longer than
- * --max-elapsed: longer, every URL of the host would expire unprobed. */
-void
-retry_host_feedback(job *j, CURLcode rc, double retry_after)
-{
-	host *h = j->host;
-	double now = tm_mono();
-	if (F.o.adapt && rc == CURLE_OK)
-		adapt(h, j, retry_after, now);
-	if (fetcherr_retried(j->error) || (rc == CURLE_OK && j->status >= 500 &&
-			      retry_status_listed((int)j->status))) {
-		if (++h->failures >= F.o.host_failures) {
-			double pause = fmin(F.o.host_pause * pow(2, h->trips),
-					    fmin(PAUSE_CAP, F.o.max_elapsed));
-			h->paused_until = now + pause * (1 + 0.2 * unit_random());
-			h->trips++;
-			h->failures = 0;
-		}
-	} else if (rc == CURLE_OK) {
-		h->failures = 0;
-		h->trips = 0;
-	}
-	sick_update(h, now);
 }

@@ -15,6 +15,7 @@
 
 #include "msg.h"
 #include "tm.h"
+#include "xalloc.h"
 
 /* The job that fetches the robots.txt of h's origin o; h waits for it
  * (ROBOTS_LOADING).  The scheduler starts it like any job, so it counts
@@ -23,13 +24,9 @@
 job *
 robots_job(host *h, origin *o)
 {
-	job *j = calloc(1, sizeof *j);
-	if (!j)
-		abort();
+	job *j = xcalloc(1, sizeof *j);
 	size_t n = strlen(o->key) + sizeof "/robots.txt";
-	j->url = malloc(n);
-	if (!j->url)
-		abort();
+	j->url = xmalloc(n);
 	snprintf(j->url, n, "%s/robots.txt", o->key);
 	j->host = h;
 	j->origin = o;
@@ -62,19 +59,21 @@ robots_done(job *j, CURLcode rc)
 		double cd = 0;
 		o->robots = robots_parse(j->body ? j->body : "", j->body_len,
 					 F.o.robots_agent, &cd);
-		h->crawl_delay = fmax(h->crawl_delay, cd);
+		h->pace.crawl_delay = fmax(h->pace.crawl_delay, cd);
 		o->robots_state = ROBOTS_READY;
 	} else if (rc == CURLE_OK && st >= 400 && st < 500 && st != 429) {
 		o->robots_state = ROBOTS_READY;   /* no rules */
 	} else if (++o->robots_fails > F.o.retries) {
 		o->robots = robots_deny_all();
 		o->robots_state = ROBOTS_READY;
-		msg_note("robots.txt of %s unreachable, its URLs are refused", o->key);
+		char *shown = req_url_shown(o->key);
+		msg_note("robots.txt of %s unreachable, its URLs are refused", shown ? shown : o->key);
+		free(shown);
 	} else {
-		/* Disallow all for now: try again after a backoff, holding the
-		 * host's URLs meanwhile. */
-		double wait = fmin(60, F.o.backoff * pow(2, o->robots_fails - 1));
-		h->next_start = tm_mono() + wait;
+		/* Disallow all for now: try again after a backoff (its cap,
+		 * no jitter), holding the host's URLs meanwhile; an interval
+		 * in force that ends later still holds. */
+		pace_defer(&h->pace, tm_mono() + pace_backoff(F.o.backoff, o->robots_fails, 1));
 		o->robots_state = ROBOTS_NONE;
 	}
 	job_free(j);

@@ -303,13 +303,12 @@ static void
 put_hosts(FILE *f)
 {
 	double now = tm_mono();
-	host **v = malloc((F.n_hosts + 1) * sizeof *v);
+	host **v = malloc((F.hosts.n + 1) * sizeof *v);
 	if (!v)
 		return;
-	size_t n = 0;
-	for (size_t i = 0; i < F.table_size; i++)
-		for (host *h = F.table[i]; h; h = h->hnext)
-			v[n++] = h;
+	size_t n = 0, i = 0;
+	for (host *h; (h = host_next(&i));)
+		v[n++] = h;
 	qsort(v, n, sizeof *v, by_name);
 	fputs(",\n \"hosts\": {", f);
 	const char *sep = "\n  ";
@@ -320,9 +319,9 @@ put_hosts(FILE *f)
 		for (; k < n && strcmp(v[k]->name, v[i]->name) == 0; k++) {
 			fold(&hv.st, &v[k]->st);
 			hv.in_flight += v[k]->active;
-			hv.interval = fmax(hv.interval, host_interval(v[k]));
-			hv.learnt = fmax(hv.learnt, v[k]->adapt_delay);
-			hv.paused_for = fmax(hv.paused_for, v[k]->paused_until - now);
+			hv.interval = fmax(hv.interval, pace_interval(&v[k]->pace));
+			hv.learnt = fmax(hv.learnt, v[k]->pace.adapt_delay);
+			hv.paused_for = fmax(hv.paused_for, v[k]->pace.paused_until - now);
 			if (host_hold(v[k]))
 				hv.hold = host_hold(v[k]);
 		}
@@ -362,7 +361,7 @@ stats_write(void)
 	fprintf(f, "},\n \"in_flight\": %ld, \"pending\": %ld, \"hosts_kept\": %zu,"
 		   " \"hosts_seen\": %llu, \"hosts_evicted\": %llu,\n"
 		   " \"elapsed_s\": %.3f, \"records_per_s\": %.1f",
-		F.inflight, F.alive, F.n_hosts, s->hosts_seen, s->hosts_evicted,
+		F.inflight, F.alive, F.hosts.n, s->hosts_seen, s->hosts_evicted,
 		elapsed, elapsed > 0 ? (double)s->records / elapsed : 0.0);
 	/* A bucket's middle can pass the exact max: the max bounds both. */
 	fprintf(f, ",\n \"loop_lag_ms\": {\"p50\": %.1f, \"p99\": %.1f, \"max\": %.1f,"

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "tm.h"
+#include "xalloc.h"
 
 /* Paused transfers, so output_drain can resume them.  Bounded by -c. */
 static job **paused;
@@ -194,12 +195,7 @@ on_send(void *userp, char *ip, char *local_ip, int port, int local_port)
 	host *h = j->host;
 	if (!h)
 		return CURL_PREREQFUNC_OK;
-	double now = tm_mono();
-	h->next_start = fmax(h->next_start, now + host_interval(h));
-	/* The token bucket likewise: what it refilled since the start is
-	 * not earned while the request had not left. */
-	if (h->rate > 0 && h->tokens_at < now)
-		h->tokens_at = now;
+	pace_sent(&h->pace, tm_mono());
 	return CURL_PREREQFUNC_OK;
 }
 
@@ -216,9 +212,11 @@ static CURL *
 easy_get(void)
 {
 	CURL *e;
-	if (n_spare)
-		curl_easy_reset(e = spare[--n_spare]);
-	else if (!(e = curl_easy_init()))
+	if (n_spare) {
+		e = spare[--n_spare];
+		req_cookies_reset(e);
+		curl_easy_reset(e);
+	} else if (!(e = curl_easy_init()))
 		return NULL;
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
@@ -237,7 +235,77 @@ easy_get(void)
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_send);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	/* The transport: proxy (else libcurl reads *_proxy and no_proxy from
+	 * the environment, as curl does), TLS trust, the HTTP version. */
+	if (F.o.proxy)
+		curl_easy_setopt(e, CURLOPT_PROXY, F.o.proxy);
+	if (F.o.noproxy)
+		curl_easy_setopt(e, CURLOPT_NOPROXY, F.o.noproxy);
+	if (F.o.proxy_userpwd)
+		curl_easy_setopt(e, CURLOPT_PROXYUSERPWD, F.o.proxy_userpwd);
+	if (F.o.cacert)
+		curl_easy_setopt(e, CURLOPT_CAINFO, F.o.cacert);
+	if (F.o.capath)
+		curl_easy_setopt(e, CURLOPT_CAPATH, F.o.capath);
+	if (F.o.insecure) {
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+		curl_easy_setopt(e, CURLOPT_PROXY_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_PROXY_SSL_VERIFYHOST, 0L);
+	}
+	if (F.o.http_version)
+		curl_easy_setopt(e, CURLOPT_HTTP_VERSION, F.o.http_version);
+	req_cookies_use(e);
 	return e;
+}
+
+/* Appends to list the conditional request headers of j (a recrawl's:
+ * the validators of the page stored for its URL, lease.c) and notes in
+ * j->conditional whether there were any.  Sent on every hop: the stored
+ * validators are the final answer's, and an http:// URL's first hop is
+ * usually a redirect to its https:// page.  Returns the list. */
+static struct curl_slist *
+conditional_headers(job *j, struct curl_slist *list)
+{
+	const char *name[2] = { "If-None-Match", "If-Modified-Since" };
+	const char *value[2] = { j->etag, j->last_modified };
+	j->conditional = 0;
+	for (int i = 0; i < 2; i++) {
+		/* A line break would end the header and start another: a
+		 * frontier's value comes from records, which anyone may write. */
+		if (!value[i] || strpbrk(value[i], "\r\n"))
+			continue;
+		char *h;
+		if (asprintf(&h, "%s: %s", name[i], value[i]) < 0)
+			xalloc_die();
+		struct curl_slist *l = curl_slist_append(list, h);
+		free(h);
+		if (!l)
+			xalloc_die();
+		list = l;
+		j->conditional = 1;
+	}
+	return list;
+}
+
+/* What j's attempt on e carries beyond the URL: its headers, and the
+ * credentials while the target is the input's origin (CURLOPT_
+ * UNRESTRICTED_AUTH stays off for robots.txt's redirects, which libcurl
+ * follows). */
+static void
+set_request(CURL *e, job *j)
+{
+	curl_slist_free_all(j->req_hdrs);
+	j->req_hdrs = conditional_headers(j, req_headers(j));
+	if (j->req_hdrs)
+		curl_easy_setopt(e, CURLOPT_HTTPHEADER, j->req_hdrs);
+	if (F.o.userpwd && req_credentials(j))
+		curl_easy_setopt(e, CURLOPT_USERPWD, F.o.userpwd);
+	if (F.o.netrc) {
+		curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		if (F.o.netrc_file)
+			curl_easy_setopt(e, CURLOPT_NETRC_FILE, F.o.netrc_file);
+	}
 }
 
 /* Takes back a handle no transfer uses any more. */
@@ -259,38 +327,6 @@ xfer_free_spares(void)
 		curl_easy_cleanup(spare[--n_spare]);
 	free(spare);
 	spare = NULL;
-}
-
-/* Appends to list the conditional request headers of j (a recrawl's:
- * the validators of the page stored for its URL, lease.c), sent on
- * every hop: the stored validators are the final answer's, and an
- * http:// URL's first hop is a redirect to its https:// page.  Returns
- * the list (NULL when none and list was NULL); when out of memory it
- * frees list and returns NULL, so the attempt goes unconditional. */
-static struct curl_slist *
-conditional_headers(const job *j, struct curl_slist *list)
-{
-	const char *name[2] = { "If-None-Match", "If-Modified-Since" };
-	const char *value[2] = { j->etag, j->last_modified };
-	for (int i = 0; i < 2; i++) {
-		/* A line break would end the header and start another: a
-		 * frontier's value comes from records, which anyone may write. */
-		if (!value[i] || strpbrk(value[i], "\r\n"))
-			continue;
-		char *h;
-		if (asprintf(&h, "%s: %s", name[i], value[i]) < 0) {
-			curl_slist_free_all(list);
-			return NULL;
-		}
-		struct curl_slist *l = curl_slist_append(list, h);
-		free(h);
-		if (!l) {
-			curl_slist_free_all(list);
-			return NULL;
-		}
-		list = l;
-	}
-	return list;
 }
 
 /* Starts one attempt of j: an easy handle into the multi.  Returns 0,
@@ -322,6 +358,7 @@ xfer_start(job *j)
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 			 j->is_robots ? (curl_off_t)0 : (curl_off_t)F.o.max_body);
 	curl_easy_setopt(e, CURLOPT_URL, job_target(j));
+	set_request(e, j);
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, (long)j->is_robots);
 	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, j);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
@@ -333,11 +370,6 @@ xfer_start(job *j)
 	 * HTTP/2 can happen (TLS); on plain HTTP/1.1 it would hold each
 	 * host's next requests behind its first one. */
 	curl_easy_setopt(e, CURLOPT_PIPEWAIT, strncmp(j->url, "https:", 6) == 0 ? 1L : 0L);
-	/* The last attempt's list: its handle, reset, no longer uses it. */
-	curl_slist_free_all(j->cond);
-	j->cond = conditional_headers(j, NULL);
-	if (j->cond)
-		curl_easy_setopt(e, CURLOPT_HTTPHEADER, j->cond);
 	loop_add(j);
 	return 0;
 }

@@ -7,8 +7,11 @@
 #ifndef SLUICE_FUZZ_H
 #define SLUICE_FUZZ_H
 
+#include <msgpack.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "rec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -16,5 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * readers that take an fd or a path see the input as a file.  -1 when
  * memfds are not available. */
 int fuzz_fd(const uint8_t *data, size_t n);
+
+/* The record b builds, as a stage reads it: packed into raw and
+ * unpacked into *o in zone z (both initialised here; the caller
+ * destroys them).  Aborts when it does not unpack. */
+void fuzz_record(rec_build *b, msgpack_sbuffer *raw, msgpack_zone *z, msgpack_object *o);
 
 #endif

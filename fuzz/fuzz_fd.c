@@ -1,5 +1,6 @@
 #include "fuzz.h"
 
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -19,4 +20,15 @@ fuzz_fd(const uint8_t *data, size_t n)
 	}
 	lseek(fd, 0, SEEK_SET);
 	return fd;
+}
+
+void
+fuzz_record(rec_build *b, msgpack_sbuffer *raw, msgpack_zone *z, msgpack_object *o)
+{
+	msgpack_sbuffer_init(raw);
+	rec_build_finish(b, NULL, NULL, raw);
+	msgpack_zone_init(z, 4096);
+	size_t at = 0;
+	if (msgpack_unpack(raw->data, raw->size, &at, z, o) != MSGPACK_UNPACK_SUCCESS)
+		abort();
 }

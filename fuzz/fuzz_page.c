@@ -34,16 +34,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rec_put_int(&b, "status", 200);
 	rec_put_bin(&b, "body", d + off, size - off);
 	msgpack_sbuffer raw;
-	msgpack_sbuffer_init(&raw);
-	rec_build_finish(&b, NULL, NULL, &raw);
 	msgpack_zone z;
-	msgpack_zone_init(&z, 4096);
 	msgpack_object in;
-	size_t at = 0;
-	if (msgpack_unpack(raw.data, raw.size, &at, &z, &in) == MSGPACK_UNPACK_SUCCESS) {
-		page_process(p, raw.data, raw.size, &in, &out);
-		rec_out_flush(&out);
-	}
+	fuzz_record(&b, &raw, &z, &in);
+	page_process(p, raw.data, raw.size, &in, &out);
+	rec_out_flush(&out);
 	msgpack_zone_destroy(&z);
 	msgpack_sbuffer_destroy(&raw);
 	rec_build_free(&b);

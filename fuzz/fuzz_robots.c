@@ -1,4 +1,4 @@
-/* robots.txt parse + match: the first line of the input is the path to
+/* robots.txt parse + match + Sitemap lines: the first line of the input is the path to
  * decide, the rest the file. */
 #include "fuzz.h"
 
@@ -22,6 +22,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct robots *r = robots_parse(d + off, size - off, "sluice", &delay);
 	robots_allowed(r, path);
 	robots_allowed(r, "/");
+	const char *const *sm;
+	size_t ns = robots_sitemaps(r, &sm);
+	for (size_t i = 0; i < ns; i++)
+		if (strlen(sm[i]) > ROBOTS_MAX_SITEMAP_URL)
+			abort();
 	robots_free(r);
 	free(path);
 	return 0;

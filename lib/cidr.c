@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "xalloc.h"
+
 typedef struct range {
 	unsigned char net[16];
 	int bits;                /* prefix length over the 16 bytes */
@@ -48,10 +50,8 @@ in_range(const range *r, const unsigned char a[16])
 struct cidr *
 cidr_parse(const char *list, char *err, size_t errlen)
 {
-	struct cidr *c = calloc(1, sizeof *c);
-	char *copy = strdup(list), *save = NULL;
-	if (!c || !copy)
-		abort();
+	struct cidr *c = xcalloc(1, sizeof *c);
+	char *copy = xstrdup(list), *save = NULL;
 	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
 		char *slash = strchr(t, '/');
 		if (slash)
@@ -73,10 +73,7 @@ cidr_parse(const char *list, char *err, size_t errlen)
 		 * take part in comparisons either way. */
 		for (int i = r.bits; i < 128; i++)
 			r.net[i / 8] &= (unsigned char)~(0x80 >> (i % 8));
-		range *v = realloc(c->v, (c->n + 1) * sizeof *v);
-		if (!v)
-			abort();
-		c->v = v;
+		c->v = xrealloc(c->v, (c->n + 1) * sizeof *c->v);
 		c->v[c->n++] = r;
 	}
 	free(copy);

@@ -57,7 +57,16 @@ const char fr_schema_sqlite[] =
 "  min_gap     REAL NOT NULL DEFAULT 0,    -- its owner's interval between starts\n"
 "  updated_at  REAL NOT NULL\n"
 ");\n"
-"CREATE INDEX IF NOT EXISTS frontier_state_host ON frontier(state, host);\n";
+"CREATE INDEX IF NOT EXISTS frontier_state_host ON frontier(state, host);\n"
+"CREATE TABLE IF NOT EXISTS frontier_cookie (   -- fetch --cookies: the job's jar\n"
+"  domain      TEXT NOT NULL,              -- as libcurl writes it (#HttpOnly_ too)\n"
+"  path        TEXT NOT NULL,\n"
+"  name        TEXT NOT NULL,\n"
+"  line        TEXT NOT NULL,              -- the Netscape cookie file line\n"
+"  expires     REAL NOT NULL,              -- unix seconds, 0 for a session cookie\n"
+"  updated_at  REAL NOT NULL,\n"
+"  PRIMARY KEY (domain, path, name)\n"
+");\n";
 
 /* The same tables in PostgreSQL: times are double precision (real is
  * single there), ids bigserial.  Several workers may create them at
@@ -116,12 +125,21 @@ const char fr_schema_pg[] =
 "  updated_at  double precision NOT NULL\n"
 ");\n"
 "CREATE INDEX IF NOT EXISTS frontier_state_host ON frontier(state, host);\n"
+"CREATE TABLE IF NOT EXISTS frontier_cookie (\n"
+"  domain      text NOT NULL,\n"
+"  path        text NOT NULL,\n"
+"  name        text NOT NULL,\n"
+"  line        text NOT NULL,\n"
+"  expires     double precision NOT NULL,\n"
+"  updated_at  double precision NOT NULL,\n"
+"  PRIMARY KEY (domain, path, name)\n"
+");\n"
 "COMMIT;\n";
 
 enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE, S_RECRAWL,
        S_DEAD, S_DEAD_ID, S_DEFER, S_HOLD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
        S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
-       S_CLAIM, S_FREE_HOSTS, S_FREE_IDLE, S_SHARE,
+       S_CLAIM, S_FREE_HOSTS, S_FREE_IDLE, S_SHARE, S_COOKIE_PUT, S_COOKIES,
        S_BEGIN, S_BEGIN_LEASE, S_TURN, S_COMMIT, S_ROLLBACK,
        S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD, S_N };
 
@@ -246,6 +264,11 @@ static const char *const common[S_N] = {
 		    " SELECT (SELECT count(*) FROM (SELECT host FROM p WHERE host IS NOT NULL"
 		    "  UNION SELECT host FROM l WHERE host IS NOT NULL) AS u),"
 		    " (SELECT count(*) FROM frontier_owner)",
+	[S_COOKIE_PUT] = "INSERT INTO frontier_cookie VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+			 " ON CONFLICT(domain, path, name) DO UPDATE"
+			 " SET line = ?4, expires = ?5, updated_at = ?6",
+	[S_COOKIES] = "SELECT line FROM frontier_cookie WHERE expires = 0 OR expires > ?1"
+		      " ORDER BY updated_at",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_BEGIN_LEASE] = "BEGIN IMMEDIATE",
 	[S_TURN] = "SELECT 1",   /* SQLite's write lock is the turn */
@@ -754,6 +777,83 @@ int
 fr_paused(fr *f, void (*each)(void *arg, const char *host, const char *reason), void *arg)
 {
 	return pairs(f, S_PAUSED, NULL, 0, each, arg);
+}
+
+/* Upserts one Netscape cookie line (tab-separated: domain, tailmatch,
+ * path, secure, expires, name, value); a line of another shape is
+ * skipped. */
+static int
+cookie_put(fr *f, char *line, double now)
+{
+	char *field[7], *save = NULL, *copy = strdup(line);
+	if (!copy)
+		return -1;
+	int n = 0;
+	for (char *t = strtok_r(copy, "\t", &save); t && n < 7; t = strtok_r(NULL, "\t", &save))
+		field[n++] = t;
+	int rc = 0;
+	if (n >= 6)
+		rc = RUN(f, S_COOKIE_PUT, FA_S(field[0]), FA_S(field[2]), FA_S(field[5]), FA_S(line),
+			 FA_D(strtod(field[4], NULL)), FA_D(now));
+	free(copy);
+	return rc;
+}
+
+int
+fr_cookies_put(fr *f, const char *lines, double now)
+{
+	char *copy = strdup(lines), *save = NULL;
+	if (!copy || fr_begin(f) != 0) {
+		free(copy);
+		return -1;
+	}
+	int rc = 0;
+	for (char *l = strtok_r(copy, "\n", &save); l && rc == 0; l = strtok_r(NULL, "\n", &save))
+		rc = cookie_put(f, l, now);
+	free(copy);
+	if (rc != 0) {
+		rollback(f);
+		return -1;
+	}
+	return fr_commit(f);
+}
+
+char *
+fr_cookies(fr *f, double now)
+{
+	fr_store *s = f->s;
+	fr_arg a = FA_D(now);
+	if (s->run(s, S_COOKIES, &a, 1) != 0)
+		return NULL;
+	size_t len = 0, cap = 256;
+	char *out = malloc(cap);
+	int rc = 0;
+	while (out && (rc = s->row(s)) == 1) {
+		const char *l = s->text(s, 0);
+		size_t n = strlen(l);
+		if (len + n + 2 > cap) {
+			while (len + n + 2 > cap)
+				cap *= 2;
+			char *p = realloc(out, cap);
+			if (!p) {
+				free(out);
+				out = NULL;
+				break;
+			}
+			out = p;
+		}
+		memcpy(out + len, l, n);
+		out[len + n] = '\n';
+		len += n + 1;
+	}
+	s->end(s);
+	if (out)
+		out[len] = '\0';
+	if (out && rc != 0) {
+		free(out);
+		out = NULL;
+	}
+	return out;
 }
 
 int

@@ -133,6 +133,17 @@ int fr_lease(fr *f, int n, double now, double lease_secs, int max_leases,
  * toward max_leases.  0 (also when the lease is no longer ours), or -1. */
 int fr_defer(fr *f, const char *url, double at, const char *host, double host_at);
 
+/* fetch --cookies: the job's cookie jar, so a rerun or another fetch
+ * has the session.  fr_cookies_put stores each Netscape cookie line of
+ * lines (as libcurl's CURLINFO_COOKIELIST gives them, one a line) over
+ * the job's cookie of that domain, path and name, in one transaction;
+ * 0, or -1.  fr_cookies returns the job's unexpired cookies as such
+ * lines, oldest first (malloc'd, "" when none), or NULL on error.  A
+ * cookie removed by a site stays until it expires (libcurl drops it
+ * from its list rather than marking it). */
+int fr_cookies_put(fr *f, const char *lines, double now);
+char *fr_cookies(fr *f, double now);
+
 /* Calls each(arg, host) for every host we are handing back (see
  * "Hosts"); returns how many. */
 int fr_leaving(fr *f, void (*each)(void *arg, const char *host), void *arg);

@@ -8,6 +8,7 @@
 
 #include "msg.h"
 #include "num.h"
+#include "xalloc.h"
 
 /* getopt_long's val for a row without a short letter: above every
  * char, so the two never collide. */
@@ -18,11 +19,11 @@ opt_next(int argc, char **argv, const opt_def *tab, int n)
 {
 	static struct option *longs;
 	static char *shorts;
+	if (!longs && argc == 2 && strcmp(argv[1], "--man-options") == 0)
+		opt_man(tab, n);
 	if (!longs) {
-		longs = calloc((size_t)n + 1, sizeof *longs);
-		shorts = calloc((size_t)n * 2 + 2, 1);
-		if (!longs || !shorts)
-			msg_die(EX_OSERR, "out of memory");
+		longs = xcalloc((size_t)n + 1, sizeof *longs);
+		shorts = xcalloc((size_t)n * 2 + 2, 1);
 		char *s = shorts;
 		*s++ = ':';   /* a missing value is ':', not '?': both are usage errors */
 		/* Headings are left out: a NULL name would end the array. */
@@ -49,6 +50,16 @@ opt_next(int argc, char **argv, const opt_def *tab, int n)
 		if (c != 0 && tab[i].shortc == c)
 			return i;
 	msg_bad_option(argv);
+}
+
+/* The end of --help and --man-options: stdout written, exit 0 (quietly
+ * when it was closed). */
+static _Noreturn void
+opt_done(void)
+{
+	if (fflush(stdout) != 0)
+		msg_stdout_failed(errno);
+	exit(0);
 }
 
 void
@@ -80,9 +91,68 @@ opt_help(const char *usage, const opt_def *tab, int n)
 			printf(" (%s)", tab[i].dflt);
 		putchar('\n');
 	}
-	if (fflush(stdout) != 0)
-		msg_stdout_failed(errno);
-	exit(0);
+	opt_done();
+}
+
+/* Writes s as troff text: a '-' that starts a word (an option's dash)
+ * becomes \-, a backslash \e, a newline a space; italic when it is an
+ * argument name, each run of capitals in \fI...\fR. */
+static void
+opt_troff(const char *s, int arg)
+{
+	for (const char *p = s; *p; p++) {
+		int cap = *p >= 'A' && *p <= 'Z';
+		if (arg && cap && (p == s || !(p[-1] >= 'A' && p[-1] <= 'Z')))
+			fputs("\\fI", stdout);
+		if (*p == '-' && (arg || p == s || p[-1] == ' ' || p[-1] == '(' || p[-1] == '-'))
+			fputs("\\-", stdout);
+		else if (*p == '\\')
+			fputs("\\e", stdout);
+		else
+			putchar(*p == '\n' ? ' ' : *p);
+		if (arg && cap && !(p[1] >= 'A' && p[1] <= 'Z'))
+			fputs("\\fR", stdout);
+	}
+}
+
+void
+opt_man(const opt_def *tab, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const opt_def *o = &tab[i];
+		if (!o->name) {
+			/* "Limits:" is .SS Limits */
+			size_t len = strlen(o->help);
+			printf(".SS \"%.*s\"\n", (int)(len && o->help[len - 1] == ':' ? len - 1 : len),
+			       o->help);
+			continue;
+		}
+		printf(".TP\n%s", o->shortc || o->arg ? ".BR " : ".B ");
+		if (o->shortc)
+			printf("\\-%c \", \" ", o->shortc);
+		opt_troff("--", 1);
+		opt_troff(o->name, 1);
+		if (o->arg) {
+			fputs(" \" ", stdout);
+			opt_troff(o->arg, 1);
+			putchar('"');
+		}
+		putchar('\n');
+		const char *text = o->man ? o->man : o->help;
+		if (text[0] == '.' || text[0] == '\'')
+			fputs("\\&", stdout);   /* not a request ("... for S seconds") */
+		if (o->man)
+			fputs(o->man, stdout);
+		else
+			opt_troff(o->help, 0);
+		if (o->dflt) {
+			fputs(" (", stdout);
+			opt_troff(o->dflt, 0);
+			putchar(')');
+		}
+		putchar('\n');
+	}
+	opt_done();
 }
 
 void

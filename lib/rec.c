@@ -232,7 +232,7 @@ rec_in_next(rec_in *r, msgpack_object *o)
 			snprintf(r->err, sizeof r->err, "read error at byte %llu: %s",
 				 (unsigned long long)(r->offset + unparsed(r)),
 				 strerror(errno));
-			return REC_ERR;
+			return REC_IOERR;
 		}
 	}
 }

@@ -33,7 +33,10 @@
 #define REC_ELEMENT_BYTES 16
 #define REC_MIN_ELEMENTS 65536
 
-enum { REC_OK = 1, REC_EOF = 0, REC_ERR = -1, REC_NEED = -2 };
+/* What a read returns.  REC_ERR is the stream's fault (malformed: exit
+ * 65), REC_IOERR the reading's (read(2) failed: exit 74); r->err names
+ * the offset either way.  -3 is lib/stop's REC_STOPPED. */
+enum { REC_OK = 1, REC_EOF = 0, REC_ERR = -1, REC_NEED = -2, REC_IOERR = -4 };
 
 /* Where the scan of a partly buffered record stopped, so the next fill
  * resumes there instead of rescanning the record from its start. */
@@ -54,7 +57,7 @@ typedef struct rec_in {
 	uint64_t offset;   /* stream offset of the first unconsumed byte */
 	size_t last_len;   /* bytes of the record rec_in_parse last returned */
 	int eof;
-	char err[160];     /* why REC_ERR was returned, names the offset */
+	char err[160];     /* why REC_ERR or REC_IOERR, names the offset */
 } rec_in;
 
 /* Prepares r to read from fd.  Returns 0, or -1 when out of memory. */
@@ -77,7 +80,7 @@ int rec_in_parse(rec_in *r, msgpack_object *o);
 void rec_in_raw(const rec_in *r, const char **p, size_t *n);
 
 /* rec_in_parse with blocking fills: the loop every filter stage uses.
- * A read error is REC_ERR with the reason in r->err. */
+ * A read error is REC_IOERR with the reason in r->err. */
 int rec_in_next(rec_in *r, msgpack_object *o);
 
 /* Takes the next line (without its newline or CR) from what is buffered,

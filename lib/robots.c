@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "pct.h"
+#include "url.h"
 
 typedef struct rule {
 	int allow;
@@ -33,6 +34,8 @@ struct robots {
 	rule *rules;
 	size_t n, cap;
 	int deny_all;
+	char *sitemaps[ROBOTS_MAX_SITEMAPS];
+	size_t n_sitemaps;
 };
 
 /* RFC 3986 unreserved: the octets that mean the same encoded or not. */
@@ -235,6 +238,32 @@ next_line(const char *txt, size_t n, size_t *pos, char *buf)
 	return 1;
 }
 
+/* Keeps the Sitemap: URL v when it is one robots_sitemaps gives (out of
+ * memory, it is left out like a bad one). */
+static void
+add_sitemap(struct robots *r, const char *v)
+{
+	url_parts u;
+	const char *why;
+	if (r->n_sitemaps == ROBOTS_MAX_SITEMAPS || url_canon(v, strlen(v), &u, &why) != 0)
+		return;
+	int keep = url_fetchable(u.scheme) && strlen(u.canon) <= ROBOTS_MAX_SITEMAP_URL;
+	for (size_t i = 0; keep && i < r->n_sitemaps; i++)
+		keep = strcmp(r->sitemaps[i], u.canon) != 0;
+	if (keep) {
+		r->sitemaps[r->n_sitemaps++] = u.canon;
+		u.canon = NULL;
+	}
+	url_parts_free(&u);
+}
+
+size_t
+robots_sitemaps(const struct robots *r, const char *const **urls)
+{
+	*urls = r ? (const char *const *)r->sitemaps : NULL;
+	return r ? r->n_sitemaps : 0;
+}
+
 int
 robots_token_valid(const char *s)
 {
@@ -292,11 +321,16 @@ robots_parse(const char *txt, size_t n, const char *agent, double *crawl_delay)
 					star = 1;
 				continue;
 			}
+			if (strcasecmp(k, "sitemap") == 0) {
+				if (pass == 0)
+					add_sitemap(r, v);
+				continue;   /* outside groups */
+			}
 			int allow = strcasecmp(k, "allow") == 0;
 			int rule = allow || strcasecmp(k, "disallow") == 0;
 			int delay = strcasecmp(k, "crawl-delay") == 0;
 			if (!rule && !delay)
-				continue;   /* Sitemap, unknown: outside groups */
+				continue;   /* unknown: outside groups */
 			in_agents = 0;
 			int applies = named ? mine : star;
 			if (pass == 0 || !applies)
@@ -339,6 +373,8 @@ robots_free(struct robots *r)
 	for (size_t i = 0; i < r->n; i++)
 		free(r->rules[i].pat);
 	free(r->rules);
+	for (size_t i = 0; i < r->n_sitemaps; i++)
+		free(r->sitemaps[i]);
 	free(r);
 }
 

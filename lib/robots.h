@@ -1,7 +1,7 @@
 /* robots — robots.txt rules per RFC 9309: parsing a file for one product
- * token, and deciding whether a path may be fetched.  Pure: no I/O, no
- * fetch state (fetcher/robots.c fetches the file), so tests and fuzzers
- * link it alone.
+ * token, deciding whether a path may be fetched, and the file's Sitemap:
+ * URLs.  Pure: no I/O, no fetch state (fetcher/robots.c fetches the
+ * file), so tests and fuzzers link it alone.
  *
  * Bounded whatever the file holds: only the first ROBOTS_MAX_BYTES are
  * parsed (RFC 9309 §2.5 asks crawlers to parse at least 500 KiB), a line
@@ -16,6 +16,9 @@
 
 #define ROBOTS_MAX_BYTES (500 * 1024)
 #define ROBOTS_MAX_LINE (16 * 1024)
+#define ROBOTS_MAX_SITEMAPS 64          /* Sitemap: URLs kept per file */
+#define ROBOTS_MAX_SITEMAP_URL 2048     /* bytes of one, canonical (the
+                                         * sitemaps protocol's URL limit) */
 
 struct robots;
 
@@ -34,6 +37,15 @@ struct robots *robots_deny_all(void);
 /* Whether path (from the first '/', query included, percent-encoded as
  * a canonical URL is) may be fetched; NULL rules allow everything. */
 int robots_allowed(const struct robots *r, const char *path);
+
+/* The Sitemap: URLs of the file r was parsed from.  They stand outside
+ * the groups (RFC 9309 §2.2.4), so every one counts whatever agent the
+ * rules are for.  Each is absolute http(s), canonical (lib/url.h), once,
+ * in file order; relative URLs, other schemes, URLs longer than
+ * ROBOTS_MAX_SITEMAP_URL and those after the first ROBOTS_MAX_SITEMAPS
+ * are left out.  Returns their count and points *urls at them (valid
+ * until robots_free); 0 for NULL rules and robots_deny_all. */
+size_t robots_sitemaps(const struct robots *r, const char *const **urls);
 
 /* The error_detail of a refusal by r. */
 const char *robots_reason(const struct robots *r);

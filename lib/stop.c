@@ -101,7 +101,7 @@ stop_next(rec_in *r, msgpack_object *o, rec_out *out)
 		case STOP_ERROR:
 			snprintf(r->err, sizeof r->err, "read error at byte %llu: %s",
 				 (unsigned long long)r->offset, strerror(errno));
-			return REC_ERR;
+			return REC_IOERR;
 		default:
 			break;
 		}

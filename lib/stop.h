@@ -44,7 +44,8 @@ int stop_fill(rec_in *r, long timeout_ms);
 
 /* rec_in_next for filters: flushes out (when not NULL) before waiting, so
  * records never sit in a buffer while the stage is idle (a crawl waits
- * on them), and returns STOP_SIGNAL as REC_STOPPED. */
+ * on them), and returns STOP_SIGNAL as REC_STOPPED; a failed read is
+ * REC_IOERR, a malformed stream REC_ERR, each with r->err. */
 enum { REC_STOPPED = -3 };
 int stop_next(rec_in *r, msgpack_object *o, rec_out *out);
 

@@ -3,6 +3,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "xalloc.h"
+
 /* Under ASan (make SAN=1) the arena keeps ASan's checks working: free
  * chunk space is poisoned, each allocation is unpoisoned exactly and
  * followed by a poisoned gap, and arena_reset poisons everything, so an
@@ -88,13 +90,11 @@ arena_reset(arena *a)
 	}
 }
 
-/* A new empty chunk with size bytes of room; aborts when out of memory. */
+/* A new empty chunk with size bytes of room; dies when out of memory. */
 static arena_chunk *
 arena_chunk_new(size_t size)
 {
-	arena_chunk *c = malloc(sizeof *c + size);
-	if (!c)
-		abort();
+	arena_chunk *c = xmalloc(sizeof *c + size);
 	c->size = size;
 	c->used = 0;
 	c->next = NULL;

@@ -35,8 +35,8 @@ void arena_free(arena *a);
 void arena_reset(arena *a);
 
 /* A GumboAllocatorFunction: n bytes, 16-byte aligned, from the arena
- * passed as userdata.  Aborts when out of memory (gumbo cannot handle a
- * NULL; in a worker the pool reports the death).  When a->over is set
+ * passed as userdata.  Dies through xalloc_die when out of memory (gumbo
+ * cannot handle a NULL; in a worker the pool reports the death).  When a->over is set
  * and the chunks would pass a->cap bytes, longjmps to *a->over instead:
  * gumbo keeps nothing outside its allocations, which are all in the
  * arena, so leaving it mid-parse and calling arena_reset loses nothing. */

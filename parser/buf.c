@@ -2,6 +2,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "xalloc.h"
 
 void
 pbuf_init(pbuf *b)
@@ -35,10 +38,7 @@ pbuf_reserve(pbuf *b, size_t n)
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < b->len + n + 1)
 		cap *= 2;
-	char *p = realloc(b->p, cap);
-	if (!p)
-		abort();
-	b->p = p;
+	b->p = xrealloc(b->p, cap);
 	b->cap = cap;
 }
 
@@ -78,4 +78,13 @@ void
 pbuf_break(pbuf *b)
 {
 	b->space = 1;
+}
+
+int
+pbuf_prefix(const char *s, size_t n, const char *prefix)
+{
+	while (n && pbuf_isspace((unsigned char)*s))
+		s++, n--;
+	size_t m = strlen(prefix);
+	return n >= m && strncasecmp(s, prefix, m) == 0;
 }

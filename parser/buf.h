@@ -44,4 +44,8 @@ static inline int pbuf_isspace(int c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
+/* Whether s[0..n) starts with prefix, ignoring ASCII case and leading
+ * whitespace: a Content-Type's media type. */
+int pbuf_prefix(const char *s, size_t n, const char *prefix);
+
 #endif

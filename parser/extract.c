@@ -4,6 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "xalloc.h"
+
 /* Elements whose content is never visible text. */
 static int
 ex_hidden(GumboTag t)
@@ -96,9 +98,7 @@ ex_push_href(ex_result *r, const char *href)
 {
 	if (r->nhrefs == r->caphrefs) {
 		r->caphrefs = r->caphrefs ? r->caphrefs * 2 : 64;
-		r->hrefs = realloc(r->hrefs, r->caphrefs * sizeof *r->hrefs);
-		if (!r->hrefs)
-			abort();
+		r->hrefs = xrealloc(r->hrefs, r->caphrefs * sizeof *r->hrefs);
 	}
 	r->hrefs[r->nhrefs++] = href;
 }
@@ -109,9 +109,7 @@ ex_push_match(ex_result *r, int field, const GumboNode *n)
 {
 	if (r->nm == r->capm) {
 		r->capm = r->capm ? r->capm * 2 : 16;
-		r->m = realloc(r->m, r->capm * sizeof *r->m);
-		if (!r->m)
-			abort();
+		r->m = xrealloc(r->m, r->capm * sizeof *r->m);
 	}
 	r->m[r->nm].field = field;
 	r->m[r->nm++].node = n;
@@ -265,17 +263,13 @@ ex_walk(ex_result *r, const GumboOutput *out, const ex_field *f, int nf,
 	r->lang = r->description = r->robots = r->canonical = r->base = NULL;
 	r->nhrefs = r->nm = 0;
 	if (nf > r->ndone) {
-		r->done = realloc(r->done, (size_t)nf);
-		if (!r->done)
-			abort();
+		r->done = xrealloc(r->done, (size_t)nf);
 		r->ndone = nf;
 	}
 	if (nf)
 		memset(r->done, 0, (size_t)nf);
 	if (nf > r->nmemo) {
-		r->memo = realloc(r->memo, (size_t)nf * sizeof *r->memo);
-		if (!r->memo)
-			abort();
+		r->memo = xrealloc(r->memo, (size_t)nf * sizeof *r->memo);
 		while (r->nmemo < nf)
 			r->memo[r->nmemo++] = sel_memo_new();
 	}

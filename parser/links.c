@@ -5,6 +5,7 @@
 
 #include "htab.h"
 #include "wurl.h"
+#include "xalloc.h"
 
 struct lnk {
 	wurl doc;         /* the document URL; doc.href NULL when none */
@@ -65,7 +66,7 @@ lnk_begin(lnk *l, const char *url, size_t n)
 	if (!url || n == 0 || wurl_parse(url, n, NULL, &l->doc, &why) != WURL_OK)
 		return;
 	if (!lnk_copy(&l->base, &l->doc))
-		abort();
+		xalloc_die();
 }
 
 void
@@ -103,13 +104,12 @@ lnk_add(lnk *l, const char *s, size_t n)
 	int added;
 	htab_ent *e = htab_put(&l->set, s, n, &added);
 	if (!e)
-		abort();
+		xalloc_die();
 	if (!added)
 		return 0;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
-		if (!(l->list = realloc(l->list, l->cap * sizeof *l->list)))
-			abort();
+		l->list = xrealloc(l->list, l->cap * sizeof *l->list);
 	}
 	l->list[l->n++] = (struct lnk_item){ e->key, e->len };
 	return 1;

@@ -1,17 +1,21 @@
-/* parse — the CPU stage of sluice: HTML records in, extracted fields out.
+/* parse — the CPU stage of sluice: HTML records (and sitemaps) in,
+ * extracted fields out.
  *
  *     fetch < urls.txt | parse -j4 -f price=.price | sink pages.db
  *
  * main only reads options and picks a mode; the work is in page.c (one
- * record), pool.c (the workers), src.c (where records come from).
+ * record; sitemap.c for sitemaps), pool.c (the workers), src.c (where
+ * records come from).
  */
 #include <errno.h>
 #include <getopt.h>   /* optarg, optind */
+#include <libxml/xmlversion.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "msg.h"
 #include "opt.h"
@@ -21,6 +25,7 @@
 #include "sel.h"
 #include "src.h"
 #include "stop.h"
+#include "xalloc.h"
 
 #define PARSE_MAX_JOBS 256
 
@@ -40,7 +45,8 @@ static const char usage[] =
 	"       parse --html [--base URL] [OPTION...] FILE...\n"
 	"Reads fetch records (msgpack) on stdin and writes each with title,\n"
 	"links, canonical, lang, description, meta_robots, text, fields,\n"
-	"parser and parse_ms added; non-HTML records pass through.\n"
+	"parser and parse_ms added; sitemaps get links and sitemap; other\n"
+	"records pass through.\n"
 	"\n";
 
 enum {
@@ -49,20 +55,34 @@ enum {
 };
 
 static const opt_def opts_tab[O_N] = {
-	[O_JOBS] = { "jobs", 'j', "N", "worker processes, 0 to 256; 0: none", "online CPUs" },
-	[O_FIELD] = { "field", 'f', "NAME=SEL[@ATTR]", "fields.NAME = first match's text or ATTR;\nrepeatable", NULL },
-	[O_FIELD_ALL] = { "field-all", 'F', "NAME=SEL[@ATTR]", "fields.NAME = array of every match;\nrepeatable", NULL },
-	[O_KEEP] = { "keep-body", 0, NULL, "keep the body key in output records", NULL },
-	[O_NOTEXT] = { "no-text", 0, NULL, "do not write the text key", NULL },
-	[O_HTML] = { "html", 0, NULL, "operands are HTML files, not a record stream", NULL },
-	[O_BASE] = { "base", 0, "URL", "with --html: url and base for links", NULL },
-	[O_MAXREC] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M" },
-	[O_MAXTIME] = { "max-parse-time", 0, "S", "seconds a worker may spend on one record\nbefore it is replaced; 0: no limit", "30" },
-	[O_MAXMEM] = { "max-parse-memory", 0, "BYTES", "parse tree one record may take; 0: no limit", "1G" },
-	[O_JSON] = { "json", 0, NULL, "write JSON lines (the default on a terminal)", NULL },
-	[O_QUIET] = { "quiet", 'q', NULL, "no notices", NULL },
-	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
-	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
+	[O_JOBS] = { "jobs", 'j', "N", "worker processes, 0 to 256; 0: none", "online CPUs",
+		"parse in \\fIN\\fR worker processes; \\fB\\-j0\\fR parses in-process.  Output is in completion order; with \\fB\\-j1\\fR it is in input order" },
+	[O_FIELD] = { "field", 'f', "NAME=SEL[@ATTR]", "fields.NAME = first match's text or ATTR;\nrepeatable", NULL,
+		"set \\fBfields.\\fR\\fINAME\\fR to the text (or attribute \\fIATTR\\fR) of the first element matching the CSS selector \\fISEL\\fR.  Supported: type, \\fB*\\fR, \\fB#id\\fR, \\fB.class\\fR, \\fB[a]\\fR, \\fB[a=v]\\fR, \\fB[a^=v]\\fR, \\fB[a$=v]\\fR, \\fB[a*=v]\\fR, \\fB[a~=v]\\fR, compounds, the descendant and \\fB>\\fR combinators, \\fB,\\fR lists; repeatable" },
+	[O_FIELD_ALL] = { "field-all", 'F', "NAME=SEL[@ATTR]", "fields.NAME = array of every match;\nrepeatable", NULL,
+		"like \\fB\\-f\\fR, but \\fBfields.\\fR\\fINAME\\fR is an array of every match; repeatable" },
+	[O_KEEP] = { "keep-body", 0, NULL, "keep the body key in output records", NULL,
+		"keep \\fBbody\\fR in output records" },
+	[O_NOTEXT] = { "no-text", 0, NULL, "do not write the text key", NULL,
+		"do not write \\fBtext\\fR" },
+	[O_HTML] = { "html", 0, NULL, "operands are HTML files, not a record stream", NULL,
+		"operands are HTML files; each becomes a record with \\fBurl\\fR = file:// and its absolute path" },
+	[O_BASE] = { "base", 0, "URL", "with --html: url and base for links", NULL,
+		"with \\fB\\-\\-html\\fR: use \\fIURL\\fR as url, final_url and link base" },
+	[O_MAXREC] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M",
+		"refuse input records larger than \\fIBYTES\\fR, K/M/G suffixes" },
+	[O_MAXTIME] = { "max-parse-time", 0, "S", "seconds a worker may spend on one record\nbefore it is replaced; 0: no limit", "30",
+		"kill and replace a worker that has spent more than \\fIS\\fR seconds on one record (0: no limit); the record is written as its input plus \\fBparse_error\\fR \"timeout\".  Needs workers: with \\fB\\-j0\\fR there is no limit" },
+	[O_MAXMEM] = { "max-parse-memory", 0, "BYTES", "parse tree one record may take; 0: no limit", "1G",
+		"stop parsing a record whose parse tree would take more than \\fIBYTES\\fR (K, M, G suffixes; 0: no limit); the record is written as its input plus \\fBparse_error\\fR \\\"too_large\\\" and the next one is parsed.  The tree is what grows with a page's element count (about 40 bytes per byte of a page of tiny elements); works with \\fB\\-j0\\fR too" },
+	[O_JSON] = { "json", 0, NULL, "write JSON lines (the default on a terminal)", NULL,
+		"write JSON lines (the default when standard output is a terminal)" },
+	[O_QUIET] = { "quiet", 'q', NULL, "no notices", NULL,
+		"suppress notices" },
+	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
+		"print the options with their defaults and exit" },
+	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL,
+		"print the version with the gumbo and msgpack-c versions, and exit" },
 };
 
 /* What the options ask for, beyond the page options. */
@@ -79,7 +99,8 @@ parse_version(void)
 {
 	static char mp[64];
 	snprintf(mp, sizeof mp, "msgpack-c %s", msgpack_version());
-	const char *const libs[] = { "gumbo " PAGE_GUMBO_VERSION, mp, NULL };
+	const char *const libs[] = { "gumbo " PAGE_GUMBO_VERSION, mp,
+				     "libxml2 " LIBXML_DOTTED_VERSION, "zlib " ZLIB_VERSION, NULL };
 	msg_version(libs);
 }
 
@@ -195,9 +216,7 @@ main(int argc, char **argv)
 		.max_record = REC_MAX_RECORD_DEFAULT, .max_time = PARSE_MAX_TIME_DEFAULT,
 	};
 	page_opts opts = { .max_mem = PARSE_MAX_MEM_DEFAULT };
-	ex_field *fields = calloc((size_t)argc, sizeof *fields);
-	if (!fields)
-		msg_die(EX_OSERR, "out of memory");
+	ex_field *fields = xcalloc((size_t)argc, sizeof *fields);
 	opts.fields = fields;
 	parse_args(argc, argv, &a, &opts, fields);
 
@@ -210,7 +229,7 @@ main(int argc, char **argv)
 	int r = a.html ? src_init_files(&s, argv + optind, argc - optind, a.base, a.max_record)
 		       : src_init_stream(&s, STDIN_FILENO, a.max_record);
 	if (r < 0)
-		msg_die(EX_OSERR, "out of memory");
+		xalloc_die();
 	rec_out o;
 	rec_out_init(&o, STDOUT_FILENO, a.json ? 1 : -1);
 	int rc = a.jobs == 0 ? pool_run_inline(&opts, &s, &o)

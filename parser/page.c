@@ -7,6 +7,7 @@
 #include "charset.h"
 #include "links.h"
 #include "msg.h"
+#include "sitemap.h"
 #include "tm.h"
 
 struct page {
@@ -17,6 +18,7 @@ struct page {
 	pbuf scratch;    /* collapsed attribute values and field text */
 	rec_build b;
 	arena mem;       /* gumbo's tree: reset after each page */
+	sitemap *sm;     /* sitemaps.org XML records */
 };
 
 static const char *const page_drop_body[] = { "body", NULL };
@@ -29,7 +31,8 @@ page_new(const page_opts *opts)
 		return NULL;
 	p->opts = opts;
 	p->links = lnk_new();
-	if (!p->links) {
+	p->sm = sitemap_new();
+	if (!p->links || !p->sm) {
 		page_free(p);
 		return NULL;
 	}
@@ -47,22 +50,13 @@ page_free(page *p)
 	if (!p)
 		return;
 	lnk_free(p->links);
+	sitemap_free(p->sm);
 	ex_free(&p->ex);
 	pbuf_free(&p->utf8);
 	pbuf_free(&p->scratch);
 	rec_build_free(&p->b);
 	arena_free(&p->mem);
 	free(p);
-}
-
-/* Whether s[0..n) starts with prefix, ignoring case and leading space. */
-static int
-page_prefix(const char *s, size_t n, const char *prefix)
-{
-	while (n && pbuf_isspace((unsigned char)*s))
-		s++, n--;
-	size_t m = strlen(prefix);
-	return n >= m && strncasecmp(s, prefix, m) == 0;
 }
 
 /* Whether body looks like HTML: one of the tags browsers' sniffing
@@ -96,8 +90,8 @@ page_is_html(const msgpack_object *in)
 	if (rec_get(in, "error") || rec_not_modified(in) || !rec_str(in, "body", &body, &bn))
 		return 0;
 	if (rec_str(in, "ctype", &ct, &ctn) && ctn > 0)
-		return page_prefix(ct, ctn, "text/html") ||
-		       page_prefix(ct, ctn, "application/xhtml+xml");
+		return pbuf_prefix(ct, ctn, "text/html") ||
+		       pbuf_prefix(ct, ctn, "application/xhtml+xml");
 	return page_sniff(body, bn);
 }
 
@@ -220,12 +214,44 @@ page_gumbo(page *p, const char *html, size_t hn, int *over)
 	return g;
 }
 
+/* The document URL of in: final_url, else url; NULL when neither. */
+static void
+page_url(const msgpack_object *in, const char **url, size_t *un)
+{
+	if (!rec_str(in, "final_url", url, un) || *un == 0)
+		if (!rec_str(in, "url", url, un))
+			*url = NULL, *un = 0;
+}
+
+/* A record that is not HTML: a sitemap's links and `sitemap` map, its
+ * input plus parse_error when it is a sitemap parse could not read, or
+ * else the input byte for byte. */
+static int
+page_other(page *p, const char *raw, size_t rawn, const msgpack_object *in, rec_out *o)
+{
+	if (!sitemap_candidate(in))
+		return rec_out_put(o, raw, rawn);
+	double t0 = tm_mono();
+	const char *url;
+	size_t un;
+	page_url(in, &url, &un);
+	rec_build_reset(&p->b);
+	int rc = sitemap_put(p->sm, p->links, &p->b, in, url, un);
+	if (rc == SITEMAP_NOT)
+		return rec_out_put(o, raw, rawn);
+	if (rc == SITEMAP_ERR)
+		return rec_out_build(o, &p->b, in, NULL);
+	rec_put_str(&p->b, "parser", sitemap_parser());
+	rec_put_double(&p->b, "parse_ms", (tm_mono() - t0) * 1000);
+	return rec_out_build(o, &p->b, in, p->opts->keep_body ? NULL : page_drop_body);
+}
+
 int
 page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	     rec_out *o)
 {
 	if (!page_is_html(in))
-		return rec_out_put(o, raw, rawn);
+		return page_other(p, raw, rawn, in, o);
 
 	double t0 = tm_mono();
 	const char *body, *ct, *html, *url;
@@ -238,9 +264,7 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	GumboOutput *g = page_gumbo(p, html, hn, &over);
 	rec_build *b = &p->b;
 	rec_build_reset(b);
-	if (!rec_str(in, "final_url", &url, &un) || un == 0)
-		if (!rec_str(in, "url", &url, &un))
-			url = NULL, un = 0;
+	page_url(in, &url, &un);
 	if (!g) {
 		arena_reset(&p->mem);
 		if (over)

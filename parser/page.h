@@ -1,8 +1,9 @@
 /* page — turn one input record into one output record.
  *
  * HTML records (by ctype, or sniffed when ctype is missing) are decoded,
- * parsed with gumbo and extracted; every other record, and every record
- * that already carries `error`, passes through byte for byte.  The same
+ * parsed with gumbo and extracted; sitemaps.org XML (sitemap.h) gives
+ * `links` and `sitemap`; every other record, and every record that
+ * already carries `error`, passes through byte for byte.  The same
  * code runs in-process (-j0, --html) and in each -j worker.
  */
 #ifndef PARSE_PAGE_H

@@ -13,6 +13,7 @@
 #include "msg.h"
 #include "stop.h"
 #include "tm.h"
+#include "xalloc.h"
 
 /* Results come from our own workers: no need to cap them below what a
  * page with --keep-body and its text can reach. */
@@ -167,7 +168,7 @@ pool_spawn(pool *p, int i)
 	pool_nonblock(w->to);
 	pool_nonblock(w->from);
 	if (rec_in_init(&w->r, w->from, 0) < 0)
-		msg_die(EX_OSERR, "out of memory");
+		xalloc_die();
 	w->r.max_record = POOL_MAX_RESULT;
 }
 
@@ -329,9 +330,7 @@ pool_give(pool *p, int i, const char *raw, size_t n, const msgpack_object *o)
 {
 	pool_worker *w = &p->w[i];
 	pool_job *j = &w->q[(w->head + w->count) % POOL_CREDIT];
-	j->raw = malloc(n ? n : 1);
-	if (!j->raw)
-		msg_die(EX_OSERR, "out of memory");
+	j->raw = xmalloc(n);
 	memcpy(j->raw, raw, n);
 	j->n = n;
 	j->url = rec_strdup(o, "url");
@@ -425,12 +424,10 @@ int
 pool_run(int n, const page_opts *opts, double max_time, src *s, rec_out *out)
 {
 	pool p = { .n = n, .opts = opts, .max_time = max_time, .out = out };
-	p.w = calloc((size_t)n, sizeof *p.w);
-	p.retry = calloc((size_t)n * POOL_CREDIT, sizeof *p.retry);
-	struct pollfd *fds = calloc((size_t)n * 2 + 1, sizeof *fds);
-	int *who = calloc((size_t)n * 2 + 1, sizeof *who);
-	if (!p.w || !p.retry || !fds || !who)
-		msg_die(EX_OSERR, "out of memory");
+	p.w = xcalloc((size_t)n, sizeof *p.w);
+	p.retry = xcalloc((size_t)n * POOL_CREDIT, sizeof *p.retry);
+	struct pollfd *fds = xcalloc((size_t)n * 2 + 1, sizeof *fds);
+	int *who = xcalloc((size_t)n * 2 + 1, sizeof *who);
 	for (int i = 0; i < n; i++)
 		pool_spawn(&p, i);
 
@@ -554,7 +551,7 @@ pool_run_inline(const page_opts *opts, src *s, rec_out *out)
 {
 	page *p = page_new(opts);
 	if (!p)
-		msg_die(EX_OSERR, "out of memory");
+		xalloc_die();
 	int rc = REC_EOF;
 	for (;;) {
 		const char *raw;

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "xalloc.h"
+
 enum { SEL_HAS, SEL_EQ, SEL_PREFIX, SEL_SUFFIX, SEL_SUBSTR, SEL_WORD };
 
 typedef struct sel_attr {
@@ -51,10 +53,7 @@ static void *
 sel_grow(void *p, int n, size_t size)
 {
 	/* Arrays here grow one element at a time; selectors are short. */
-	void *q = realloc(p, (size_t)(n + 1) * size);
-	if (!q)
-		abort();
-	return q;
+	return xrealloc(p, (size_t)(n + 1) * size);
 }
 
 /* Records the first error at the cursor; returns -1 for the callers to
@@ -105,9 +104,7 @@ sel_name(sel_parser *p, int lower)
 		sel_fail(p, "expected a name");
 		return NULL;
 	}
-	char *s = strndup(p->src + start, p->i - start);
-	if (!s)
-		abort();
+	char *s = xstrndup(p->src + start, p->i - start);
 	if (lower)
 		for (char *c = s; *c; c++)
 			if (*c >= 'A' && *c <= 'Z')
@@ -158,9 +155,7 @@ sel_parse_attr(sel_parser *p, sel_compound *c)
 			}
 			a.vlen = p->i - start;
 		}
-		a.val = strndup(p->src + start, a.vlen);
-		if (!a.val)
-			abort();
+		a.val = xstrndup(p->src + start, a.vlen);
 		sel_skip_space(p);
 	}
 	if (p->src[p->i] != ']') {
@@ -256,9 +251,7 @@ sel *
 sel_compile(const char *src, int *pos, const char **why)
 {
 	sel_parser p = { src, 0, 0, NULL };
-	sel *s = calloc(1, sizeof *s);
-	if (!s)
-		abort();
+	sel *s = xcalloc(1, sizeof *s);
 	sel_skip_space(&p);
 	for (;;) {
 		s->list = sel_grow(s->list, s->n, sizeof *s->list);
@@ -422,9 +415,7 @@ struct sel_memo {
 sel_memo *
 sel_memo_new(void)
 {
-	sel_memo *m = calloc(1, sizeof *m);
-	if (!m)
-		abort();
+	sel_memo *m = xcalloc(1, sizeof *m);
 	m->gen = 1;
 	return m;
 }
@@ -466,10 +457,8 @@ sel_memo_grow(sel_memo *m, size_t depth)
 	size_t cap = m->cap ? m->cap : 64;
 	while (cap <= depth)
 		cap *= 2;
-	m->slot = realloc(m->slot, cap * sizeof *m->slot);
-	m->st = realloc(m->st, cap * (size_t)m->ncomp);
-	if (!m->slot || (!m->st && m->ncomp))
-		abort();
+	m->slot = xrealloc(m->slot, cap * sizeof *m->slot);
+	m->st = xrealloc(m->st, cap * (size_t)m->ncomp);
 	memset(m->slot + m->cap, 0, (cap - m->cap) * sizeof *m->slot);
 	m->cap = cap;
 }

@@ -28,7 +28,8 @@ void sel_free(sel *s);
 
 typedef struct sel_memo sel_memo;
 
-/* An empty memo; aborts when out of memory, like the rest of sel. */
+/* An empty memo; dies (xalloc_die) when out of memory, like the rest
+ * of sel. */
 sel_memo *sel_memo_new(void);
 void sel_memo_free(sel_memo *m);
 

@@ -9,6 +9,7 @@
 #include "rec.h"
 #include "site.h"
 #include "url.h"
+#include "xalloc.h"
 
 typedef struct ack {
 	char *url;
@@ -19,6 +20,7 @@ typedef struct ack {
 	int replace;       /* ... whether they replace the row's (a new page) */
 	char **links;      /* to follow, or NULL */
 	uint32_t n_links;
+	int index;         /* the links are a sitemap index's */
 } ack;
 
 static ack_opts opt;
@@ -57,7 +59,23 @@ static char *
 header_dup(const msgpack_object *rec, const char *name)
 {
 	const msgpack_object *v = cols_header(rec, name);
-	return v ? strndup(v->via.str.ptr, v->via.str.size) : NULL;
+	return v ? xstrndup(v->via.str.ptr, v->via.str.size) : NULL;
+}
+
+/* What parse made of rec: 0 a page, 1 a sitemap's urlset, 2 a sitemap
+ * index (docs/records.md, `sitemap`). */
+static int
+sitemap_kind(const msgpack_object *rec)
+{
+	const msgpack_object *sm = rec_get(rec, "sitemap");
+	const char *k;
+	size_t n;
+	if (!sm || sm->type != MSGPACK_OBJECT_MAP || rec_get(rec, "parse_error") ||
+	    !rec_str(sm, "kind", &k, &n))
+		return 0;
+	if (n == 6 && memcmp(k, "urlset", 6) == 0)
+		return 1;
+	return n == 5 && memcmp(k, "index", 5) == 0 ? 2 : 0;
 }
 
 void
@@ -68,9 +86,7 @@ ack_note(const msgpack_object *rec)
 		return;
 	if (n_acks == cap_acks) {
 		cap_acks = cap_acks ? cap_acks * 2 : 256;
-		acks = realloc(acks, cap_acks * sizeof *acks);
-		if (!acks)
-			abort();
+		acks = xrealloc(acks, cap_acks * sizeof *acks);
 	}
 	ack *a = &acks[n_acks++];
 	memset(a, 0, sizeof *a);
@@ -90,7 +106,12 @@ ack_note(const msgpack_object *rec)
 	/* Nothing was judged: the host's yield window is not its to move. */
 	if (kind == COLS_UNCHANGED)
 		a->verdict = -1;
-	if (a->verdict >= 0)
+	/* validate's rules are about pages: a sitemap is followed whatever
+	 * they said of it, and does not count in its host's yield. */
+	int sitemap = sitemap_kind(rec);
+	if (sitemap)
+		a->verdict = 1, a->index = sitemap == 2;
+	else if (a->verdict >= 0)
 		a->host = rec_strdup(rec, "host");
 	char *err = rec_strdup(rec, "error");
 	if (err) {
@@ -106,11 +127,11 @@ ack_note(const msgpack_object *rec)
 	if (!opt.follow || a->verdict != 1 ||
 	    !links || links->type != MSGPACK_OBJECT_ARRAY || nofollow(rec))
 		return;
-	a->links = calloc(links->via.array.size + 1, sizeof *a->links);
-	for (uint32_t i = 0; a->links && i < links->via.array.size; i++) {
+	a->links = xcalloc(links->via.array.size + 1, sizeof *a->links);
+	for (uint32_t i = 0; i < links->via.array.size; i++) {
 		const msgpack_object *l = &links->via.array.ptr[i];
 		if (l->type == MSGPACK_OBJECT_STR)
-			a->links[a->n_links++] = strndup(l->via.str.ptr, l->via.str.size);
+			a->links[a->n_links++] = xstrndup(l->via.str.ptr, l->via.str.size);
 	}
 }
 
@@ -146,6 +167,12 @@ follow(const ack *a)
 	char *scope;
 	if (!fr_lookup(front, a->url, &depth, &scope))
 		return;   /* not a page of this job */
+	/* Each index above a sitemap added one to its depth, so this bounds
+	 * a chain of indexes (or a loop of them) whatever --max-depth is. */
+	if (a->index && depth >= ACK_MAX_INDEX_DEPTH) {
+		free(scope);
+		return;
+	}
 	/* We hold the write transaction: only our own adds change it. */
 	long long admitted = opt.max_pages ? fr_admitted(front) : 0;
 	for (uint32_t i = 0; depth < opt.max_depth && i < a->n_links; i++) {

@@ -1,5 +1,6 @@
 /* ack — sink --queue: acknowledge leased URLs once their rows are
- * durable, and --follow the links of accepted pages into the frontier.
+ * durable, and --follow the links of accepted pages (and of sitemaps,
+ * accepted or not) into the frontier.
  *
  * Acknowledgements wait for the batch: ack_note remembers what each
  * stored record means for the frontier, ack_flush applies it all.  When
@@ -19,6 +20,10 @@
 #include "vre.h"
 
 enum { SCOPE_HOST, SCOPE_DOMAIN, SCOPE_ANY };
+
+/* A sitemap index at this depth or deeper has its links not followed:
+ * the nesting limit of 10 that issue 25 sets for sitemap indexes. */
+#define ACK_MAX_INDEX_DEPTH 10
 
 typedef struct ack_opts {
 	const char *path;      /* the frontier database */

@@ -5,6 +5,7 @@
 
 #include "msg.h"
 #include "rec.h"
+#include "xalloc.h"
 
 const char *const cols_names[COLS_N] = {
 	"url", "final_url", "host", "status", "error", "accepted", "reason",
@@ -101,8 +102,7 @@ cols_rest_json(cols_rest *r, const msgpack_object *rec, int links, int strict)
 	if (n > r->cap) {
 		free(r->kv);
 		r->cap = n;
-		if (!(r->kv = malloc(n * sizeof *r->kv)))
-			msg_die(EX_OSERR, "out of memory");
+		r->kv = xmalloc(n * sizeof *r->kv);
 	}
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < n; i++)

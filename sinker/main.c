@@ -22,6 +22,7 @@
 #include "sql.h"
 #include "stop.h"
 #include "tm.h"
+#include "xalloc.h"
 
 static const char usage[] =
 	"usage: sink [OPTION...] TARGET\n"
@@ -38,22 +39,36 @@ enum {
 };
 
 static const opt_def opts[O_N] = {
-	[O_BATCH] = { "batch", 0, "N", "commit every N records ...", "1000" },
-	[O_BATCH_MS] = { "batch-ms", 0, "T", "... or T ms after the first uncommitted one", "1000" },
-	[O_SYNC] = { "sync", 0, "normal|full", "full: each commit on the disk before sink goes\non, so it survives power loss too", "normal" },
-	[O_BODY] = { "body", 0, NULL, "store body (*.db and postgresql:// only)", NULL },
-	[O_LINKS] = { "links", 0, NULL, "store links in their own table", NULL },
+	[O_BATCH] = { "batch", 0, "N", "commit every N records ...", "1000",
+		"commit every \\fIN\\fR records" },
+	[O_BATCH_MS] = { "batch-ms", 0, "T", "... or T ms after the first uncommitted one", "1000",
+		"or \\fIT\\fR milliseconds after the first uncommitted record" },
+	[O_SYNC] = { "sync", 0, "normal|full", "full: each commit on the disk before sink goes\non, so it survives power loss too", "normal",
+		"full: sync every commit to the disk, so committed batches survive power loss (SQLite synchronous=FULL, PostgreSQL synchronous_commit=on); normal survives a killed sink, but power loss may lose the last batches" },
+	[O_BODY] = { "body", 0, NULL, "store body (*.db and postgresql:// only)", NULL,
+		"store the body in the \\fBbody\\fR BLOB column (*.db and postgresql:// only)" },
+	[O_LINKS] = { "links", 0, NULL, "store links in their own table", NULL,
+		"store links in table \\fBlinks\\fR(src, dst)" },
 	[O_SCHEMA] = { "schema", 0, NULL, "print the schema SQL and exit", NULL },
-	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M" },
-	[O_QUEUE] = { "queue", 0, "DB", "mark each URL of the frontier DB done (or dead)\nonce its row is committed (docs/queue.md)", NULL },
-	[O_FOLLOW] = { "follow", 0, NULL, "admit the links of accepted pages to the queue", NULL },
-	[O_MAX_DEPTH] = { "max-depth", 0, "N", "links followed from a seed", "5" },
-	[O_MAX_PAGES] = { "max-pages", 0, "N", "URLs ever admitted to the queue", "no limit" },
-	[O_INCLUDE] = { "include", 0, "REGEX", "follow only links matching one; repeatable", NULL },
-	[O_EXCLUDE] = { "exclude", 0, "REGEX", "never follow links matching one; repeatable", NULL },
-	[O_SCOPE] = { "scope", 0, "host|domain|any", "where followed links may lead, from the seed", "host" },
+	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M",
+		"largest input record accepted, K/M/G suffixes" },
+	[O_QUEUE] = { "queue", 0, "DB", "mark each URL of the frontier DB done (or dead)\nonce its row is committed (docs/queue.md)", NULL,
+		"acknowledge the URLs that \\fBfetch \\-\\-queue\\fR \\fIDB\\fR leased: each is marked done once the transaction holding its row has committed, or dead with the record's error; \\fIDB\\fR is a SQLite file or a \\fBpostgresql://\\fR URI, and when it is \\fITARGET\\fR itself rows and acknowledgements commit in one transaction (docs/queue.md)" },
+	[O_FOLLOW] = { "follow", 0, NULL, "admit the links of accepted pages to the queue", NULL,
+		"with \\fB\\-\\-queue\\fR: admit the links of accepted pages to the frontier at the page's depth + 1, never from a page whose meta robots says nofollow; the links of a sitemap (a record with \\fBsitemap.kind\\fR) whether accepted or not, except from a sitemap index at depth 10 or more" },
+	[O_MAX_DEPTH] = { "max-depth", 0, "N", "links followed from a seed", "5",
+		"links are followed up to \\fIN\\fR hops from a seed" },
+	[O_MAX_PAGES] = { "max-pages", 0, "N", "URLs ever admitted to the queue", "no limit",
+		"stop admitting once the frontier has held \\fIN\\fR URLs" },
+	[O_INCLUDE] = { "include", 0, "REGEX", "follow only links matching one; repeatable", NULL,
+		"follow only links whose URL matches one of these PCRE2 patterns; repeatable" },
+	[O_EXCLUDE] = { "exclude", 0, "REGEX", "never follow links matching one; repeatable", NULL,
+		"never follow links whose URL matches one; repeatable, and checked first" },
+	[O_SCOPE] = { "scope", 0, "host|domain|any", "where followed links may lead, from the seed", "host",
+		"where followed links may lead: host, the seed's host; domain, the seed's registrable domain by the Public Suffix List; any, anywhere" },
 	[O_QUIET] = { "quiet", 'q', NULL, "no closing note on stderr", NULL },
-	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
+	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
+		"print the options with their defaults and exit" },
 	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
 };
 
@@ -131,7 +146,7 @@ parse_args(int argc, char **argv, sink *k)
 				msg_usage("bad regex '%s' %s", optarg, why);
 			vre ***list = i == O_INCLUDE ? &k->q.include : &k->q.exclude;
 			int *nl = i == O_INCLUDE ? &k->q.n_include : &k->q.n_exclude;
-			*list = realloc(*list, (size_t)(*nl + 1) * sizeof **list);
+			*list = xrealloc(*list, (size_t)(*nl + 1) * sizeof **list);
 			(*list)[(*nl)++] = re;
 			break;
 		}
@@ -256,7 +271,7 @@ main(int argc, char **argv)
 
 	rec_in in;
 	if (rec_in_init(&in, 0, k.max_record) < 0)
-		msg_die(EX_OSERR, "out of memory");
+		xalloc_die();
 	int malformed = 0;
 	for (;;) {
 		msgpack_object rec;

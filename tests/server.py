@@ -3,7 +3,7 @@
 
     python3 tests/server.py --port-file F --log F --addr 127.0.0.1
         [--addr 127.0.0.2 ...] [--port N] [--robots FILE]
-        [--robots-status N] [--root DIR]
+        [--robots-status N] [--root DIR] [--cert PEM --key PEM]
 
 Binds one port number on every --addr (a free one unless --port is given)
 and writes it to --port-file once every address is listening.  HTTP/1.1
@@ -12,13 +12,13 @@ says otherwise.  Each request is logged as one JSON line to --log as soon as
 its headers are parsed, before the response:
 
     {"t", "addr", "host", "method", "path", "conn", "conns", "inflight", "ua",
-     "inm", "ims"}
+     "hdrs"}
 
 where t is when the request line was read, conn the id of the TCP
 connection, conns the connections open on that local address and
-inflight the requests being handled there (including this one), inm and
-ims the request's If-None-Match and If-Modified-Since (null when not
-sent).  SIGTERM and SIGINT exit at once.
+inflight the requests being handled there (including this one), hdrs
+every request header (names lowercase).  With --cert and --key it serves
+HTTPS instead.  SIGTERM and SIGINT exit at once.
 
 Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
 
@@ -46,6 +46,11 @@ Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
                               (both: &ms=M sleeps M ms before every answer)
     /retry-after-date?...     same with an HTTP-date N seconds ahead
     /robots.txt               --robots FILE (re-read), --robots-status N, or 404
+    /need-header?name=H&value=V  200 when header H (x-api-key) came (with V), else 403
+    /login?name=N&value=V     200 with Set-Cookie N=V (session=s3cret)
+    /members?name=N&value=V   200 when cookie N=V came (session=s3cret), else 403
+    /basic?user=U&pass=P      200 with Basic U:P (u:p), else 401
+    /encoded?name=F&enc=E     file F under --root as is, Content-Encoding: E
     /charset?cs=NAME&title=T&how=header|meta|none   title encoded in NAME
     /status-only              exactly "HTTP/1.1 200 OK\r\n", then close
     /hugeheader?mb=N          status line, one header line X-Big of N MiB
@@ -68,8 +73,10 @@ F defaults to 1, N of s to 1; counters are per endpoint and key.
 """
 
 import argparse
+import base64
 import email.utils
 import html
+import http.cookies
 import itertools
 import json
 import mimetypes
@@ -79,6 +86,7 @@ import select
 import signal
 import socket
 import socketserver
+import ssl
 import struct
 import sys
 import threading
@@ -220,8 +228,10 @@ class Handler(BaseHTTPRequestHandler):
                 "path": self.path,
                 "conn": self.conn_id,
                 "ua": self.headers.get("User-Agent"),
-                "inm": self.headers.get("If-None-Match"),
-                "ims": self.headers.get("If-Modified-Since"),
+                # Every request header as received, names lowercase
+                # (repeats joined with ", "): what a client sent.
+                "hdrs": {k.lower(): ", ".join(self.headers.get_all(k))
+                         for k in self.headers.keys()},
             })
             try:
                 if self.command in ("GET", "HEAD"):
@@ -632,6 +642,58 @@ ROUTES.update({"status-only": ep_status_only, "hugeheader": ep_hugeheader,
                "close-after": ep_close_after, "cond": ep_cond})
 
 
+# ---- what a site behind a key, a login or a password wants
+
+def ep_need_header(h, _, q):
+    # 200 when header `name` came with value `value`, else 403.
+    name, want = q.get("name", "x-api-key"), q.get("value")
+    got = h.headers.get(name)
+    ok = got is not None and (want is None or got == want)
+    h.reply(200 if ok else 403, page("Header %s" % ("ok" if ok else "missing")))
+
+
+def ep_login(h, _, q):
+    # Sets cookie `name` (session=s3cret by default) and says so.
+    name, value = q.get("name", "session"), q.get("value", "s3cret")
+    h.reply(200, page("Logged in"), headers=[
+        ("Set-Cookie", "%s=%s; Path=/; HttpOnly" % (name, value))])
+
+
+def ep_members(h, _, q):
+    # 200 when cookie `name` came with value `value`, else 403.
+    name, want = q.get("name", "session"), q.get("value", "s3cret")
+    c = http.cookies.SimpleCookie(h.headers.get("Cookie", ""))
+    ok = name in c and c[name].value == want
+    h.reply(200 if ok else 403, page("Members" if ok else "Log in first"))
+
+
+def ep_basic(h, _, q):
+    # HTTP Basic: 200 for user:pass (u:p by default), else 401.
+    want = "%s:%s" % (q.get("user", "u"), q.get("pass", "p"))
+    got = h.headers.get("Authorization", "")
+    ok = got == "Basic " + base64.b64encode(want.encode()).decode()
+    if ok:
+        h.reply(200, page("Authorized"))
+    else:
+        h.reply(401, page("Unauthorized"), headers=[("WWW-Authenticate", 'Basic realm="t"')])
+
+
+def ep_encoded(h, _, q):
+    # A file under --root sent as is, labelled Content-Encoding: enc: a
+    # body compressed by a tool the standard library lacks (zstd, br).
+    root = os.path.realpath(h.st.args.root or ".")
+    full = os.path.realpath(os.path.join(root, q.get("name", "")))
+    if not full.startswith(root + os.sep) or not os.path.isfile(full):
+        raise BadRequest("no such file under --root")
+    with open(full, "rb") as f:
+        body = f.read()
+    h.reply(200, body, headers=[("Content-Encoding", q.get("enc", "identity"))])
+
+
+ROUTES.update({"need-header": ep_need_header, "encoded": ep_encoded, "login": ep_login, "members": ep_members,
+               "basic": ep_basic})
+
+
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256
@@ -682,6 +744,8 @@ def main():
     ap.add_argument("--robots")
     ap.add_argument("--robots-status", type=int)
     ap.add_argument("--root")
+    ap.add_argument("--cert", help="serve HTTPS with this PEM certificate chain")
+    ap.add_argument("--key", help="... and this key")
     args = ap.parse_args()
     addrs = args.addr or ["127.0.0.1"]
 
@@ -692,6 +756,13 @@ def main():
     signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
 
     servers, port = bind_all(addrs, args.port, state)
+    if args.cert:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(args.cert, args.key)
+        for s in servers:
+            # The handshake runs in the thread that handles the request.
+            s.socket = ctx.wrap_socket(s.socket, server_side=True,
+                                       do_handshake_on_connect=False)
     for s in servers:
         threading.Thread(target=s.serve_forever, kwargs={"poll_interval": 0.1},
                          daemon=True).start()

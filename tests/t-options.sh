@@ -2,7 +2,9 @@
 # Each program's options, as its --help lists them (from its option
 # table, lib/opt.h), against the OPTIONS section of man/PROG.1 and the
 # Options table of docs/PROG.md: a name missing on either side fails,
-# so the man page and docs cannot fall behind the program.
+# so the man page and docs cannot fall behind the program.  The man
+# page's section must also be exactly what `make man` generates from
+# the table (scripts/man-options).
 . "$(dirname "$0")/lib.sh"
 ROOT=$TESTS/..
 
@@ -44,6 +46,12 @@ for p in validate sink fetch parse; do
 		expect_eq "$p: --help lists options" yes "$([ -s "$T/$p.help" ] && echo yes)"
 		expect_eq "$p: man/$p.1 names each option of --help" "" "$man"
 		expect_eq "$p: docs/$p.md names each option of --help" "" "$doc"
+		# The OPTIONS section is generated from the option table:
+		# `make man` must leave the committed page as it is.
+		cp "$ROOT/man/$p.1" "$T/$p.1"
+		"$ROOT/scripts/man-options" "$BIN/$p" "$T/$p.1"
+		expect_eq "$p: man/$p.1 OPTIONS is what make man writes" "" \
+			"$(diff "$ROOT/man/$p.1" "$T/$p.1")"
 		;;
 	esac
 done

@@ -36,7 +36,7 @@ crawl() {
 
 # sent: what each request of the log sent, one line each, sorted: the
 # path, If-None-Match and If-Modified-Since ("-" when not sent).
-sent() { jq -r '[.path, .inm // "-", .ims // "-"] | join(" | ")' "$LOG" | sort; }
+sent() { jq -r '[.path, .hdrs["if-none-match"] // "-", .hdrs["if-modified-since"] // "-"] | join(" | ")' "$LOG" | sort; }
 
 # ---- SQLite: frontier and pages in one file
 J=$T/job.db
@@ -44,7 +44,7 @@ seeds "" >"$T/seeds.txt"
 crawl "$J" "$J"
 expect_eq "first crawl: seven pages stored, every URL done" "7 done|7" \
 	"$(q "$J" 'select count(*) from pages') $(q "$J" 'select state, count(*) from frontier group by state')"
-expect_eq "first crawl: no conditional request" 0 "$(jq 'select(.inm or .ims)' "$LOG" | grep -c path)"
+expect_eq "first crawl: no conditional request" 0 "$(jq 'select(.hdrs["if-none-match"] or .hdrs["if-modified-since"])' "$LOG" | grep -c path)"
 expect_eq "pages hold the validators of each answer" "/cond/a?mode=same|\"a-v1\"|$LM1
 /cond/b?mode=lm||$LM1
 /cond/e?mode=etag|\"e-v1\"|

@@ -153,6 +153,10 @@ expect_eq "a bad regex in a rules file exits 64 with line and offset" \
 	"$rc $(head -1 "$T/err")"
 "$BIN/validate" --rules "$T/missing.txt" </dev/null >/dev/null 2>&1
 expect_eq "an unreadable rules file exits 74" 74 $?
+# A failed read (stdin a directory) is an I/O error, not malformed input.
+"$BIN/validate" -q <"$T" >/dev/null 2>"$T/err"
+expect_eq "a failed read of stdin exits 74 naming the offset" \
+	"74 validate: read error at byte 0: Is a directory" "$? $(cat "$T/err")"
 expect_usage_errors validate "--status 299-200" "--status abc" "--min-text -1" "--max-record 0" "--bogus" "extra"
 "$BIN/validate" --help >"$T/out"
 expect_eq "--help prints the synopsis" "0 usage: validate [OPTION...] < records > records" "$? $(head -1 "$T/out")"

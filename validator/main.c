@@ -19,6 +19,7 @@
 #include "stop.h"
 #include "rules.h"
 #include "summary.h"
+#include "xalloc.h"
 
 static const char usage[] =
 	"usage: validate [OPTION...] < records > records\n"
@@ -33,19 +34,28 @@ enum {
 
 /* The first six are rules: their long name is the rule's name. */
 static const opt_def opts_tab[O_N] = {
-	[O_STATUS] = { "status", 0, "RANGE[,RANGE]", "acceptable statuses: N, N-M or Nxx; any", "200-299" },
-	[O_CTYPE] = { "ctype", 0, "TYPE[,TYPE]", "content type prefixes; any", "text/html" },
-	[O_REQUIRE] = { "require", 0, "FIELD", "present and non-empty, e.g. fields.price;\nrepeatable", NULL },
+	[O_STATUS] = { "status", 0, "RANGE[,RANGE]", "acceptable statuses: N, N-M or Nxx; any", "200-299",
+		"acceptable statuses: \\fIN\\fR, \\fIN\\-M\\fR or \\fINxx\\fR; \\fBany\\fR" },
+	[O_CTYPE] = { "ctype", 0, "TYPE[,TYPE]", "content type prefixes; any", "text/html",
+		"case-insensitive prefixes of the content type; \\fBany\\fR" },
+	[O_REQUIRE] = { "require", 0, "FIELD", "present and non-empty, e.g. fields.price;\nrepeatable", NULL,
+		"present and non-empty; dotted paths such as fields.price; repeatable" },
 	[O_MARKER] = { "marker", 0, "REGEX", "must match the title or text; repeatable", NULL },
 	[O_REJECT] = { "reject", 0, "REGEX", "must not match the title or text; repeatable", NULL },
-	[O_MIN_TEXT] = { "min-text", 0, "N", "shorter text is a JavaScript shell", "0: off" },
-	[O_RULES] = { "rules", 0, "FILE", "rules file, with [host NAME] sections", NULL },
+	[O_MIN_TEXT] = { "min-text", 0, "N", "shorter text is a JavaScript shell", "0: off",
+		"text shorter than \\fIN\\fR characters is a JavaScript shell" },
+	[O_RULES] = { "rules", 0, "FILE", "rules file, with [host NAME] sections", NULL,
+		"rules, one per line as \\fIname value\\fR, with \\fB[host\\fR \\fINAME\\fR\\fB]\\fR and \\fB[global]\\fR sections and \\fB#\\fR comments" },
 	[O_DROP] = { "drop", 0, NULL, "do not write rejected records", NULL },
-	[O_SUMMARY] = { "summary", 0, "FILE", "also write the summary as JSON", NULL },
-	[O_JSON] = { "json", 0, NULL, "write JSON lines (the default on a terminal)", NULL },
-	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M" },
+	[O_SUMMARY] = { "summary", 0, "FILE", "also write the summary as JSON", NULL,
+		"also write the per-host summary as JSON" },
+	[O_JSON] = { "json", 0, NULL, "write JSON lines (the default on a terminal)", NULL,
+		"write JSON lines (the default when standard output is a terminal)" },
+	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M",
+		"largest input record accepted, K/M/G suffixes" },
 	[O_QUIET] = { "quiet", 'q', NULL, "no summary on stderr", NULL },
-	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
+	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
+		"print the options with their defaults and exit" },
 	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
 };
 
@@ -119,7 +129,7 @@ main(int argc, char **argv)
 
 	rec_in in;
 	if (rec_in_init(&in, 0, opts.max_record) < 0)
-		msg_die(EX_OSERR, "out of memory");
+		xalloc_die();
 	rec_out out;
 	rec_out_init(&out, 1, opts.json ? 1 : -1);
 	rec_build b;
@@ -162,9 +172,8 @@ main(int argc, char **argv)
 	if (rec_out_flush(&out) < 0)
 		msg_stdout_failed(errno);
 	report(&sum, &opts);
-	if (rc == REC_ERR)
-		msg_die(strncmp(in.err, "read error", 10) == 0 ? EX_IOERR : EX_DATAERR,
-			"%s", in.err);
+	if (rc == REC_ERR || rc == REC_IOERR)
+		msg_die(rc == REC_IOERR ? EX_IOERR : EX_DATAERR, "%s", in.err);
 	if (stop_signal)
 		stop_reraise();   /* after flushing output and the summary */
 

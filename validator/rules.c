@@ -9,27 +9,7 @@
 
 #include "msg.h"
 #include "num.h"
-
-/* realloc that exits 71 when out of memory: rules are small, and a
- * validate without its rules has nothing useful to do. */
-static void *
-xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		msg_die(EX_OSERR, "out of memory");
-	return p;
-}
-
-/* strdup that exits when out of memory, like xrealloc. */
-static char *
-xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d)
-		msg_die(EX_OSERR, "out of memory");
-	return d;
-}
+#include "xalloc.h"
 
 /* Appends item (of size sz) to the array *arr of *n items. */
 static void
@@ -145,9 +125,7 @@ set_ctype(vsection *s, const char *v)
 		size_t len = strcspn(p, ",");
 		while (len && isspace((unsigned char)*p))
 			p++, len--;
-		char *t = strndup(p, len);
-		if (!t)
-			msg_die(EX_OSERR, "out of memory");
+		char *t = xstrndup(p, len);
 		for (char *c = t; *c; c++)
 			*c = (char)tolower((unsigned char)*c);
 		if (*t)

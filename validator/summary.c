@@ -5,6 +5,7 @@
 
 #include "jstr.h"
 #include "msg.h"
+#include "xalloc.h"
 
 #define NO_HOST "(none)"
 
@@ -42,8 +43,10 @@ counts_of(vsum *s, const char *host, size_t hostlen)
 		host = NO_HOST, hostlen = strlen(NO_HOST);
 	int added;
 	htab_ent *h = htab_put(&s->hosts, host, hostlen, &added);
-	if (!h || (added && !(h->val = calloc(1, sizeof(vsum_counts)))))
-		msg_die(EX_OSERR, "out of memory");
+	if (!h)
+		xalloc_die();
+	if (added)
+		h->val = xcalloc(1, sizeof(vsum_counts));
 	return h->val;
 }
 
@@ -72,9 +75,7 @@ by_name(const void *a, const void *b)
 static htab_ent **
 sorted(const vsum *s)
 {
-	htab_ent **v = malloc((s->hosts.n ? s->hosts.n : 1) * sizeof *v);
-	if (!v)
-		msg_die(EX_OSERR, "out of memory");
+	htab_ent **v = xmalloc(s->hosts.n * sizeof *v);
 	size_t i = 0, k = 0;
 	for (htab_ent *e; (e = htab_next(&s->hosts, &i));)
 		v[k++] = e;

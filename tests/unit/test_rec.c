@@ -7,6 +7,7 @@
 #include "rec.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -950,6 +951,23 @@ test_not_modified(void)
 	      !not_modified_of(1, 200) && !not_modified_of(1, -1), NULL);
 }
 
+/* A read that fails (a directory: EISDIR) is REC_IOERR, told apart from
+ * a malformed stream without reading the message. */
+static void
+test_read_error(void)
+{
+	int fd = open(".", O_RDONLY);
+	rec_in r;
+	rec_in_init(&r, fd, 0);
+	msgpack_object m;
+	int rc = rec_in_next(&r, &m);
+	check("read error: REC_IOERR", rc == REC_IOERR, "rc %d", rc);
+	check("read error: the message names the offset",
+	      strcmp(r.err, "read error at byte 0: Is a directory") == 0, "err %s", r.err);
+	rec_in_free(&r);
+	close(fd);
+}
+
 int
 main(void)
 {
@@ -966,5 +984,6 @@ main(void)
 	test_lines();
 	test_json();
 	test_not_modified();
+	test_read_error();
 	return failed ? 1 : 0;
 }

@@ -165,6 +165,49 @@ main(void)
 	      robots_token_valid("my_bot-x") && !robots_token_valid("") &&
 	      !robots_token_valid("a b") && !robots_token_valid("a/1"));
 
+	/* Sitemap lines: outside every group, canonical, bounded. */
+	g = "Sitemap: http://A.test/s1.xml\n"
+	    "User-agent: other\nDisallow: /\nsitemap:https://a.test:443/s2.xml.gz # gz\n"
+	    "User-agent: sluice\nDisallow: /x\nSITEMAP: http://a.test/s1.xml\n"
+	    "Sitemap: /relative.xml\nSitemap: ftp://a.test/s.xml\nSitemap:\n"
+	    "Sitemap: http://a.test/caf\xc3\xa9 s.xml\n";
+	r = robots_parse(g, strlen(g), "sluice", &d);
+	const char *const *sm;
+	size_t ns = robots_sitemaps(r, &sm);
+	check("Sitemap lines in any group, canonical, once, absolute http(s) only",
+	      ns == 3 && strcmp(sm[0], "http://a.test/s1.xml") == 0 &&
+	      strcmp(sm[1], "https://a.test/s2.xml.gz") == 0 &&
+	      strcmp(sm[2], "http://a.test/caf%C3%A9%20s.xml") == 0);
+	check("and they leave the rules alone", !robots_allowed(r, "/x") && robots_allowed(r, "/y"));
+	robots_free(r);
+	r = robots_parse(g, strlen(g), "other", &d);
+	check("whatever agent the rules are for", robots_sitemaps(r, &sm) == 3 && !robots_allowed(r, "/y"));
+	robots_free(r);
+	{
+		size_t cap = 200 * 64 + 4096;
+		char *many = malloc(cap);
+		int m = 0;
+		for (int i = 0; i < 200; i++)
+			m += sprintf(many + m, "Sitemap: http://a.test/s%d.xml\n", i);
+		m += sprintf(many + m, "Sitemap: http://a.test/");
+		memset(many + m, 'l', 3000);
+		m += 3000;
+		many[m] = '\0';
+		r = robots_parse(many, (size_t)m, "sluice", &d);
+		ns = robots_sitemaps(r, &sm);
+		check("at most ROBOTS_MAX_SITEMAPS, the first ones",
+		      ns == ROBOTS_MAX_SITEMAPS && strcmp(sm[63], "http://a.test/s63.xml") == 0);
+		robots_free(r);
+		r = robots_parse(many + m - 3000 - 23, 3000 + 23, "sluice", &d);
+		check("a URL over ROBOTS_MAX_SITEMAP_URL bytes is left out", robots_sitemaps(r, &sm) == 0);
+		robots_free(r);
+		free(many);
+	}
+	r = robots_deny_all();
+	check("deny-all and no rules have no sitemaps",
+	      robots_sitemaps(r, &sm) == 0 && robots_sitemaps(NULL, &sm) == 0);
+	robots_free(r);
+
 	/* Hostile files. */
 	size_t big = 10 << 20;
 	char *txt = malloc(big + 1);

@@ -1,0 +1,285 @@
+/* host — the host table and what each host holds: its origins, its
+ * configuration, its queues of waiting jobs, the ring of hosts with
+ * jobs waiting, and its pacing machine (lib/pace.h).
+ *
+ * The table (lib/htab) is keyed by the pacing key (a host name or a
+ * site); a host's name is its key there.  Above --max-hosts idle hosts go, so memory follows the flags,
+ * not the number of distinct hosts in the input.
+ */
+#include "fetch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "htab.h"
+#include "site.h"
+#include "tm.h"
+#include "url.h"
+#include "xalloc.h"
+
+static void
+free_host(host *h)
+{
+	for (origin *o = h->origins, *next; o; o = next) {
+		next = o->next;
+		robots_free(o->robots);
+		free(o->key);
+		free(o);
+	}
+	free(h);
+}
+
+origin *
+host_origin(host *h, const char *u)
+{
+	size_t n = url_origin_len(u);
+	for (origin *o = h->origins; o; o = o->next)
+		if (strlen(o->key) == n && memcmp(o->key, u, n) == 0)
+			return o;
+	origin *o = xcalloc(1, sizeof *o);
+	o->key = xstrndup(u, n);
+	o->next = h->origins;
+	h->origins = o;
+	return o;
+}
+
+/* Whether h holds nothing a new host would not: no jobs, nothing in
+ * flight, no wait pending, no robots.txt on its way. */
+static int
+idle(const host *h, double now)
+{
+	return !h->waiting && h->active == 0 && !h->fresh && !h->retry &&
+	       pace_idle(&h->pace, now) && h->robots_loading == 0;
+}
+
+/* Frees every idle host.  Above --max-hosts, state is kept only for
+ * hosts with work, so memory follows the flags, not the number of
+ * distinct hosts in the input.  A host that comes back starts afresh and
+ * fetches robots.txt again. */
+static void
+evict(double now)
+{
+	size_t i = 0;
+	for (htab_ent *e; (e = htab_next(&F.hosts, &i));) {
+		host *h = e->val;
+		if (idle(h, now)) {
+			stats_evicted(h);
+			free_host(h);
+			htab_del(&F.hosts, e->key, e->len);
+			F.stats.hosts_evicted++;
+		}
+	}
+}
+
+/* Sets h's pacing from the flags, then from the --policy line for it. */
+static void
+configure(host *h)
+{
+	h->pace.delay = F.o.delay;
+	h->pace.rate = F.o.rate;
+	h->pace.burst = F.o.burst;
+	h->per_host = F.o.per_host;
+	h->use_robots = F.o.robots;
+	h->policy_hold = 0;
+	policy_apply(F.policy, h);
+}
+
+/* What paces host name `name`: its site under --pace-by site or when
+ * --policy has a site= line for it, else the name itself.  Scheme and
+ * port never split it: http and https of one host are one budget. */
+static const char *
+pace_key(const char *name)
+{
+	const char *site = site_of(name);
+	return F.o.pace_by_site || policy_has_site(F.policy, site) ? site : name;
+}
+
+host *
+host_next(size_t *i)
+{
+	htab_ent *e = htab_next(&F.hosts, i);
+	return e ? e->val : NULL;
+}
+
+host *
+host_get(const char *name)
+{
+	const char *key = pace_key(name);
+	htab_ent *e = htab_get(&F.hosts, key);
+	if (e)
+		return e->val;
+	/* Sweep when over the cap; hosts with work cannot go (at most
+	 * --pending of them), so sweep again only once their number doubled. */
+	static size_t sweep_at;
+	if (F.hosts.n >= (size_t)F.o.max_hosts && F.hosts.n >= sweep_at) {
+		evict(tm_mono());
+		sweep_at = F.hosts.n * 2;
+	}
+	host *h = xcalloc(1, sizeof *h);
+	if (!(e = htab_put(&F.hosts, key, strlen(key), NULL)))
+		xalloc_die();
+	e->val = h;
+	h->name = e->key;
+	F.stats.hosts_seen++;
+	configure(h);
+	pace_begin(&h->pace, tm_mono());
+	return h;
+}
+
+void
+host_place(job *j, const char *name)
+{
+	j->hname = xstrdup(name);
+	j->host = host_get(name);
+}
+
+void
+host_ring_add(host *h)
+{
+	if (h->waiting)
+		return;
+	h->waiting = 1;
+	F.n_ring++;
+	if (!F.ring) {
+		h->wnext = h->wprev = h;
+		F.ring = h;
+	} else {
+		h->wnext = F.ring;
+		h->wprev = F.ring->wprev;
+		F.ring->wprev->wnext = h;
+		F.ring->wprev = h;
+	}
+}
+
+void
+host_ring_del(host *h)
+{
+	if (!h->waiting)
+		return;
+	h->waiting = 0;
+	F.n_ring--;
+	if (h->wnext == h)
+		F.ring = NULL;
+	else {
+		h->wprev->wnext = h->wnext;
+		h->wnext->wprev = h->wprev;
+		if (F.ring == h)
+			F.ring = h->wnext;
+	}
+}
+
+void
+host_settle(host *h)
+{
+	if (!h->fresh && !h->retry)
+		host_ring_del(h);
+}
+
+void
+host_reconfigure(void)
+{
+	size_t i = 0;
+	for (host *h; (h = host_next(&i));) {
+		configure(h);
+		host_ring_add(h);   /* a resumed host may start again */
+	}
+}
+
+void
+host_set_holds(const char *const *names, const char *const *reasons, int n)
+{
+	size_t i = 0;
+	for (host *h; (h = host_next(&i));) {
+		h->queue_hold = NULL;
+		for (int k = 0; k < n && !h->queue_hold; k++)
+			if (strcmp(names[k], h->name) == 0)
+				h->queue_hold = reasons[k];
+	}
+}
+
+void
+host_queue_fresh(job *j)
+{
+	host *h = j->host;
+	j->next = NULL;
+	if (h->fresh_tail)
+		h->fresh_tail->next = j;
+	else
+		h->fresh = j;
+	h->fresh_tail = j;
+	h->n_fresh++;
+	host_ring_add(h);
+}
+
+void
+host_queue_retry(job *j)
+{
+	host *h = j->host;
+	job **p = &h->retry;
+	while (*p && (*p)->not_before <= j->not_before)
+		p = &(*p)->next;
+	j->next = *p;
+	*p = j;
+	host_ring_add(h);
+}
+
+job *
+host_unlink(host *h, job **p)
+{
+	job *j = *p;
+	*p = j->next;
+	if (p == &h->fresh) {
+		h->n_fresh--;
+		if (!h->fresh)
+			h->fresh_tail = NULL;
+	}
+	return j;
+}
+
+void
+host_untake(host *h, job *j)
+{
+	if (j->attempts) {
+		j->next = h->retry;
+		h->retry = j;
+	} else {
+		if (!(j->next = h->fresh))
+			h->fresh_tail = j;
+		h->fresh = j;
+		h->n_fresh++;
+	}
+}
+
+job *
+host_pop(host *h)
+{
+	if (h->retry)
+		return host_unlink(h, &h->retry);
+	if (h->fresh)
+		return host_unlink(h, &h->fresh);
+	return NULL;
+}
+
+job *
+host_take_held(int any)
+{
+	host *h = F.ring;
+	for (size_t i = 0; h && i < F.n_ring; i++, h = h->wnext) {
+		if (!any && !h->queue_hold)
+			continue;
+		job *j = host_pop(h);
+		host_settle(h);
+		if (j)
+			return j;
+	}
+	return NULL;
+}
+
+void
+host_free_all(void)
+{
+	size_t i = 0;
+	for (host *h; (h = host_next(&i));)
+		free_host(h);
+	htab_free(&F.hosts);
+}
