@@ -50,7 +50,7 @@ enum {
 	O_HOST_PAUSE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_MAX_HOSTS, O_STATS,
 	O_PROGRESS, O_NO_PROGRESS, O_JSON, O_SHARD,
-	H_JOBS, O_QUEUE, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
+	H_JOBS, O_QUEUE, O_SITEMAPS, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
 	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW,
 	H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
 };
@@ -156,6 +156,8 @@ static const opt_def opts[O_N] = {
 	[H_JOBS] = { NULL, 0, NULL, "Durable jobs (docs/queue.md):", NULL },
 	[O_QUEUE] = { "queue", 0, "DB", "take URLs from the SQLite frontier DB (FILEs seed it)", NULL,
 		"durable jobs over a frontier, an SQLite file or a PostgreSQL database named by a postgresql:// URI that fetches on several machines share, each host owned by one fetch at a time (docs/queue.md); FILEs seed it; a URL to retry goes back to the frontier with the time it may go" },
+	[O_SITEMAPS] = { "sitemaps", 0, "HOST", "seed the job with HOST's robots.txt, whose sitemaps\nparse and sink --follow then crawl; repeatable", NULL,
+		"seed the job with the robots.txt of \\fIHOST\\fR (a host name, https assumed, or an origin such as http://host:8080); parse turns its \\fBSitemap:\\fR lines (or /sitemap.xml when it names none) into links that \\fBsink \\-\\-follow\\fR admits, and the sitemaps' own links follow; repeatable; with no \\fIFILE\\fR, standard input is not read" },
 	[O_LEASE] = { "lease", 0, "S", "retake a live fetch's lease after S seconds;\na dead fetch's leases are retaken at once", "900",
 		"leases of a fetch that no longer runs are retaken at once, those of a live one after \\fIS\\fR seconds" },
 	[O_MAX_ATTEMPTS] = { "max-attempts", 0, "N", "leases of a URL before it is a dead letter", "5",
@@ -342,6 +344,13 @@ parse_options(int argc, char **argv)
 				opt_bad(name, a, "K/N with 1 <= K <= N");
 			break;
 		case O_QUEUE: o->queue = a; break;
+		case O_SITEMAPS: {
+			struct curl_slist *l = curl_slist_append(o->sitemaps, a);
+			if (!l)
+				xalloc_die();
+			o->sitemaps = l;
+			break;
+		}
 		case O_LEASE: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->lease); break;
 		case O_MAX_ATTEMPTS: opt_long(name, a, 1, 1000000, &o->max_attempts); break;
 		case O_SYNC_MODE: if (sql_sync_arg(a) != 0) opt_bad(name, a, "normal or full"); break;
@@ -380,6 +389,8 @@ parse_options(int argc, char **argv)
 		msg_usage("--min-yield needs --queue");
 	if ((report || pause_host) && !o->queue)
 		msg_usage("--report, --requeue-dead, --pause and --resume need --queue");
+	if (o->sitemaps && !o->queue)
+		msg_usage("--sitemaps needs --queue");
 }
 
 /* Counts a SIGHUP; the driver re-reads --policy (drive.c). */
@@ -475,6 +486,7 @@ main(int argc, char **argv)
 	cidr_free(F.o.private_ranges);
 	curl_slist_free_all(F.o.resolve);
 	curl_slist_free_all(F.o.headers);
+	curl_slist_free_all(F.o.sitemaps);
 	free(F.o.userpwd);
 	free(F.o.proxy_userpwd);
 	rec_build_free(&F.build);
