@@ -225,6 +225,16 @@ credentials(const char *name, const char *a)
 	return v;
 }
 
+/* Appends a copy of s to *l (--resolve, --sitemaps). */
+static void
+slist_add(struct curl_slist **l, const char *s)
+{
+	struct curl_slist *n = curl_slist_append(*l, s);
+	if (!n)
+		xalloc_die();
+	*l = n;
+}
+
 static _Noreturn void
 print_version(void)
 {
@@ -286,13 +296,7 @@ parse_options(int argc, char **argv)
 			break;
 		case O_PRIVATE_RANGES: ranges = a; break;
 		case O_ALLOW_PRIVATE: o->allow_private = 1; break;
-		case O_RESOLVE: {
-			struct curl_slist *l = curl_slist_append(o->resolve, a);
-			if (!l)
-				xalloc_die();
-			o->resolve = l;
-			break;
-		}
+		case O_RESOLVE: slist_add(&o->resolve, a); break;
 		case O_HEADER:
 			if (req_header_add(&o->headers, a, err, sizeof err) != 0)
 				msg_usage("--header: %s", err);
@@ -344,13 +348,7 @@ parse_options(int argc, char **argv)
 				opt_bad(name, a, "K/N with 1 <= K <= N");
 			break;
 		case O_QUEUE: o->queue = a; break;
-		case O_SITEMAPS: {
-			struct curl_slist *l = curl_slist_append(o->sitemaps, a);
-			if (!l)
-				xalloc_die();
-			o->sitemaps = l;
-			break;
-		}
+		case O_SITEMAPS: slist_add(&o->sitemaps, a); break;
 		case O_LEASE: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->lease); break;
 		case O_MAX_ATTEMPTS: opt_long(name, a, 1, 1000000, &o->max_attempts); break;
 		case O_SYNC_MODE: if (sql_sync_arg(a) != 0) opt_bad(name, a, "normal or full"); break;
