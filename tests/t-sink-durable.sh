@@ -2,7 +2,6 @@
 # sink durability: batches commit by count and by time, SIGTERM and
 # SIGINT commit the last batch, and kill -9 at any moment leaves a valid
 # database holding every committed row.
-# run.sh: alone
 . "$(dirname "$0")/lib.sh"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; cleanup' EXIT
