@@ -96,6 +96,7 @@ typedef struct fetch_opts {
 	struct curl_slist *resolve;   /* --resolve HOST:PORT:ADDR, as curl's */
 	/* what requests carry (req.c) */
 	struct curl_slist *headers;   /* -H lines, @FILEs read */
+	struct curl_slist *sitemaps;  /* --sitemaps HOST: robots.txt seeds */
 	char *userpwd;           /* --user USER:PASS, or NULL */
 	char *proxy_userpwd;     /* --proxy-user USER:PASS, or NULL */
 	int netrc;               /* --netrc or --netrc-file */

@@ -19,7 +19,9 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "opt.h"
 #include "url.h"
+#include "xalloc.h"
 
 enum { FMT_UNKNOWN, FMT_LINES, FMT_RECORDS };
 
@@ -235,13 +237,38 @@ input_want(void)
 	}
 }
 
+/* --sitemaps: admits each HOST's robots.txt as a seed (parse turns its
+ * Sitemap: lines into links).  A HOST with a scheme is an origin; a bare
+ * one is https.  A HOST that is no URL's host is a usage error. */
+static void
+seed_sitemaps(void)
+{
+	for (const struct curl_slist *l = F.o.sitemaps; l; l = l->next) {
+		const char *h = l->data;
+		size_t n = strlen(h) + sizeof "https:///robots.txt";
+		char *u = xmalloc(n);
+		snprintf(u, n, "%s%s/robots.txt", strstr(h, "://") ? "" : "https://", h);
+		url_parts p;
+		const char *why;
+		if (url_canon(u, strlen(u), &p, &why) != 0 || !url_fetchable(p.scheme) ||
+		    strcmp(p.canon + url_origin_len(p.canon), "/robots.txt") != 0)
+			opt_bad("sitemaps", h, "a host or an origin");
+		lease_admit(p.canon, p.host);
+		url_parts_free(&p);
+		free(u);
+	}
+}
+
 int
 input_init(char **f, int n)
 {
 	files = f;
 	nfiles = n;
-	/* Resuming a queue from a terminal: there is nothing to read. */
-	if (lease_active() && n == 0 && isatty(0)) {
+	if (F.o.sitemaps)
+		seed_sitemaps();
+	/* Resuming a queue from a terminal, or seeded by --sitemaps alone:
+	 * there is nothing to read. */
+	if (lease_active() && n == 0 && (isatty(0) || F.o.sitemaps)) {
 		fi = 0;
 		lease_seeded();
 		return 0;

@@ -50,7 +50,7 @@ enum {
 	O_HOST_PAUSE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_MAX_HOSTS, O_STATS,
 	O_PROGRESS, O_NO_PROGRESS, O_JSON, O_SHARD,
-	H_JOBS, O_QUEUE, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
+	H_JOBS, O_QUEUE, O_SITEMAPS, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
 	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW, O_RECRAWL,
 	H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
 };
@@ -156,6 +156,8 @@ static const opt_def opts[O_N] = {
 	[H_JOBS] = { NULL, 0, NULL, "Durable jobs (docs/queue.md):", NULL },
 	[O_QUEUE] = { "queue", 0, "DB", "take URLs from the SQLite frontier DB (FILEs seed it)", NULL,
 		"durable jobs over a frontier, an SQLite file or a PostgreSQL database named by a postgresql:// URI that fetches on several machines share, each host owned by one fetch at a time (docs/queue.md); FILEs seed it; a URL to retry goes back to the frontier with the time it may go" },
+	[O_SITEMAPS] = { "sitemaps", 0, "HOST", "seed the job with HOST's robots.txt, whose sitemaps\nparse and sink --follow then crawl; repeatable", NULL,
+		"seed the job with the robots.txt of \\fIHOST\\fR (a host name, https assumed, or an origin such as http://host:8080); parse turns its \\fBSitemap:\\fR lines (or /sitemap.xml when it names none) into links that \\fBsink \\-\\-follow\\fR admits, and the sitemaps' own links follow; repeatable; with no \\fIFILE\\fR, standard input is not read" },
 	[O_LEASE] = { "lease", 0, "S", "retake a live fetch's lease after S seconds;\na dead fetch's leases are retaken at once", "900",
 		"leases of a fetch that no longer runs are retaken at once, those of a live one after \\fIS\\fR seconds" },
 	[O_MAX_ATTEMPTS] = { "max-attempts", 0, "N", "leases of a URL before it is a dead letter", "5",
@@ -168,7 +170,8 @@ static const opt_def opts[O_N] = {
 	[O_RESUME] = { "resume", 0, "HOST", "let them start it again, and exit", NULL },
 	[O_MIN_YIELD] = { "min-yield", 0, "F", "pause a host whose accepted share falls below F", "off" },
 	[O_YIELD_WINDOW] = { "yield-window", 0, "N", "... over its last N stored records", "50" },
-	[O_RECRAWL] = { "recrawl", 0, "AGE", "fetch again, conditionally, the done URLs stored\nmore than AGE ago (seconds, or 12h, 1d)", "off" },
+	[O_RECRAWL] = { "recrawl", 0, "AGE", "fetch again, conditionally, the done URLs stored\nmore than AGE ago (seconds, or 12h, 1d)", "off",
+		"at the start and at every heartbeat, the done URLs whose page sink stored more than \\fIAGE\\fR ago (seconds, or a number with s, m, h or d: 12h, 1d), and before this fetch started, go back to pending, their stored ETag and Last\\-Modified sent as If\\-None\\-Match and If\\-Modified\\-Since; see RECRAWLS" },
 	[H_OTHER] = { NULL, 0, NULL, "Other:", NULL },
 	[O_QUIET] = { "quiet", 'q', NULL, "no notices on stderr", NULL },
 	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
@@ -222,6 +225,16 @@ credentials(const char *name, const char *a)
 	if (!strchr(v, ':') || v[0] == ':')
 		opt_bad(name, "***", "USER:PASS, or @FILE holding it (fetch never prompts)");
 	return v;
+}
+
+/* Appends a copy of s to *l (--resolve, --sitemaps). */
+static void
+slist_add(struct curl_slist **l, const char *s)
+{
+	struct curl_slist *n = curl_slist_append(*l, s);
+	if (!n)
+		xalloc_die();
+	*l = n;
 }
 
 static _Noreturn void
@@ -285,13 +298,7 @@ parse_options(int argc, char **argv)
 			break;
 		case O_PRIVATE_RANGES: ranges = a; break;
 		case O_ALLOW_PRIVATE: o->allow_private = 1; break;
-		case O_RESOLVE: {
-			struct curl_slist *l = curl_slist_append(o->resolve, a);
-			if (!l)
-				xalloc_die();
-			o->resolve = l;
-			break;
-		}
+		case O_RESOLVE: slist_add(&o->resolve, a); break;
 		case O_HEADER:
 			if (req_header_add(&o->headers, a, err, sizeof err) != 0)
 				msg_usage("--header: %s", err);
@@ -343,6 +350,7 @@ parse_options(int argc, char **argv)
 				opt_bad(name, a, "K/N with 1 <= K <= N");
 			break;
 		case O_QUEUE: o->queue = a; break;
+		case O_SITEMAPS: slist_add(&o->sitemaps, a); break;
 		case O_LEASE: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->lease); break;
 		case O_MAX_ATTEMPTS: opt_long(name, a, 1, 1000000, &o->max_attempts); break;
 		case O_SYNC_MODE: if (sql_sync_arg(a) != 0) opt_bad(name, a, "normal or full"); break;
@@ -387,6 +395,8 @@ parse_options(int argc, char **argv)
 		msg_usage("--recrawl needs --queue");
 	if ((report || pause_host) && !o->queue)
 		msg_usage("--report, --requeue-dead, --pause and --resume need --queue");
+	if (o->sitemaps && !o->queue)
+		msg_usage("--sitemaps needs --queue");
 }
 
 /* Counts a SIGHUP; the driver re-reads --policy (drive.c). */
@@ -482,6 +492,7 @@ main(int argc, char **argv)
 	cidr_free(F.o.private_ranges);
 	curl_slist_free_all(F.o.resolve);
 	curl_slist_free_all(F.o.headers);
+	curl_slist_free_all(F.o.sitemaps);
 	free(F.o.userpwd);
 	free(F.o.proxy_userpwd);
 	rec_build_free(&F.build);

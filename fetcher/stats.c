@@ -13,7 +13,11 @@
  *      "in_flight": 0, "retries": 2, "bytes": 4600000,
  *      "status": {"200": 88, "503": 3}, "errors": {"timeout": 1},
  *      "latency_ms": {"p50": 41.2, "p90": 120.3, "p99": 800.1},
- *      "interval_s": 0.5, "learnt_s": 0.12, "paused": null}, ...}}
+ *      "interval_s": 0.5, "learnt_s": 0.12, "paused": null,
+ *      "sitemaps": ["https://example.org/sitemap.xml"]}, ...}}
+ *
+ * sitemaps, the Sitemap: lines of the host's robots.txt, is there only
+ * when one named any.
  *
  * Per host, memory is fixed (a log-bucket latency histogram, not a list
  * of samples), and hosts evicted under --max-hosts fold into "other".
@@ -232,7 +236,26 @@ typedef struct host_view {
 	double interval, learnt, paused_for;
 	const char *hold;        /* paused by hand: the reason */
 	double queue_age;        /* --queue: oldest due pending, -1 unknown */
+	const host *h;           /* whose robots.txt Sitemap: lines to list */
 } host_view;
+
+/* `"sitemaps": [...]`, the Sitemap: lines of h's origins' robots.txt
+ * files, when any named one (at most ROBOTS_MAX_SITEMAPS an origin). */
+static void
+put_sitemaps(FILE *f, const host *h)
+{
+	size_t shown = 0;
+	for (const origin *o = h->origins; o; o = o->next) {
+		const char *const *urls;
+		size_t n = robots_sitemaps(o->robots, &urls);
+		for (size_t i = 0; i < n; i++) {
+			fputs(shown++ ? ", " : ", \"sitemaps\": [", f);
+			jstr_put(f, urls[i]);
+		}
+	}
+	if (shown)
+		fputc(']', f);
+}
 
 /* Writes one entry of "hosts" after sep; state is left out for "other",
  * which has none. */
@@ -268,6 +291,7 @@ put_host(FILE *f, const char *sep, const char *name, const host_view *v, int sta
 		} else {
 			fputs("null", f);
 		}
+		put_sitemaps(f, v->h);
 	}
 	fputc('}', f);
 }
@@ -326,6 +350,7 @@ put_hosts(FILE *f)
 				hv.hold = host_hold(v[k]);
 		}
 		hv.queue_age = queue_age(v[i]->name);
+		hv.h = v[i];
 		put_host(f, sep, v[i]->name, &hv, 1);
 		sep = ",\n  ";
 		i = k;

@@ -223,20 +223,22 @@ page_url(const msgpack_object *in, const char **url, size_t *un)
 			*url = NULL, *un = 0;
 }
 
-/* A record that is not HTML: a sitemap's links and `sitemap` map, its
- * input plus parse_error when it is a sitemap parse could not read, or
- * else the input byte for byte. */
+/* A record that is not HTML: a sitemap's or a robots.txt's links and
+ * `sitemap` map, its input plus parse_error when it is a sitemap parse
+ * could not read, or else the input byte for byte. */
 static int
 page_other(page *p, const char *raw, size_t rawn, const msgpack_object *in, rec_out *o)
 {
-	if (!sitemap_candidate(in))
-		return rec_out_put(o, raw, rawn);
 	double t0 = tm_mono();
 	const char *url;
 	size_t un;
 	page_url(in, &url, &un);
 	rec_build_reset(&p->b);
-	int rc = sitemap_put(p->sm, p->links, &p->b, in, url, un);
+	int rc = sitemap_robots(p->links, &p->b, in, url, un);
+	if (rc == SITEMAP_NOT && !sitemap_candidate(in))
+		return rec_out_put(o, raw, rawn);
+	if (rc == SITEMAP_NOT)
+		rc = sitemap_put(p->sm, p->links, &p->b, in, url, un);
 	if (rc == SITEMAP_NOT)
 		return rec_out_put(o, raw, rawn);
 	if (rc == SITEMAP_ERR)

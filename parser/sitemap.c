@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "msg.h"
+#include "robots.h"
 #include "url.h"
 
 #define SITEMAP_NS "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -456,6 +457,50 @@ sitemap_pack(sitemap *s, lnk *l, rec_build *b, int index)
 							   (size_t)s->lm_len[i]);
 		}
 	}
+}
+
+int
+sitemap_robots(lnk *l, rec_build *b, const msgpack_object *in, const char *url, size_t un)
+{
+	const char *body;
+	size_t bn;
+	int64_t st;
+	if (!url || rec_get(in, "error") || !rec_str(in, "body", &body, &bn) ||
+	    !rec_int(in, "status", &st) || st < 200 || st > 299)
+		return SITEMAP_NOT;
+	size_t on = url_origin_len(url);
+	if (un - on != strlen("/robots.txt") || memcmp(url + on, "/robots.txt", un - on) != 0)
+		return SITEMAP_NOT;
+	/* Sitemap: lines belong to no group: any agent token reads them. */
+	double delay;
+	struct robots *r = robots_parse(body, bn, "sluice", &delay);
+	const char *const *urls;
+	size_t n = robots_sitemaps(r, &urls);
+	lnk_begin(l, url, un);
+	for (size_t i = 0; i < n; i++) {
+		const char *u;
+		size_t len;
+		if (lnk_resolve(l, urls[i], &u, &len))
+			lnk_add(l, u, len);
+	}
+	robots_free(r);
+	const char *u;
+	size_t len;
+	if (lnk_count(l) == 0 && lnk_resolve(l, "/sitemap.xml", &u, &len))
+		lnk_add(l, u, len);
+	msgpack_packer *pk = rec_key(b, "links");
+	msgpack_pack_array(pk, (uint32_t)lnk_count(l));
+	for (size_t i = 0; i < lnk_count(l); i++) {
+		lnk_get(l, i, &u, &len);
+		msgpack_pack_str_with_body(pk, u, len);
+	}
+	pk = rec_key(b, "sitemap");
+	msgpack_pack_map(pk, 2);
+	msgpack_pack_str_with_body(pk, "kind", 4);
+	msgpack_pack_str_with_body(pk, "robots", 6);
+	msgpack_pack_str_with_body(pk, "urls", 4);
+	msgpack_pack_long(pk, (long)lnk_count(l));
+	return SITEMAP_OK;
 }
 
 int

@@ -50,6 +50,16 @@ enum { SITEMAP_NOT, SITEMAP_OK, SITEMAP_ERR };
 int sitemap_put(sitemap *s, lnk *l, rec_build *b, const msgpack_object *in,
 		const char *url, size_t un);
 
+/* A robots.txt answer: the record's document URL (url[0..un)) has the
+ * path /robots.txt, its status is 2xx and it has a body and no error.
+ * Puts `links`, its Sitemap: lines (lib/robots: canonical, at most
+ * ROBOTS_MAX_SITEMAPS), or the origin's /sitemap.xml when it names
+ * none, the conventional place, and `sitemap` {"kind": "robots",
+ * "urls": N}, so a crawl seeded with a host's robots.txt (fetch
+ * --sitemaps) follows its sitemaps.  SITEMAP_OK, or SITEMAP_NOT for any
+ * other record. */
+int sitemap_robots(lnk *l, rec_build *b, const msgpack_object *in, const char *url, size_t un);
+
 /* The parser tag of a sitemap record. */
 const char *sitemap_parser(void);
 

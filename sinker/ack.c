@@ -63,7 +63,8 @@ header_dup(const msgpack_object *rec, const char *name)
 }
 
 /* What parse made of rec: 0 a page, 1 a sitemap's urlset, 2 a sitemap
- * index (docs/records.md, `sitemap`). */
+ * index or a robots.txt (whose links are sitemaps too; docs/records.md,
+ * `sitemap`). */
 static int
 sitemap_kind(const msgpack_object *rec)
 {
@@ -75,7 +76,7 @@ sitemap_kind(const msgpack_object *rec)
 		return 0;
 	if (n == 6 && memcmp(k, "urlset", 6) == 0)
 		return 1;
-	return n == 5 && memcmp(k, "index", 5) == 0 ? 2 : 0;
+	return (n == 5 && memcmp(k, "index", 5) == 0) || (n == 6 && memcmp(k, "robots", 6) == 0) ? 2 : 0;
 }
 
 void

@@ -67,12 +67,62 @@ server_start() {
 		--addr 127.0.0.1 --addr 127.0.0.2 --addr 127.0.0.3 "$@" \
 		>"$T/server.out" 2>&1 &
 	SERVER_PID=$!
-	i=0
-	while [ ! -s "$T/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_for 20 "the test server to write its port" test -s "$T/port" || exit 1
 	PORT=$(cat "$T/port")
 	URL=http://127.0.0.1:$PORT
 	# shellcheck disable=SC2034  # for the scripts
 	U1=$URL U2=http://127.0.0.2:$PORT U3=http://127.0.0.3:$PORT
+}
+
+# poll_until SECONDS CMD...: runs CMD (output discarded) every 0.05 s
+# until it exits 0, then returns 0; returns 1 once SECONDS (whole
+# seconds of wall time) have passed.  Tests wait for a state through it,
+# never with a fixed sleep: a sleep long enough on a quiet machine races
+# on a loaded one, and is wasted time on a quiet one.
+poll_until() {
+	_pu_end=$(( $(date +%s%N) + $1 * 1000000000 )); shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s%N)" -gt "$_pu_end" ] && return 1
+		sleep 0.05
+	done
+}
+
+# wait_for SECONDS WHAT CMD...: poll_until, failing the test with "waited
+# SECONDS s for WHAT" on a timeout (and returning 1).  WHAT names the
+# state, e.g. "3 requests at the server".
+wait_for() {
+	_wf_s=$1 _wf_what=$2; shift 2
+	poll_until "$_wf_s" "$@" || { fail "waited $_wf_s s for $_wf_what" "command: $*"; return 1; }
+}
+
+# Conditions for poll_until and wait_for:
+# gone PID: PID has exited (or is a zombie no one waited for yet)
+gone() { ! kill -0 "$1" 2>/dev/null || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+# lines_ge N FILE: FILE has at least N lines
+lines_ge() { [ "$(wc -l <"$2")" -ge "$1" ]; }
+# logged_ge N PATH-REGEX: the server's log has at least N requests for it
+logged_ge() { [ "$(count "$2")" -ge "$1" ]; }
+# no_signal_pending PID: every signal sent to PID has been delivered (a
+# second one sent now is not merged with the first)
+no_signal_pending() {
+	! grep -Eq '^(SigPnd|ShdPnd):.*[1-9a-f]' "/proc/$1/status" 2>/dev/null
+}
+# idle_reader PID FIFO: PID has read every byte written to FIFO, sleeps in
+# poll() for more and has no signal pending.  A stage that takes signals
+# only in its poll (lib/stop.h) then finds all it read already handled.
+idle_reader() {
+	python3 - "$1" "$2" <<'PY'
+import fcntl, os, struct, sys, termios
+pid, fifo = sys.argv[1], sys.argv[2]
+fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+unread = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+with open(f"/proc/{pid}/wchan") as f:
+    wchan = f.read()
+with open(f"/proc/{pid}/status") as f:
+    st = dict(l.split(":", 1) for l in f)
+sys.exit(not (unread == 0 and "poll" in wchan and
+              int(st["SigPnd"], 16) == 0 and int(st["ShdPnd"], 16) == 0))
+PY
 }
 
 # pg_start: starts a throwaway PostgreSQL server (scripts/pg-tmp) that

@@ -31,7 +31,8 @@ Raw bytes can be spliced into the stream (to build malformed input):
 --delay S sleeps S seconds after each record and flushes, for tests that
 need a slow producer (e.g. killing a stage mid-stream).  --hold S keeps
 stdout open S seconds after the last record, so the reader sees no EOF
-(e.g. to signal a stage while it waits for input).
+(e.g. to signal a stage while it waits for input); it prints `mkrec:
+holding` on stderr once every record is written, for a test to wait on.
 
 Also importable: `from mkrec import pack` gives the encoder.
 """
@@ -180,6 +181,7 @@ def main(argv):
                 time.sleep(delay)
     out.flush()
     if hold:
+        print("mkrec: holding", file=sys.stderr, flush=True)
         time.sleep(hold)
     return 0
 

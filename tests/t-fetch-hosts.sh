@@ -40,12 +40,20 @@ expect_eq "state per host: interval and pause; no queue age outside --queue" "0 
 	"$(jq -r '.hosts["127.0.0.1"] | "\(.interval_s) \(.paused) \(.queue_age_s)"' "$T/mix.json")"
 
 # An evicted host that comes back starts afresh: robots.txt again.  The
-# input pauses so page/1 is done (its host idle) before 60 other hosts
-# push the count past --max-hosts 10.
+# input (a fifo this script writes) pauses until page/1's record is out
+# (its host idle) before 60 other hosts push the count past --max-hosts 10.
 python3 -c "
 for i in range(60): print('http://127.0.%d.%d:9/x' % (10 + i // 250, 1 + i % 250))" >"$T/others.txt"
-{ echo "$URL/page/1"; sleep 1; cat "$T/others.txt"; echo "$URL/page/2"; } |
-	"$BIN/fetch" -q --retries 0 --pending 4 --max-hosts 10 >/dev/null
+mkfifo "$T/evict.in"
+"$BIN/fetch" -q --retries 0 --pending 4 --max-hosts 10 <"$T/evict.in" >"$T/evict.out" &
+f=$!
+exec 3>"$T/evict.in"
+echo "$URL/page/1" >&3
+wait_for 20 "page/1's record" test -s "$T/evict.out"
+cat "$T/others.txt" >&3
+echo "$URL/page/2" >&3
+exec 3>&-
+wait $f
 expect_eq "a host evicted between its URLs fetches robots.txt again" 2 "$(count '^/robots[.]txt$')"
 
 # The counters of an ordinary run.

@@ -21,10 +21,9 @@ echo "#   quiet run: $(jq -c '[.elapsed_s, .loop_lag_ms]' "$T/s.json")"
 : >"$LOG"
 urls | "$BIN/fetch" --no-robots -q -p 4 --stats "$T/stall.json" >/dev/null &
 pid=$!
-i=0
-while [ "$(wc -l <"$LOG")" -lt 4 ] && [ $i -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
+wait_for 10 "4 requests in flight at the server" lines_ge 4 "$LOG"
 kill -STOP $pid
-sleep 0.6     # the stall itself
+sleep 0.6     # the stall itself: its length is what --stats must show
 kill -CONT $pid
 wait $pid
 expect_eq "a 0.6 s SIGSTOP: loop_lag_ms.max between 500 and 2000 ms, p50 still under 100" true \

@@ -10,22 +10,27 @@ i=0
 while [ $i -lt 30 ]; do echo "$U2/ok?b=$i"; i=$((i + 1)); done >>"$T/seeds.txt"
 db=$T/job.db
 first() { jq -r --arg a "$1" --argjson from "$2" 'select(.addr == $a and .t >= $from and .path != "/robots.txt") | .t' "$LOG" | sort -n | head -1; }
+# went_ge ADDR N: the log has at least N requests at ADDR
+went_ge() { [ "$(between "$1" 0 9999999999)" -ge "$2" ]; }
 between() { jq -r --arg a "$1" --argjson from "$2" --argjson to "$3" 'select(.addr == $a and .t >= $from and .t < $to and .path != "/robots.txt") | .t' "$LOG" | wc -l | tr -d ' '; }
 
 ( "$BIN/fetch" -q --queue "$db" --no-robots -d 0.1 "$T/seeds.txt" |
 	"$BIN/sink" -q --queue "$db" "$db" ) 2>"$T/run.err" &
 run=$!
-sleep 0.8
+# The job is seeded and both hosts are being fetched.
+wait_for 20 "a first request at 127.0.0.2" grep -q '"addr": "127.0.0.2"' "$LOG"
 pause_at=$(now)
 "$BIN/fetch" --queue "$db" --pause 127.0.0.2 2>"$T/pause.err"
 expect_eq "--pause exits 0" 0 $?
 expect_match "and says so" "paused 127.0.0.2" "$(cat "$T/pause.err")"
+# Not a wait for a state: the window checked below (from 2 s after the
+# pause to the resume) must be long enough to show the host stays idle.
 sleep 2.5
 report=$("$BIN/fetch" --queue "$db" --report)
 expect_match "--report lists the paused host and why" "127.0.0.2  paused by hand" "$report"
 resume_at=$(now)
 "$BIN/fetch" -q --queue "$db" --resume 127.0.0.2
-timeout 30 sh -c "while kill -0 $run 2>/dev/null; do sleep 0.1; done"
+wait_for 30 "the paused job to finish" gone $run || kill $run
 wait $run
 
 expect_eq "the paused host got no request from 2 s after the pause to the resume" 0 \
@@ -65,10 +70,11 @@ i=0
 while [ $i -lt 10 ]; do echo "$U1/ok?d=$i"; echo "$U2/ok?e=$i"; i=$((i + 1)); done >"$T/list.txt"
 "$BIN/fetch" --json --no-robots --policy "$T/policy" "$T/list.txt" >"$T/list.out" 2>"$T/list.err" &
 f=$!
-sleep 1
+# fetch is running (its SIGHUP handler set) and has done the free host.
+wait_for 20 "10 requests at 127.0.0.1" went_ge 127.0.0.1 10
 printf '127.0.0.2 pause=maybe\n' >"$T/policy"
 kill -HUP $f
-sleep 0.5
+wait_for 20 "fetch to refuse the bad policy" grep -q 'keeping the policy in use' "$T/list.err"
 expect_match "a bad policy on SIGHUP is refused" "bad setting 'pause=maybe'.*keeping the policy in use" "$(cat "$T/list.err")"
 kill -0 $f
 expect_eq "and fetch goes on" 0 $?
@@ -77,7 +83,7 @@ expect_eq "the held host waits, the other is done" "10 0" \
 hup_at=$(now)
 printf '127.0.0.2 pause=off\n' >"$T/policy"
 kill -HUP $f
-timeout 20 sh -c "while kill -0 $f 2>/dev/null; do sleep 0.1; done"
+wait_for 20 "fetch to end after the SIGHUP" gone $f || kill $f
 wait $f
 expect_eq "after SIGHUP the held host is fetched: every record" 20 "$(jq -r 'select(.status == 200) | .url' "$T/list.out" | wc -l | tr -d ' ')"
 expect_eq "none of its requests came before the SIGHUP" 0 "$(between 127.0.0.2 0 "$hup_at")"

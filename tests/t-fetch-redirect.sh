@@ -93,7 +93,7 @@ expect_usage_errors fetch "--private-ranges 10.0.0.0/33" "--private-ranges nonse
 # ---- one budget per host, whatever the port
 python3 "$TESTS/server.py" --port-file "$T/port2" --log "$LOG" --addr 127.0.0.1 >/dev/null 2>&1 &
 PID2=$!
-i=0; while [ ! -s "$T/port2" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+wait_for 20 "the second server to write its port" test -s "$T/port2"
 P2=$(cat "$T/port2")
 run_ports() { for i in 1 2 3; do echo "$U1/ok?$i"; echo "http://127.0.0.1:$P2/ok?$i"; done | F -d 0.3 >"$T/r.json"; }
 gap1() { g=$(gaps 127.0.0.1); if [ "$(echo "$g" | jq 'length == 5 and all(.[]; . >= 0.295)')" = true ]; then echo ok; else ms "$g"; fi; }

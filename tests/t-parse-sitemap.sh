@@ -228,4 +228,41 @@ crawl "$T/n.db" "$URL/nest/0.xml" --max-depth 50
 expect_eq "index nesting stops at depth 10 even under --max-depth 50" "11|10" \
 	"$(q "$T/n.db" "select count(*), max(depth) from frontier")"
 expect_eq "so nest/11.xml is never fetched" 0 "$(count '^/nest/11[.]xml$')"
+# ---- fetch --queue --sitemaps HOST: a crawl seeded by robots.txt -----------
+# The robots.txt record's Sitemap: lines become links; standard input is
+# not read (the URL in it is never fetched); --stats lists the sitemaps.
+: >"$LOG"
+echo "$URL/orphan.html" >"$T/stdin.txt"
+timeout 60 sh -c 'db=$0
+	"$BIN/fetch" -q --queue "$db" -c 8 -p 8 --sitemaps "$1" --stats "$2" <"$3" |
+	"$BIN/parse" -q -j2 | "$BIN/validate" -q |
+	"$BIN/sink" -q --batch-ms 50 --queue "$db" --follow "$db"' "$T/s.db" "$URL" "$T/s.json" "$T/stdin.txt"
+expect_eq "--sitemaps: robots.txt 0, index 1, urlsets 2, pages 3, their links 4" \
+	"$URL/robots.txt|0
+$URL/sitemap_index.xml|1
+$URL/sitemaps/a.xml|2
+$URL/sitemaps/b.xml.gz|2
+$URL/only-a1.html|3
+$URL/only-a2.html|3
+$URL/only-b.html|3
+$URL/private/p.html|3
+$URL/linked.html|4" \
+	"$(q "$T/s.db" "select url, depth from frontier order by depth, url")"
+expect_eq "--sitemaps: the robots.txt record is a sitemap of kind robots" "robots|1" \
+	"$(q "$T/s.db" "select json_extract(record, '\$.sitemap.kind'), json_extract(record, '\$.sitemap.urls') from pages where url like '%/robots.txt'")"
+expect_eq "--sitemaps: standard input is not read" 0 "$(count '^/orphan')"
+expect_eq "--sitemaps: --stats lists the host's sitemaps" "$URL/sitemap_index.xml" \
+	"$(jq -r '.hosts[].sitemaps // empty | .[]' "$T/s.json")"
+"$BIN/fetch" -q --queue "$T/s.db" --sitemaps 'ftp://x' </dev/null 2>"$T/err"
+expect_eq "--sitemaps: a value that is no host is refused" \
+	"64 fetch: invalid value 'ftp://x' for --sitemaps: want a host or an origin" "$? $(head -1 "$T/err")"
+"$BIN/fetch" -q --sitemaps "$URL" </dev/null 2>"$T/err"
+expect_eq "--sitemaps needs --queue" "64 fetch: --sitemaps needs --queue" "$? $(head -1 "$T/err")"
+printf '{"url":"http://h.example/robots.txt","status":200,"ctype":"text/plain","body":"User-agent: *\\nDisallow: /x\\n"}\n' |
+	python3 "$TESTS/mkrec.py" | "$BIN/parse" -q --json >"$T/r.json"
+expect_eq "a robots.txt naming no sitemap points at /sitemap.xml" \
+	'robots ["http://h.example/sitemap.xml"]' "$(jq -r '.sitemap.kind + " " + (.links | tojson)' "$T/r.json")"
+printf '{"url":"http://h.example/robots.txt","status":404,"ctype":"text/plain","body":"no"}\n' |
+	python3 "$TESTS/mkrec.py" | "$BIN/parse" -q --json >"$T/r.json"
+expect_eq "a robots.txt that is not 2xx passes through" "null null" "$(jq -r '"\(.sitemap) \(.links)"' "$T/r.json")"
 finish

@@ -72,11 +72,10 @@ mkfifo "$T/fifo"
 "$P" -j2 --json <"$T/fifo" >"$T/kill.out" 2>"$T/kill.err" &
 pid=$!
 exec 3>"$T/fifo"
-i=0
-while [ -z "$(pgrep -P $pid | head -1)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+wait_for 20 "parse's workers to start" pgrep -P $pid
 victim=$(pgrep -P $pid | head -1)
 kill -9 "$victim"
-sleep 0.3
+wait_for 20 "parse to report the killed worker" grep -q 'worker killed by signal 9' "$T/kill.err"
 cat "$T/mixed.mp" >&3
 exec 3>&-
 wait $pid
@@ -87,8 +86,11 @@ expect_match "killed worker: reported" "^parse: worker killed by signal 9 \\(pid
 
 # ---- signals (lib/stop.h rules) ------------------------------------------
 # sig_run SIGNAL...: starts parse -j2 on a fifo, writes the first half of
-# the stream, sends each SIGNAL, writes the rest, closes; sets rc.
+# the stream, waits for the records in it, sends each SIGNAL once the one
+# before was delivered, writes the rest, closes; sets rc.
 half=$(( $(wc -c <"$T/mixed.mp") / 2 ))
+# how many whole records the first half holds
+k=$(head -c "$half" "$T/mixed.mp" | "$P" -j2 --json 2>/dev/null | wc -l | tr -d ' ')
 sig_run() {
 	rm -f "$T/sfifo"
 	mkfifo "$T/sfifo"
@@ -96,8 +98,11 @@ sig_run() {
 	spid=$!
 	exec 4>"$T/sfifo"
 	head -c "$half" "$T/mixed.mp" >&4
-	sleep 0.3
-	for sig in "$@"; do kill -s "$sig" "$spid"; sleep 0.1; done
+	wait_for 20 "parse to write the $k records of the first half" lines_ge "$k" "$T/sig.out"
+	for sig in "$@"; do
+		kill -s "$sig" "$spid"
+		wait_for 10 "parse to take SIG$sig" no_signal_pending "$spid"
+	done
 	tail -c +$((half + 1)) "$T/mixed.mp" >&4 2>/dev/null
 	exec 4>&-
 	wait "$spid"

@@ -16,6 +16,8 @@ cat >"$T/pipeline.sh" <<PIPE
 	"$BIN/sink" -q --queue "$db" --follow "$db"
 PIPE
 stored() { sqlite3 "$db" "select count(*) from pages" 2>/dev/null || echo 0; }
+# new_page_or_end: this run stored a page, or ended (or got stuck) without
+new_page_or_end() { [ "$(stored)" != "$before" ] || ! kill -0 "$pid" 2>/dev/null; }
 
 i=0 slowest=0
 while [ $i -lt $KILLS ]; do
@@ -23,9 +25,9 @@ while [ $i -lt $KILLS ]; do
 	t0=$(now)
 	setsid sh "$T/pipeline.sh" &
 	pid=$!
-	# Wait for this run's first stored page, then kill at a random moment.
-	while [ "$(stored)" = "$before" ] && kill -0 "$pid" 2>/dev/null &&
-		[ "$(echo "$(now) - $t0 < 30" | bc)" = 1 ]; do sleep 0.05; done
+	# Wait for this run's first stored page, then kill at a random moment
+	# (the random sleep is the test: a kill anywhere in the next 0.15 s).
+	poll_until 30 new_page_or_end
 	took=$(echo "$(now) - $t0" | bc)
 	[ "$(stored)" = "$before" ] && took=999   # ended or stuck without storing
 	sleep "$(awk -v s="$i$$" 'BEGIN { srand(s); printf "%.2f", rand() * 0.15 }')"

@@ -28,10 +28,8 @@ expect_eq "the frontier holds $N pending URLs" $N \
 # fetches free room.  SIGTERM ends it; the last --stats has the lag.
 "$BIN/fetch" -q --queue "$J" --no-robots -c 16 -p 4 --stats "$T/s.json" </dev/null >/dev/null &
 pid=$!
-i=0
-while [ ! -s "$T/s.json" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
-i=0
-while [ "$(wc -l <"$LOG")" -lt 2000 ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+wait_for 30 "the first --stats write" test -s "$T/s.json"
+wait_for 30 "2000 requests at the server" lines_ge 2000 "$LOG"
 kill -TERM $pid
 wait $pid
 expect_eq "fetch stopped by SIGTERM exits 143" 143 $?

@@ -17,10 +17,25 @@ worker() { # NAME
 }
 ( worker A ) &
 a=$!
-sleep 1
+# A has seeded the job and is fetching before B starts.
+wait_for 20 "A's first request" grep -q '"ua": "A"' "$LOG"
 ( worker B ) >"$T/b.out" 2>&1 &
 b=$!
-sleep 1.5
+# b_beat: B's fetch has registered and sent a heartbeat since (hosts and
+# leases are handed over at heartbeats: B has had its chance to take A's)
+b_beat() {
+	bpid=$(pgrep -f -- "--user-agent B" | head -1)
+	[ "$(q "$db" "select count(*) from frontier_owner
+		where pid = ${bpid:-0} and beat_at > started_at + 0.5")" = 1 ]
+}
+# a_holds: A's fetch holds leases now
+a_holds() {
+	apid=$(pgrep -f -- "--user-agent A" | head -1)
+	[ "$(q "$db" "select count(*) from frontier f join frontier_owner o on o.id = f.owner
+		where f.state = 'leased' and o.pid = ${apid:-0}")" -gt 0 ]
+}
+wait_for 20 "B's first heartbeat" b_beat
+wait_for 20 "A to hold leases" a_holds
 # What A holds when it dies: its owner row is the one with A's fetch's pid.
 apid=$(pgrep -f -- "--user-agent A" | head -1)
 held=$(q "$db" "select f.url from frontier f join frontier_owner o on o.id = f.owner
@@ -28,7 +43,7 @@ held=$(q "$db" "select f.url from frontier f join frontier_owner o on o.id = f.o
 kill_at=$(now)
 pkill -9 -f -- "--user-agent A"
 wait "$a" 2>/dev/null
-timeout 60 sh -c "while kill -0 $b 2>/dev/null; do sleep 0.1; done"
+poll_until 60 gone $b
 expect_eq "the surviving fetch finishes the job" 0 $?
 wait "$b"
 expect_eq "it exits 0" 0 $?

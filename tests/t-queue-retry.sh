@@ -20,6 +20,8 @@ pgjob() {
 # Retry-After: 5 once, and a second URL of its host; kill -9 fetch once
 # the wait is in the frontier, rerun the job to its end.  QUERY runs SQL
 # on JOB.
+# waits_in QUERY JOB: one URL of JOB has a wait (next_at) set
+waits_in() { [ "$($1 "$2" "select count(*) from frontier where next_at > 0" 2>/dev/null)" = 1 ]; }
 killed_wait() {
 	name=$1 job=$2 query=$3
 	ra="/retry-after?key=$name&s=5"
@@ -27,9 +29,7 @@ killed_wait() {
 	: >"$LOG"
 	"$BIN/fetch" -q --queue "$job" -p 1 -d 1 "$T/$name.txt" >/dev/null &
 	pid=$!
-	i=0
-	while [ "$($query "$job" "select count(*) from frontier where next_at > 0" 2>/dev/null)" != 1 ] &&
-		[ $i -lt 60 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_for 20 "$name: the Retry-After wait in the frontier" waits_in "$query" "$job"
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	expect_eq "$name: the wait is in the frontier, the URL pending, its host held" "pending|1|1" \
@@ -102,8 +102,7 @@ sh -c 'echo $$ >"$1"; exec "$2/fetch" -q --queue "$3" --no-robots -d 5 "$4"' \
 	sh "$T/term.pid" "$BIN" "$T/term.db" "$T/term.txt" |
 	"$BIN/sink" -q --queue "$T/term.db" "$T/term-pages.db" &
 pipeline=$!
-i=0
-while [ "$(count '^/page/t')" = 0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+wait_for 20 "the first request" logged_ge 1 '^/page/t'
 kill -TERM "$(cat "$T/term.pid")"
 wait $pipeline
 expect_eq "SIGTERM: the started URL is done, the two unstarted pending and unused" "done|1|1

@@ -85,11 +85,10 @@ before=$(count '^/p7[.]html$')
 echo "$URL/p7.html" >"$T/lease.txt"
 "$BIN/fetch" -q --queue "$T/lease.db" --no-robots --lease 1 "$T/lease.txt" >/dev/null &
 held=$!
-i=0
-while [ "$(count '^/p7[.]html$')" -le "$before" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+wait_for 20 "the first fetch of p7" logged_ge $((before + 1)) '^/p7[.]html$'
 kill -STOP $held
 expect_eq "an unacknowledged URL stays leased" leased "$(q "$T/lease.db" 'select state from frontier')"
-sleep 1.2
+sleep 1.2   # not a state but wall time: the 1 s lease must run out
 timeout 20 "$BIN/fetch" -q --queue "$T/lease.db" --no-robots --lease 1 "$T/lease.txt" |
 	timeout 20 "$BIN/sink" -q --queue "$T/lease.db" "$T/lease.db"
 expect_eq "an expired lease is fetched again" 2 "$(( $(count '^/p7[.]html$') - before ))"

@@ -60,7 +60,7 @@ i=0
 while [ $i -lt 30 ]; do echo "$U1/$long$i"; i=$((i + 1)); done >"$T/urls5.txt"
 "$BIN/fetch" -q --json -d 0.3 "$T/urls5.txt" >"$T/out5" &
 f=$!
-sleep 1
+wait_for 20 "2 paced requests under the star-run rules" logged_ge 2 "^/$long"
 term_at=$(now)
 kill -TERM $f
 wait $f

@@ -145,7 +145,7 @@ expect_eq "log: a conn id never spans addresses" true "$(jq -s 'group_by(.conn) 
 # Three requests at once on 127.0.0.2: the last logged sees all three.
 pids=
 for i in 1 2 3; do $C -o /dev/null "$U2/slow?ms=1500&n=$i" & pids="$pids $!"; done
-sleep 0.4
+wait_for 10 "the 3 slow requests in the log" logged_ge 3 '^/slow\\?ms=1500'
 $C -o /dev/null "$URL/page/200"
 wait $pids
 expect_eq "log: inflight counts concurrent requests" 3 "$(requests '^/slow\\?ms=1500' | jq -s 'map(.inflight) | max')"
@@ -153,11 +153,12 @@ expect_eq "log: conns counts open connections" 3 "$(requests '^/slow\\?ms=1500' 
 expect_eq "log: counts are per address" '1 1' "$(requests '^/page/200$' | jq -r '"\(.conns) \(.inflight)"')"
 
 # ---- SIGTERM with a hanging request open
+: >"$LOG"
 curl -s --max-time 20 -o /dev/null "$URL/hang" &
 hang=$!
-sleep 0.3
+wait_for 10 "the /hang request in the log" logged_ge 1 '^/hang'
 kill "$SERVER_PID"
-( sleep 3; kill -9 "$SERVER_PID" 2>/dev/null ) &
+( sleep 3; kill -9 "$SERVER_PID" 2>/dev/null ) &   # a watchdog, not a wait
 dog=$!
 wait "$SERVER_PID"
 rc=$?

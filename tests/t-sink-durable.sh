@@ -2,7 +2,6 @@
 # sink durability: batches commit by count and by time, SIGTERM and
 # SIGINT commit the last batch, and kill -9 at any moment leaves a valid
 # database holding every committed row.
-# run.sh: alone
 . "$(dirname "$0")/lib.sh"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; cleanup' EXIT
@@ -39,39 +38,17 @@ start_held() {
 	cat "$T/five.mp" >&3
 }
 
-# wait_rows DB N: waits up to 5 s until DB has at least N rows
-wait_rows() {
-	i=0
-	while [ "$(q "$1" 'select count(*) from pages' 2>/dev/null || echo 0)" -lt "$2" ] && [ $i -lt 100 ]; do
-		sleep 0.05; i=$((i + 1))
-	done
-}
+# rows_ge DB N: DB has at least N rows
+rows_ge() { [ "$(q "$1" 'select count(*) from pages' 2>/dev/null || echo 0)" -ge "$2" ]; }
+# wait_rows DB N: waits up to 20 s until DB has at least N rows
+wait_rows() { wait_for 20 "$2 rows in $1" rows_ge "$1" "$2"; }
 
 # waiting: waits up to 10 s until sink has read every byte written to
 # the fifo (none is left unread in the pipe), no signal is pending for it
 # and it sleeps in poll() for more input; fails otherwise.  sink only
 # polls once it has put every record it read, and it takes signals only
 # there, so from then on a signal finds all of them read.
-waiting() {
-	python3 - "$SINK" "$fifo" <<'PY'
-import fcntl, os, struct, sys, termios, time
-pid, fifo = sys.argv[1], sys.argv[2]
-fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-def unread():
-    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
-def polling():
-    with open(f"/proc/{pid}/wchan") as f:
-        wchan = f.read()
-    with open(f"/proc/{pid}/status") as f:
-        st = dict(l.split(":", 1) for l in f)
-    return "poll" in wchan and int(st["SigPnd"], 16) == 0 and int(st["ShdPnd"], 16) == 0
-end = time.time() + 10
-while not (unread() == 0 and polling()):
-    if time.time() > end:
-        sys.exit(1)
-    time.sleep(0.01)
-PY
-}
+waiting() { poll_until 10 idle_reader "$SINK" "$fifo"; }
 
 recs 10 >"$T/ten.jsonl"
 head -n 5 "$T/ten.jsonl" >"$T/five.jsonl"

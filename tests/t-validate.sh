@@ -191,9 +191,10 @@ expect_eq "a non-map record is malformed" "65 validate: malformed record at byte
 mkfifo "$T/fifo"
 "$BIN/validate" -q --summary "$T/sum5.json" <"$T/fifo" >"$T/term.mp" &
 vpid=$!
-python3 "$TESTS/mkrec.py" --hold 30 "$F/pages.jsonl" >"$T/fifo" &
+python3 "$TESTS/mkrec.py" --hold 30 "$F/pages.jsonl" >"$T/fifo" 2>"$T/mkrec.err" &
 ppid=$!
-sleep 0.7
+wait_for 20 "the producer to write its records" grep -q holding "$T/mkrec.err"
+wait_for 20 "validate to read them all and wait for more" idle_reader "$vpid" "$T/fifo"
 kill -TERM "$vpid"; wait "$vpid"; rc=$?
 kill "$ppid" 2>/dev/null
 expect_eq "SIGTERM: validate flushes every judged record, then dies of the signal" "143 8" \
