@@ -111,10 +111,13 @@ run_fl() {
 }
 fl_ok() {
 	g=$(gaps 127.0.0.2)
-	[ "$(echo "$g" | jq 'length == 8 and (map(select(. >= 0.38 and . < 0.6)) | length) == 1 and
-		(map(select(. >= 0.195 and . < 0.3)) | length) == 7')" = true ] && echo ok || ms "$g"
+	[ "$(echo "$g" | jq 'length == 8 and all(.[]; . >= 0.195) and max >= 0.38')" = true ] && echo ok || ms "$g"
 }
-expect_eq "503 without Retry-After at -d 0.2: one gap doubled (380-600 ms), the other 7 back at 195-300 ms" ok "$(twice run_fl fl_ok)"
+# The averaging back is pace_answer's arithmetic, proven in
+# tests/unit/test_pace.c: here, once, that a 503 reaches the pacing and
+# no gap goes below the floor (lower bounds, which load cannot break).
+: >"$LOG"; run_fl
+expect_eq "503 without Retry-After at -d 0.2: a gap doubled (>= 380 ms), every gap >= 195 ms" ok "$(fl_ok)"
 echo "#   gaps ms: $(ms "$(gaps 127.0.0.2)")"
 
 # ---- from -d 0 on a fast host, a 429 without Retry-After still slows it
@@ -122,11 +125,12 @@ echo "#   gaps ms: $(ms "$(gaps 127.0.0.2)")"
 run_z() { { echo "$U3/status/429?z"; urls "$U3" "/page/1?z" 8; } | F -p 1 --retries 0 >"$T/z.json"; }
 z_ok() {
 	g=$(gaps 127.0.0.3)
-	[ "$(echo "$g" | jq 'length == 8 and (map(select(. >= 0.245)) | length) == 1 and
-		all(.[2:][]; . < 0.2) and .[-1] < 0.05 and all(range(3; length) as $i | .[$i] <= .[$i - 1] + 0.005; .)')" = true ] &&
-		echo ok || ms "$g"
+	[ "$(echo "$g" | jq 'length == 8 and (.[0:2] | max) >= 0.245')" = true ] && echo ok || ms "$g"
 }
-expect_eq "429 without Retry-After at -d 0: one gap >= 245 ms, then shrinking back (< 200, the last < 50 ms)" ok "$(twice run_z z_ok)"
+# Shrinking back is test_pace's; here the 429 reaches the pacing: the
+# start after the one the 429's answer found scheduled waits >= 245 ms.
+: >"$LOG"; run_z
+expect_eq "429 without Retry-After at -d 0: one of the next two gaps >= 245 ms" ok "$(z_ok)"
 echo "#   gaps ms: $(ms "$(gaps 127.0.0.3)")"
 
 # ---- -d is the floor: a 200 ms host (target 0.1 s) with a 429 with
