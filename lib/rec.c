@@ -290,6 +290,22 @@ rec_not_modified(const msgpack_object *rec)
 }
 
 int
+rec_sitemap(const msgpack_object *rec)
+{
+	const msgpack_object *sm = rec_get(rec, "sitemap");
+	const char *k;
+	size_t n;
+	if (!sm || sm->type != MSGPACK_OBJECT_MAP || rec_get(rec, "parse_error") ||
+	    !rec_str(sm, "kind", &k, &n))
+		return 0;
+	if (n == 6 && memcmp(k, "urlset", 6) == 0)
+		return REC_SITEMAP_URLSET;
+	if ((n == 5 && memcmp(k, "index", 5) == 0) || (n == 6 && memcmp(k, "robots", 6) == 0))
+		return REC_SITEMAP_INDEX;
+	return 0;
+}
+
+int
 rec_eq(const msgpack_object *o, const char *s)
 {
 	size_t n = strlen(s);

@@ -126,6 +126,13 @@ int rec_empty(const msgpack_object *o);
  * and validate pass it through, sink keeps the page it stored before. */
 int rec_not_modified(const msgpack_object *rec);
 
+/* What parse made of rec, when it is no page: REC_SITEMAP_URLSET (a
+ * sitemap's urlset), REC_SITEMAP_INDEX (a sitemap index, or a robots.txt,
+ * whose links are sitemaps too); 0 for anything else, a sitemap parse
+ * could not read included (docs/records.md, `sitemap`). */
+enum { REC_SITEMAP_URLSET = 1, REC_SITEMAP_INDEX };
+int rec_sitemap(const msgpack_object *rec);
+
 /* ---- building a record ---------------------------------------------- */
 
 #define REC_MAX_KEYS 64

@@ -62,23 +62,6 @@ header_dup(const msgpack_object *rec, const char *name)
 	return v ? xstrndup(v->via.str.ptr, v->via.str.size) : NULL;
 }
 
-/* What parse made of rec: 0 a page, 1 a sitemap's urlset, 2 a sitemap
- * index or a robots.txt (whose links are sitemaps too; docs/records.md,
- * `sitemap`). */
-static int
-sitemap_kind(const msgpack_object *rec)
-{
-	const msgpack_object *sm = rec_get(rec, "sitemap");
-	const char *k;
-	size_t n;
-	if (!sm || sm->type != MSGPACK_OBJECT_MAP || rec_get(rec, "parse_error") ||
-	    !rec_str(sm, "kind", &k, &n))
-		return 0;
-	if (n == 6 && memcmp(k, "urlset", 6) == 0)
-		return 1;
-	return (n == 5 && memcmp(k, "index", 5) == 0) || (n == 6 && memcmp(k, "robots", 6) == 0) ? 2 : 0;
-}
-
 void
 ack_note(const msgpack_object *rec)
 {
@@ -109,9 +92,9 @@ ack_note(const msgpack_object *rec)
 		a->verdict = -1;
 	/* validate's rules are about pages: a sitemap is followed whatever
 	 * they said of it, and does not count in its host's yield. */
-	int sitemap = sitemap_kind(rec);
+	int sitemap = rec_sitemap(rec);
 	if (sitemap)
-		a->verdict = 1, a->index = sitemap == 2;
+		a->verdict = 1, a->index = sitemap == REC_SITEMAP_INDEX;
 	else if (a->verdict >= 0)
 		a->host = rec_strdup(rec, "host");
 	char *err = rec_strdup(rec, "error");

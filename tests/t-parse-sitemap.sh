@@ -192,11 +192,11 @@ expect_eq "crawl: the pages the sitemaps name are stored, and what they link" \
 $URL/only-a1.html|1
 $URL/only-a2.html|1
 $URL/only-b.html|1
-$URL/sitemap_index.xml|0
-$URL/sitemaps/a.xml|0
-$URL/sitemaps/b.xml.gz|0" \
+$URL/sitemap_index.xml|
+$URL/sitemaps/a.xml|
+$URL/sitemaps/b.xml.gz|" \
 	"$(q "$T/c.db" "select url, accepted from pages where error is null order by url")"
-expect_eq "crawl: sitemaps rejected by validate's page rules are followed all the same" \
+expect_eq "crawl: sitemaps, not judged by validate, are followed" \
 	"index|urlset|urlset" \
 	"$(q "$T/c.db" "select group_concat(k, '|') from (select json_extract(record, '\$.sitemap.kind') k
 		from pages where url like '%sitemap%' order by url)")"
@@ -215,6 +215,12 @@ expect_eq "crawl: robots.txt still refuses a URL a sitemap names" \
 expect_eq "crawl: the other host (out of scope) is never admitted or fetched" \
 	"0 0" "$(q "$T/c.db" "select count(*) from frontier where host = '127.0.0.2'") $(jq -r .addr "$LOG" | grep -c 127.0.0.2)"
 expect_eq "crawl: the orphan page is never fetched" 0 "$(count '^/orphan')"
+
+# validate passes sitemaps through unjudged, even with --drop
+rec "$T/site/sitemap_index.xml" | mkrec | "$P" -j0 | "$BIN/validate" --drop --json --summary "$T/vs.json" 2>"$T/err" >"$T/v.json"
+expect_eq "validate --drop: a sitemap passes, without a verdict, counted as a sitemap" \
+	"index null 1 0" "$(jq -r '"\(.sitemap.kind) \(.accepted)"' "$T/v.json") $(jq '.total.sitemaps, .total.raw' "$T/vs.json" | tr '\n' ' ' | sed 's/ $//')"
+expect_match "validate: the summary line says so" "1 sitemaps" "$(cat "$T/err")"
 
 crawl "$T/x.db" "$URL/sitemap_index.xml" --exclude 'only-a2' --include '/(sitemaps/|only-)'
 expect_eq "--exclude and --include apply to sitemap links" \

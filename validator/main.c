@@ -149,11 +149,14 @@ main(int argc, char **argv)
 		if (!rec_str(&rec, "host", &host, &hostlen))
 			host = NULL, hostlen = 0;
 		rec_build_reset(&b);
-		/* A recrawl's 304 has no page to judge: it passes as it came,
-		 * without a verdict, so sink keeps the page stored before and
-		 * the yield guard does not count it (docs/validate.md). */
-		if (rec_not_modified(&rec)) {
-			vsum_unchanged(&sum, host, hostlen);
+		/* A recrawl's 304 and a sitemap have no page to judge: they
+		 * pass as they came, without a verdict, so sink keeps the page
+		 * stored before, follows the sitemap's links, and the yield
+		 * guard counts neither (docs/validate.md). */
+		int skip = rec_not_modified(&rec) ? VSKIP_UNCHANGED :
+			   rec_sitemap(&rec) ? VSKIP_SITEMAP : -1;
+		if (skip >= 0) {
+			vsum_skip(&sum, host, hostlen, (enum vskip)skip);
 			if (rec_out_build(&out, &b, &rec, NULL) < 0)
 				msg_stdout_failed(errno);
 			continue;

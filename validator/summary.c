@@ -57,11 +57,14 @@ vsum_add(vsum *s, const char *host, size_t hostlen, enum vcode code)
 	count(&s->total, code);
 }
 
+/* The summary's name of each enum vskip. */
+static const char *const skip_name[VSKIP_COUNT] = { "unchanged", "sitemaps" };
+
 void
-vsum_unchanged(vsum *s, const char *host, size_t hostlen)
+vsum_skip(vsum *s, const char *host, size_t hostlen, enum vskip why)
 {
-	counts_of(s, host, hostlen)->unchanged++;
-	s->total.unchanged++;
+	counts_of(s, host, hostlen)->skipped[why]++;
+	s->total.skipped[why]++;
 }
 
 /* qsort order for host entries: by name, bytewise. */
@@ -104,11 +107,14 @@ print_line(const char *name, const vsum_counts *c)
 						c->by_code[k]);
 	if (off && off < sizeof reasons - 1)
 		strcat(reasons, ")");
-	char unchanged[40] = "";
-	if (c->unchanged)
-		snprintf(unchanged, sizeof unchanged, ", %llu unchanged", c->unchanged);
+	char skipped[80] = "";
+	off = 0;
+	for (int k = 0; k < VSKIP_COUNT; k++)
+		if (c->skipped[k])
+			off += (size_t)snprintf(skipped + off, sizeof skipped - off, ", %llu %s",
+						c->skipped[k], skip_name[k]);
 	msg_note("%s: %llu raw, %llu accepted, %llu rejected%s, yield %.1f%%%s", name,
-		 c->raw, c->accepted, c->raw - c->accepted, reasons, 100 * yield(c), unchanged);
+		 c->raw, c->accepted, c->raw - c->accepted, reasons, 100 * yield(c), skipped);
 }
 
 void
@@ -135,8 +141,9 @@ json_counts(FILE *f, const vsum_counts *c)
 			first = 0;
 		}
 	fputc('}', f);
-	if (c->unchanged)
-		fprintf(f, ",\"unchanged\":%llu", c->unchanged);
+	for (int k = 0; k < VSKIP_COUNT; k++)
+		if (c->skipped[k])
+			fprintf(f, ",\"%s\":%llu", skip_name[k], c->skipped[k]);
 	fprintf(f, ",\"yield\":%.6g}", yield(c));
 }
 

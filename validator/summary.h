@@ -10,9 +10,10 @@
  * under "(none)".  `reasons` holds only codes seen.  yield is
  * accepted/raw with 6 significant digits, 0 when raw is 0.
  *
- * A not-modified record (rec_not_modified: a recrawl's 304, no page to
- * judge) is not raw: it counts as "unchanged", a member present only
- * when some were seen, after "reasons".
+ * A record that is no page is not judged and not raw: a not-modified
+ * record (rec_not_modified: a recrawl's 304) counts as "unchanged", a
+ * sitemap or robots.txt (rec_sitemap) as "sitemaps"; each a member
+ * present only when some were seen, after "reasons".
  */
 #ifndef VALIDATE_SUMMARY_H
 #define VALIDATE_SUMMARY_H
@@ -23,9 +24,12 @@
 #include "check.h"
 #include "htab.h"
 
+/* Records that are no page, passed through unjudged. */
+enum vskip { VSKIP_UNCHANGED, VSKIP_SITEMAP, VSKIP_COUNT };
+
 typedef struct vsum_counts {
 	unsigned long long raw, accepted, by_code[VCODE_COUNT];
-	unsigned long long unchanged;   /* not-modified records, not judged */
+	unsigned long long skipped[VSKIP_COUNT];
 } vsum_counts;
 
 typedef struct vsum {
@@ -38,8 +42,8 @@ void vsum_free(vsum *s);
 
 /* Counts one record of host (NULL: none) judged code. */
 void vsum_add(vsum *s, const char *host, size_t hostlen, enum vcode code);
-/* Counts one not-modified record of host, not judged. */
-void vsum_unchanged(vsum *s, const char *host, size_t hostlen);
+/* Counts one record of host that is no page, not judged. */
+void vsum_skip(vsum *s, const char *host, size_t hostlen, enum vskip why);
 
 /* Prints one line per host and a total line via msg_note. */
 void vsum_print(const vsum *s);
