@@ -93,7 +93,7 @@ static const opt_def opts[O_N] = {
 	[O_HEADER] = { "header", 'H', "LINE", "send header LINE to every host, as curl's -H;\n@FILE: one a line from FILE", NULL,
 		"send header \\fILINE\\fR to every host, in curl's syntax (\\(lqName: value\\(rq; \\(lqName:\\(rq removes a default header, \\(lqName;\\(rq sends it empty); \\fB@\\fR\\fIFILE\\fR reads one a line from \\fIFILE\\fR; repeatable.  A \\fB\\-\\-policy\\fR header= line sends one to its hosts only" },
 	[O_SECRET_HEADER] = { "secret-header", 0, "NAME", "a secret like Authorization: never sent to\nanother origin, never shown", NULL,
-		"header \\fINAME\\fR is a secret like Authorization, Cookie and Proxy-Authorization: sent only while a redirect stays at the input URL's origin, never shown; repeatable" },
+		"header \\fINAME\\fR is a secret like Authorization, Cookie, Proxy-Authorization and the names holding key, token, secret, auth, session, password or signature (X\\-Api\\-Key): sent only while a redirect stays at the input URL's origin, never shown; repeatable" },
 	[O_USER] = { "user", 'u', "U:P", "Basic credentials for the input URLs' origins;\n@FILE: from FILE's first line", NULL,
 		"HTTP Basic credentials for the input URLs' origins, never sent past a redirect to another; \\fB@\\fR\\fIFILE\\fR reads them from \\fIFILE\\fR's first line.  fetch never prompts" },
 	[O_NETRC] = { "netrc", 0, NULL, "credentials from ~/.netrc for the hosts it names", NULL,

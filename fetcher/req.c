@@ -6,7 +6,8 @@
  * freed with the attempt), built from:
  *   - the -H lines, for every host;
  *   - the header= lines of --policy for the target's host name only;
- * minus the secret ones (Authorization, Cookie, Proxy-Authorization and
+ * minus the secret ones (Authorization, Cookie, Proxy-Authorization, any
+ * name holding a credential word such as X-Api-Key or X-Auth-Token, and
  * each --secret-header NAME) when the target is not the input URL's
  * origin (scheme, host and port: curl's rule for credentials), so a
  * redirect to another host never carries them.  fetch follows redirects
@@ -34,6 +35,14 @@ static size_t n_secret;
 
 static const char *const builtin_secret[] = {
 	"authorization", "cookie", "proxy-authorization",
+};
+
+/* Words that make a header name a secret wherever they stand in it:
+ * how APIs name the credentials they take (X-Api-Key, Api-Key,
+ * X-Auth-Token, X-Session-Id, X-Client-Secret...).  A false positive
+ * costs a header on a cross-host hop; a false negative leaks a key. */
+static const char *const secret_word[] = {
+	"key", "token", "secret", "auth", "session", "password", "signature",
 };
 
 /* Length of the name of header line h: up to its ':' or ';'. */
@@ -76,6 +85,15 @@ req_is_secret(const char *name, size_t n)
 			return 1;
 	for (size_t i = 0; i < n_secret; i++)
 		if (strlen(secret[i]) == n && strncasecmp(secret[i], name, n) == 0)
+			return 1;
+	char low[128];
+	if (n >= sizeof low)
+		return 1;   /* no real header name is this long: keep it home */
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[n] = '\0';
+	for (size_t i = 0; i < sizeof secret_word / sizeof *secret_word; i++)
+		if (strstr(low, secret_word[i]))
 			return 1;
 	return 0;
 }

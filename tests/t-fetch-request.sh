@@ -33,10 +33,10 @@ expect_eq "a bad line of -H @FILE is named by number" "64 fetch: --header: $T/ba
 { printf 'http://u:%s@127.0.0.1:%s/redirect-to?url=%s\n' "$KEY" "$PORT" "$U2/need-header"
   echo "$U1/redirect-to?url=/need-header%3Fsame"; } |
 	"$BIN/fetch" --no-robots --json -H @"$T/headers" -H "Authorization: Bearer $KEY" \
-		-H "Cookie: c=$KEY" -H 'X-Plain: yes' --secret-header x-api-key --user "me:$KEY" \
+		-H "Cookie: c=$KEY" -H 'X-Plain: yes' -H 'X-Tenant: t1' --secret-header x-tenant --user "me:$KEY" \
 		--stats "$T/stats2.json" >"$T/redir.json" 2>>"$T/err"
-expect_eq "the other host got none of Authorization, Cookie, the secret header" "none none none" \
-	"$(hdr '^/need-header$' authorization 127.0.0.2) $(hdr '^/need-header$' cookie 127.0.0.2) $(hdr '^/need-header$' x-api-key 127.0.0.2)"
+expect_eq "the other host got none of Authorization, Cookie, X-Api-Key (a secret by name), --secret-header's" "none none none none" \
+	"$(hdr '^/need-header$' authorization 127.0.0.2) $(hdr '^/need-header$' cookie 127.0.0.2) $(hdr '^/need-header$' x-api-key 127.0.0.2) $(hdr '^/need-header$' x-tenant 127.0.0.2)"
 expect_eq "the other host got the plain -H headers" "yes yes" \
 	"$(hdr '^/need-header$' x-plain 127.0.0.2) $(hdr '^/need-header$' x-from-file 127.0.0.2)"
 expect_eq "the first hop carried them all" "Bearer $KEY c=$KEY $KEY" \
