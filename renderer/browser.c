@@ -50,6 +50,7 @@ static char profile[64];
 static char *inbuf;
 static size_t in_len, in_cap, scanned;
 static double started_at;
+static int trace;                  /* RENDER_TRACE set: messages on stderr */
 
 /* Everything a scraper never needs, measured (docs/render.md): each
  * costs CPU per page or a request to Google.  --disable-features is one
@@ -209,6 +210,8 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		if (inbuf[i] != 0)
 			continue;
 		json_error_t je;
+		if (trace)
+			fprintf(stderr, "< %.1000s\n", inbuf + start);
 		json_t *m = json_loadb(inbuf + start, i - start, 0, &je);
 		if (m) {
 			dispatch(m);
@@ -257,6 +260,8 @@ browser_send(int slot, unsigned gen, int tag, const char *sid, const char *metho
 	if (!text || !r)
 		abort();
 	r->data = text;
+	if (trace)
+		fprintf(stderr, "> %.300s\n", text);
 	uv_buf_t b = uv_buf_init(text, (unsigned)strlen(text) + 1);   /* with its NUL */
 	cmd *c = &cmds[id % CMD_RING];
 	*c = (cmd){ id, slot, gen, tag };
@@ -280,6 +285,7 @@ browser_start(void)
 {
 	static int registered;
 	if (!registered) {
+		trace = getenv("RENDER_TRACE") != NULL;
 		atexit(at_exit);
 		registered = 1;
 	}

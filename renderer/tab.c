@@ -53,11 +53,12 @@ typedef struct tab {
 	unsigned char *shot, *pdf;
 	size_t shot_len, pdf_len;
 	long requests, blocked, console_errors;
+	long inflight;                 /* requests started and not ended */
 	int loaded, idle, partial, committed, from_public;
 	enum fetcherr err;
 	char *err_detail;
 	enum fetcherr main_blocked;    /* why we refused the main document */
-	uv_timer_t cap, deadline, poll;
+	uv_timer_t cap, deadline, poll, quiet;
 } tab;
 
 static tab *tabs;
@@ -105,7 +106,9 @@ tab_init(void)
 		uv_timer_init(R.loop, &tabs[i].cap);
 		uv_timer_init(R.loop, &tabs[i].deadline);
 		uv_timer_init(R.loop, &tabs[i].poll);
+		uv_timer_init(R.loop, &tabs[i].quiet);
 		tabs[i].cap.data = tabs[i].deadline.data = tabs[i].poll.data = &tabs[i];
+		tabs[i].quiet.data = &tabs[i];
 	}
 }
 
@@ -129,6 +132,7 @@ reset(tab *t)
 	uv_timer_stop(&t->cap);
 	uv_timer_stop(&t->deadline);
 	uv_timer_stop(&t->poll);
+	uv_timer_stop(&t->quiet);
 	memset(&t->state, 0, offsetof(tab, cap) - offsetof(tab, state));
 	t->gen++;
 }
@@ -202,7 +206,6 @@ setup_and_navigate(tab *t)
 	t->t_nav = tm_mono();
 	t->state = S_LOADING;
 	cmd(t, T_NAVIGATE, "Page.navigate", json_pack("{s:s}", "url", t->p->url));
-	uv_timer_start(&t->cap, on_cap, (uint64_t)(R.o.max_wait * 1000), 0);
 }
 
 /* The error word of a net::ERR_ text from Page.navigate. */
@@ -238,6 +241,7 @@ capture(tab *t, int partial)
 	t->state = S_CAPTURING;
 	uv_timer_stop(&t->cap);
 	uv_timer_stop(&t->poll);
+	uv_timer_stop(&t->quiet);
 	t->partial = partial;
 	if (partial) {
 		/* A script that never yields holds the thread Runtime.evaluate
@@ -256,6 +260,26 @@ check_wait(tab *t)
 		return;
 	if ((R.o.wait == WAIT_LOAD && t->loaded) || (R.o.wait == WAIT_IDLE && t->idle))
 		capture(t, 0);
+}
+
+/* --wait networkidle: 500 ms after the load event with no request in
+ * flight.  Counted here, not from Chromium's own networkIdle lifecycle
+ * event, which can fire before a page's timers ran. */
+static void
+on_quiet(uv_timer_t *h)
+{
+	tab *t = h->data;
+	if (t->inflight == 0 && t->loaded) {
+		t->idle = 1;
+		check_wait(t);
+	}
+}
+
+static void
+quiet_restart(tab *t)
+{
+	if (R.o.wait == WAIT_IDLE && t->loaded && t->inflight == 0 && t->state == S_LOADING)
+		uv_timer_start(&t->quiet, on_quiet, 500, 0);
 }
 
 static void
@@ -504,6 +528,14 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 		t->loader = xstrdup(json_string_value(json_object_get(res, "loaderId")));
 		t->frame = xstrdup(json_string_value(json_object_get(res, "frameId")));
 		t->committed = 1;
+		if (json_is_true(json_object_get(res, "isDownload"))) {
+			set_error(t, FETCHERR_OTHER, "a download, refused");
+			finish(t);
+			return;
+		}
+		/* The cap counts from the answer: a slow server spends the
+		 * --timeout, not the scripts' time. */
+		uv_timer_start(&t->cap, on_cap, (uint64_t)(R.o.max_wait * 1000), 0);
 		if (R.o.wait == WAIT_SELECTOR)
 			uv_timer_start(&t->poll, on_poll, 50, 100);
 		check_wait(t);
@@ -592,6 +624,12 @@ refused(tab *t, const char *url, const char *type, const char **why)
 		*why = "images, media and fonts are not loaded (--load-images)";
 		return FETCHERR_OTHER;
 	}
+	/* The tab's icon: the browser's request, not the page's ("Other"). */
+	if (!R.o.load_images && type && !strcmp(type, "Other") && n >= 12 &&
+	    !strcmp(url + n - 12, "/favicon.ico")) {
+		*why = "the favicon is an image (--load-images)";
+		return FETCHERR_OTHER;
+	}
 	if (t->from_public && !R.o.allow_private && strncmp(url, "http", 4) == 0) {
 		url_parts u;
 		const char *w;
@@ -631,6 +669,7 @@ on_request_paused(tab *t, json_t *params)
 	const char *why = NULL;
 	enum fetcherr e = url ? refused(t, url, type, &why) : FETCHERR_NONE;
 	if (e == FETCHERR_NONE) {
+		t->requests++;
 		cmd(t, T_FETCH, "Fetch.continueRequest", json_pack("{s:s}", "requestId", rid));
 		return;
 	}
@@ -696,7 +735,15 @@ tab_event(const char *sid, const char *method, json_t *params)
 	if (strcmp(method, "Fetch.requestPaused") == 0) {
 		on_request_paused(t, params);
 	} else if (strcmp(method, "Network.requestWillBeSent") == 0) {
-		t->requests++;
+		if (!json_object_get(params, "redirectResponse")) {   /* a redirect: the same request */
+			t->inflight++;
+			uv_timer_stop(&t->quiet);
+		}
+	} else if (strcmp(method, "Network.loadingFinished") == 0 ||
+		   strcmp(method, "Network.loadingFailed") == 0) {
+		if (t->inflight > 0)
+			t->inflight--;
+		quiet_restart(t);
 	} else if (strcmp(method, "Network.responseReceived") == 0) {
 		on_response(t, params);
 	} else if (strcmp(method, "Page.lifecycleEvent") == 0) {
@@ -704,10 +751,10 @@ tab_event(const char *sid, const char *method, json_t *params)
 		const char *loader = json_string_value(json_object_get(params, "loaderId"));
 		if (!name || !is_main(t, params) || !loader || !t->loader || strcmp(loader, t->loader))
 			return;
-		if (strcmp(name, "load") == 0)
+		if (strcmp(name, "load") == 0) {
 			t->loaded = 1;
-		else if (strcmp(name, "networkIdle") == 0)
-			t->idle = 1;
+			quiet_restart(t);
+		}
 		check_wait(t);
 	} else if (strcmp(method, "Page.frameNavigated") == 0) {
 		/* A script's navigation (location.href): wait for the new
@@ -718,6 +765,8 @@ tab_event(const char *sid, const char *method, json_t *params)
 			free(t->loader);
 			t->loader = xstrdup(l);
 			t->loaded = t->idle = 0;
+			t->inflight = 0;   /* the old document's requests end unseen */
+			uv_timer_stop(&t->quiet);
 		}
 	} else if (strcmp(method, "Runtime.exceptionThrown") == 0) {
 		t->console_errors++;
@@ -773,5 +822,6 @@ tab_close(void)
 		uv_close((uv_handle_t *)&tabs[i].cap, NULL);
 		uv_close((uv_handle_t *)&tabs[i].deadline, NULL);
 		uv_close((uv_handle_t *)&tabs[i].poll, NULL);
+		uv_close((uv_handle_t *)&tabs[i].quiet, NULL);
 	}
 }
