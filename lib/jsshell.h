@@ -9,8 +9,9 @@
 
 #include <stddef.h>
 
-/* Characters (UTF-8 code points; bytes of malformed UTF-8 count as one
- * each) of text s, n bytes: the measure the rule compares. */
+/* Characters of text s (n bytes): the bytes that do not continue a
+ * UTF-8 sequence, so a stray invalid byte counts as one.  The measure
+ * the rule compares. */
 size_t jsshell_chars(const char *s, size_t n);
 
 /* Whether text (n bytes, parse's `text`) makes a shell: min > 0 and

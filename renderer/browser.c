@@ -82,6 +82,12 @@ browser_ready(void)
 	return ready;
 }
 
+int
+browser_started(void)
+{
+	return child_pid > 0;
+}
+
 static int
 rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -126,16 +132,11 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 	running = ready = 0;
 	close_pipes();
 	in_len = scanned = 0;
-	tab_browser_lost();
-	if (R.stopping || R.input_done)
-		return;
-	if (tm_mono() - started_at < 5 && ++restarts > 3)
-		msg_die(EX_OSERR, "chromium exits at once: run %s by hand to see why "
-			"(--browser-log shows its messages)", R.o.chromium);
-	msg_warn("chromium exited, starting it again");
 	remove_profile();
-	if (browser_start() != 0)
-		msg_die(EX_OSERR, "cannot start chromium again");
+	tab_browser_lost();
+	/* sched starts it again with the next page that needs it. */
+	if (!R.stopping && R.queued > 0)
+		msg_warn("chromium exited, starting it again");
 }
 
 static void
@@ -289,6 +290,10 @@ browser_start(void)
 		atexit(at_exit);
 		registered = 1;
 	}
+	/* A browser that keeps dying at once will not start. */
+	if (started_at > 0 && tm_mono() - started_at < 5 && ++restarts > 3)
+		msg_die(EX_OSERR, "chromium exits at once: run %s by hand to see why "
+			"(--browser-log shows its messages)", R.o.chromium);
 	const char *tmp = getenv("TMPDIR");
 	snprintf(profile, sizeof profile, "%.40s/render-profile.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(profile)) {

@@ -194,8 +194,6 @@ main(int argc, char **argv)
 	uv_signal_start(&sig_int, on_signal, SIGINT);
 	uv_signal_start(&sig_term, on_signal, SIGTERM);
 	tab_init();
-	if (browser_start() != 0)
-		msg_die(EX_OSERR, "cannot start chromium");
 	sched_init(argv + optind, argc - optind);
 	uv_run(R.loop, UV_RUN_DEFAULT);
 

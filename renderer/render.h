@@ -109,6 +109,8 @@ void tab_close(void);
 /* Starts Chromium (once ready, browser_ready() is true).  0 or -1. */
 int browser_start(void);
 int browser_ready(void);
+/* Whether browser_start was called (and browser_stop not yet). */
+int browser_started(void);
 /* Sends method with params (stolen; NULL for none) on session sid (NULL:
  * the browser); its answer goes to tab_reply(slot, gen, tag).  Slot -1
  * is the browser's own. */

@@ -157,15 +157,22 @@ host_of(const char *canon)
 	return e->val;
 }
 
-/* Whether input record in (raw msgpack) is to be passed on untouched
- * under --only-shells: it has a body that is not a JavaScript shell. */
+/* Whether input record o is passed on untouched under --only-shells:
+ * fetch gave up on it (`error`), or it is not a 2xx HTML answer, or its
+ * body is no JavaScript shell.  A record without a body (a URL from
+ * elsewhere) is rendered. */
 static int
 pass_through(const msgpack_object *o)
 {
-	const char *body;
-	size_t n;
+	const char *body, *ct;
+	size_t n, ctn;
+	int64_t st;
 	if (!R.o.only_shells || !rec_str(o, "body", &body, &n))
 		return 0;
+	if (rec_get(o, "error") || (rec_int(o, "status", &st) && (st < 200 || st > 299)))
+		return 1;
+	if (rec_str(o, "ctype", &ct, &ctn) && !memmem(ct, ctn, "html", 4))
+		return 1;
 	return !jsshell_html(body, n, R.o.min_text);
 }
 
@@ -317,7 +324,10 @@ robots_get(uv_work_t *w)
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(fmin(R.o.timeout, 30) * 1000));
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(c, CURLOPT_USERAGENT, R.o.user_agent ? R.o.user_agent : R.o.robots_agent);
+	/* Without --user-agent the pages go with Chromium's own; robots.txt
+	 * with fetch's, which names the crawler. */
+	curl_easy_setopt(c, CURLOPT_USERAGENT, R.o.user_agent ? R.o.user_agent :
+			 "sluice/" SLUICE_VERSION " (+https://sluice.invalid/bot)");
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_robots_data);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
 	r->rc = curl_easy_perform(c);
@@ -383,6 +393,10 @@ drive(void)
 		}
 		tail = NULL;
 	}
+	/* Chromium starts with the first page that needs it: a stream that
+	 * --only-shells passes through never pays for it. */
+	if (head && !browser_started() && browser_start() != 0)
+		msg_die(EX_OSERR, "cannot start chromium");
 	double now = tm_mono(), soonest = INFINITY;
 	page **pp = &head, *prev = NULL;
 	while (*pp && browser_ready()) {
@@ -451,6 +465,11 @@ sched_init(char **f, int n)
 	uv_check_init(R.loop, &check);
 	uv_check_start(&check, on_check);
 	uv_timer_init(R.loop, &wake);
+	/* The first pass: it starts what wakes the loop (the input's
+	 * watch, Chromium); a check handle alone would never run. */
+	drive();
+	if (sched_idle())
+		uv_stop(R.loop);
 }
 
 void

@@ -689,6 +689,26 @@ is_main(tab *t, json_t *params)
 	return f && ((t->frame && strcmp(f, t->frame) == 0) || (t->target && strcmp(f, t->target) == 0));
 }
 
+/* Notes whether the main document's first answer (ip, as DevTools
+ * writes it, "[v6]" or "v4") came from a public address: from then on
+ * the page's requests to private ones are refused. */
+static void
+note_address(tab *t, const char *ip)
+{
+	if (!ip || t->remote_ip)
+		return;
+	t->remote_ip = xstrdup(ip);
+	char a[64];
+	size_t n = strlen(ip);
+	if (ip[0] == '[' && n < sizeof a && n >= 2) {
+		memcpy(a, ip + 1, n - 2);
+		a[n - 2] = 0;
+	} else {
+		snprintf(a, sizeof a, "%s", ip);
+	}
+	t->from_public = !cidr_has_text(R.o.private_ranges, a);
+}
+
 static void
 on_response(tab *t, json_t *params)
 {
@@ -701,19 +721,7 @@ on_response(tab *t, json_t *params)
 	t->headers = json_incref(json_object_get(r, "headers"));
 	free(t->final_url);
 	t->final_url = xstrdup(json_string_value(json_object_get(r, "url")));
-	const char *ip = json_string_value(json_object_get(r, "remoteIPAddress"));
-	if (ip && !t->remote_ip) {
-		t->remote_ip = xstrdup(ip);
-		char a[64];
-		size_t n = strlen(ip);
-		if (ip[0] == '[' && n < sizeof a) {
-			memcpy(a, ip + 1, n - 2);
-			a[n - 2] = 0;
-		} else {
-			snprintf(a, sizeof a, "%s", ip);
-		}
-		t->from_public = !cidr_has_text(R.o.private_ranges, a);
-	}
+	note_address(t, json_string_value(json_object_get(r, "remoteIPAddress")));
 	free(t->ctype);
 	t->ctype = NULL;
 	const char *k;
@@ -735,6 +743,12 @@ tab_event(const char *sid, const char *method, json_t *params)
 	if (strcmp(method, "Fetch.requestPaused") == 0) {
 		on_request_paused(t, params);
 	} else if (strcmp(method, "Network.requestWillBeSent") == 0) {
+		/* A server's redirect of the page: its answer counts as the
+		 * page's first. */
+		json_t *rr = json_object_get(params, "redirectResponse");
+		const char *type = json_string_value(json_object_get(params, "type"));
+		if (rr && type && !strcmp(type, "Document") && is_main(t, params))
+			note_address(t, json_string_value(json_object_get(rr, "remoteIPAddress")));
 		if (!json_object_get(params, "redirectResponse")) {   /* a redirect: the same request */
 			t->inflight++;
 			uv_timer_stop(&t->quiet);
