@@ -373,9 +373,10 @@ browser_stop(void)
 {
 	if (child_pid > 0) {
 		/* Closing fd 3 asks Chromium to quit; the group is killed
-		 * after a grace period in case it does not. */
+		 * after up to 3 s in case it does not.  A clean exit also
+		 * reaps its processes, so their CPU time shows in render's. */
 		close_pipes();
-		for (int i = 0; i < 50 && child_pid > 0; i++) {
+		for (int i = 0; i < 150 && child_pid > 0; i++) {
 			if (waitpid(child_pid, NULL, WNOHANG) == child_pid)
 				break;
 			usleep(20000);
