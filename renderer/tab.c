@@ -25,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "htab.h"
 #include "msg.h"
 #include "tm.h"
 #include "url.h"
@@ -53,7 +54,7 @@ typedef struct tab {
 	unsigned char *shot, *pdf;
 	size_t shot_len, pdf_len;
 	long requests, blocked, console_errors;
-	long inflight;                 /* requests started and not ended */
+	htab inflight;                 /* ids of requests started, not ended */
 	int loaded, idle, partial, committed, from_public;
 	enum fetcherr err;
 	char *err_detail;
@@ -129,6 +130,7 @@ reset(tab *t)
 	free(t->ctype), free(t->final_url), free(t->remote_ip), free(t->body);
 	free(t->shot), free(t->pdf), free(t->err_detail);
 	json_decref(t->headers);
+	htab_free(&t->inflight);
 	uv_timer_stop(&t->cap);
 	uv_timer_stop(&t->deadline);
 	uv_timer_stop(&t->poll);
@@ -269,7 +271,7 @@ static void
 on_quiet(uv_timer_t *h)
 {
 	tab *t = h->data;
-	if (t->inflight == 0 && t->loaded) {
+	if (t->inflight.n == 0 && t->loaded) {
 		t->idle = 1;
 		check_wait(t);
 	}
@@ -278,7 +280,7 @@ on_quiet(uv_timer_t *h)
 static void
 quiet_restart(tab *t)
 {
-	if (R.o.wait == WAIT_IDLE && t->loaded && t->inflight == 0 && t->state == S_LOADING)
+	if (R.o.wait == WAIT_IDLE && t->loaded && t->inflight.n == 0 && t->state == S_LOADING)
 		uv_timer_start(&t->quiet, on_quiet, 500, 0);
 }
 
@@ -657,6 +659,19 @@ refused(tab *t, const char *url, const char *type, const char **why)
 
 static int is_main(tab *t, json_t *params);
 
+/* Request id (DevTools' requestId, the Fetch domain's networkId) is in
+ * flight.  Kept as a set: either domain may tell first, and a redirect
+ * is the same request again. */
+static void
+request_started(tab *t, const char *id)
+{
+	if (!id)
+		return;
+	if (!htab_put(&t->inflight, id, strlen(id), NULL))
+		abort();
+	uv_timer_stop(&t->quiet);
+}
+
 static void
 on_request_paused(tab *t, json_t *params)
 {
@@ -668,6 +683,7 @@ on_request_paused(tab *t, json_t *params)
 		return;
 	const char *why = NULL;
 	enum fetcherr e = url ? refused(t, url, type, &why) : FETCHERR_NONE;
+	request_started(t, json_string_value(json_object_get(params, "networkId")));
 	if (e == FETCHERR_NONE) {
 		t->requests++;
 		cmd(t, T_FETCH, "Fetch.continueRequest", json_pack("{s:s}", "requestId", rid));
@@ -749,14 +765,12 @@ tab_event(const char *sid, const char *method, json_t *params)
 		const char *type = json_string_value(json_object_get(params, "type"));
 		if (rr && type && !strcmp(type, "Document") && is_main(t, params))
 			note_address(t, json_string_value(json_object_get(rr, "remoteIPAddress")));
-		if (!json_object_get(params, "redirectResponse")) {   /* a redirect: the same request */
-			t->inflight++;
-			uv_timer_stop(&t->quiet);
-		}
+		request_started(t, json_string_value(json_object_get(params, "requestId")));
 	} else if (strcmp(method, "Network.loadingFinished") == 0 ||
 		   strcmp(method, "Network.loadingFailed") == 0) {
-		if (t->inflight > 0)
-			t->inflight--;
+		const char *id = json_string_value(json_object_get(params, "requestId"));
+		if (id)
+			htab_del(&t->inflight, id, strlen(id));
 		quiet_restart(t);
 	} else if (strcmp(method, "Network.responseReceived") == 0) {
 		on_response(t, params);
@@ -779,7 +793,7 @@ tab_event(const char *sid, const char *method, json_t *params)
 			free(t->loader);
 			t->loader = xstrdup(l);
 			t->loaded = t->idle = 0;
-			t->inflight = 0;   /* the old document's requests end unseen */
+			htab_clear(&t->inflight);   /* the old document's end unseen */
 			uv_timer_stop(&t->quiet);
 		}
 	} else if (strcmp(method, "Runtime.exceptionThrown") == 0) {

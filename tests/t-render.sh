@@ -30,6 +30,11 @@ echo "$URL/js.html" | "$BIN/render" -q --no-robots | "$BIN/parse" -q --json >"$T
 expect_eq "parse finds the title the script set and its text" "Rendered Items|true" \
 	"$(jq -r '"\(.title)|\(.text | test("apple, banana, cherry"))"' "$T/parsed.json")"
 
+# ---- --wait selector:CSS: the DOM once the element is there
+echo "$URL/timer.html" | "$BIN/render" -q --no-robots --json --wait 'selector:#m:not(:empty)' >"$T/sel.json"
+expect_eq "--wait selector: taken with the timer's text, not by the cap" "false true" \
+	"$(jq -r '"\(.rendered.partial) \(.body | @base64d | test("written 300 ms after load"))"' "$T/sel.json")"
+
 # ---- the pipeline stores rendered pages
 printf '%s\n' "$URL/js.html" "$URL/timer.html" "$URL/status/404" >"$T/urls.txt"
 "$BIN/render" -q --no-robots -c 2 <"$T/urls.txt" | "$BIN/parse" -q | "$BIN/validate" -q |
