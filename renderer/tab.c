@@ -55,6 +55,9 @@ typedef struct tab {
 	size_t shot_len, pdf_len;
 	long requests, blocked, console_errors;
 	htab inflight;                 /* ids of requests started, not ended */
+	long starts;                   /* requests started so far */
+	long chrome_idle_at;           /* starts when Chromium said networkIdle */
+	int chrome_idle;
 	int loaded, idle, partial, committed, from_public;
 	enum fetcherr err;
 	char *err_detail;
@@ -264,14 +267,23 @@ check_wait(tab *t)
 		capture(t, 0);
 }
 
-/* --wait networkidle: 500 ms after the load event with no request in
- * flight.  Counted here, not from Chromium's own networkIdle lifecycle
- * event, which can fire before a page's timers ran. */
+/* Whether the network is quiet: no request in flight by render's count,
+ * or Chromium's own networkIdle came after the last request started (a
+ * request whose end no event told is not in flight for Chromium). */
+static int
+quiet(tab *t)
+{
+	return t->inflight.n == 0 || (t->chrome_idle && t->chrome_idle_at == t->starts);
+}
+
+/* --wait networkidle: 500 ms after the load event and after the last
+ * request started, with the network quiet.  Chromium's networkIdle alone
+ * can fire before the load event, before a page's timers ran. */
 static void
 on_quiet(uv_timer_t *h)
 {
 	tab *t = h->data;
-	if (t->inflight.n == 0 && t->loaded) {
+	if (t->loaded && quiet(t)) {
 		t->idle = 1;
 		check_wait(t);
 	}
@@ -280,7 +292,7 @@ on_quiet(uv_timer_t *h)
 static void
 quiet_restart(tab *t)
 {
-	if (R.o.wait == WAIT_IDLE && t->loaded && t->inflight.n == 0 && t->state == S_LOADING)
+	if (R.o.wait == WAIT_IDLE && t->loaded && quiet(t) && t->state == S_LOADING)
 		uv_timer_start(&t->quiet, on_quiet, 500, 0);
 }
 
@@ -665,11 +677,15 @@ static int is_main(tab *t, json_t *params);
 static void
 request_started(tab *t, const char *id)
 {
+	int added;
 	if (!id)
 		return;
-	if (!htab_put(&t->inflight, id, strlen(id), NULL))
+	if (!htab_put(&t->inflight, id, strlen(id), &added))
 		abort();
-	uv_timer_stop(&t->quiet);
+	if (added) {
+		t->starts++;
+		uv_timer_stop(&t->quiet);
+	}
 }
 
 static void
@@ -782,6 +798,10 @@ tab_event(const char *sid, const char *method, json_t *params)
 		if (strcmp(name, "load") == 0) {
 			t->loaded = 1;
 			quiet_restart(t);
+		} else if (strcmp(name, "networkIdle") == 0) {
+			t->chrome_idle = 1;
+			t->chrome_idle_at = t->starts;
+			quiet_restart(t);
 		}
 		check_wait(t);
 	} else if (strcmp(method, "Page.frameNavigated") == 0) {
@@ -792,7 +812,7 @@ tab_event(const char *sid, const char *method, json_t *params)
 		if (!json_object_get(f, "parentId") && l && t->loader && strcmp(l, t->loader)) {
 			free(t->loader);
 			t->loader = xstrdup(l);
-			t->loaded = t->idle = 0;
+			t->loaded = t->idle = t->chrome_idle = 0;
 			htab_clear(&t->inflight);   /* the old document's end unseen */
 			uv_timer_stop(&t->quiet);
 		}
