@@ -19,7 +19,7 @@ else
 endif
 
 CC        ?= cc
-PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib
+PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS    ?= -g
 CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
@@ -31,13 +31,15 @@ LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack 
 LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libxml-2.0 zlib msgpack 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
 LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq 2>/dev/null) -lm
+LIBS_render   := $(shell pkg-config --libs libcurl libidn2 libuv jansson msgpack 2>/dev/null) -lm
 LIBS_unit     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
-PROGS     := fetch parse validate sink
+PROGS     := fetch parse validate sink render
 DIR_fetch := fetcher
 DIR_parse := parser
 DIR_validate := validator
 DIR_sink  := sinker
+DIR_render := renderer
 
 LIB_SRC   := $(wildcard lib/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(OUT)/%.o)
@@ -114,20 +116,20 @@ fuzz:
 
 # Debian packages, by what needs them.  DEPS: building the programs
 # (the libraries' -dev packages) and make demo (the test server, the
-# sqlite3 shell, gnuplot for scripts/report --html).  Each other list is
+# sqlite3 shell, gnuplot for scripts/report --html), and Chromium, which
+# render drives at run time (t-report renders its page with it too).  Each other list is
 # what its target needs beyond DEPS.
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpsl-dev libpq-dev \
-        libxml2-dev zlib1g-dev \
-        python3 sqlite3 gnuplot-nox
+        libxml2-dev zlib1g-dev libjansson-dev chromium python3 sqlite3 gnuplot-nox
 # make test and test-asan: the tests' tools (jq, curl, bc, /usr/bin/time,
 # pgrep, strace in t-sync, GNU parallel in t-scale), PostgreSQL for the
 # --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as
-# t-fetch-pipeline's corpus, headless Chromium and PIL to render
-# t-report's page, tinyproxy as t-fetch-transport's forward proxy and
-# openssl to make its CA, zstd for its compression bomb.
+# t-fetch-pipeline's corpus, fonts and PIL for t-report's screenshot,
+# tinyproxy as t-fetch-transport's forward proxy and openssl to make its
+# CA, zstd for its compression bomb.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
-        chromium fonts-dejavu-core python3-pil tinyproxy openssl zstd
+        fonts-dejavu-core python3-pil tinyproxy openssl zstd
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and

@@ -23,8 +23,6 @@
 #include "url.h"
 #include "xalloc.h"
 
-enum { FMT_UNKNOWN, FMT_LINES, FMT_RECORDS };
-
 static char **files;
 static int nfiles, fi = -1;
 static rec_in in;
@@ -79,7 +77,7 @@ next_file(void)
 		}
 		rec_in_init(&in, fd, F.o.max_record);
 		in_open = 1;
-		fmt = FMT_UNKNOWN;
+		fmt = 0;
 		struct stat st;
 		pollable = fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
 		if (pollable) {
@@ -160,37 +158,12 @@ new_job(const char *s, size_t n, const char *rec, size_t rec_len)
 static int
 take_one(void)
 {
-	if (fmt == FMT_UNKNOWN) {
-		int c = rec_in_peek(&in);
-		if (c < 0)
-			return in.eof ? REC_EOF : REC_NEED;
-		fmt = rec_is_map_start(c) ? FMT_RECORDS : FMT_LINES;
-	}
-	if (fmt == FMT_LINES) {
-		const char *line;
-		size_t len;
-		int rc = rec_in_line(&in, &line, &len);
-		if (rc != REC_OK)
-			return rc;
-		size_t i = 0;
-		while (i < len && (line[i] == ' ' || line[i] == '\t'))
-			i++;
-		if (i < len && line[i] != '#')
-			new_job(line + i, len - i, NULL, 0);
-		return REC_OK;
-	}
-	msgpack_object o;
-	int rc = rec_in_parse(&in, &o);
+	rec_item it;
+	int rc = rec_in_item(&in, &fmt, &it);
 	if (rc != REC_OK)
 		return rc;
-	const char *raw, *url;
-	size_t raw_len, n;
-	rec_in_raw(&in, &raw, &raw_len);
-	const msgpack_object *u = rec_get(&o, "url");
-	if (u && u->type == MSGPACK_OBJECT_STR && rec_str(&o, "url", &url, &n))
-		new_job(url, n, raw, raw_len);
-	else
-		new_job("", 0, raw, raw_len);   /* ends as bad_url */
+	/* A record without a string `url` ends as bad_url. */
+	new_job(it.url ? it.url : "", it.url ? it.url_len : 0, it.raw, it.raw_len);
 	return REC_OK;
 }
 

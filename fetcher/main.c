@@ -179,13 +179,6 @@ static const opt_def opts[O_N] = {
 	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
 };
 
-/* --private-ranges by default: loopback, "this network" (0.0.0.0
- * connects to the machine itself), RFC 1918, shared address space (some
- * clouds' metadata), link-local (169.254.169.254 is most clouds'
- * metadata service), unique-local and link-local IPv6. */
-#define PRIVATE_RANGES "127.0.0.0/8,0.0.0.0/8,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16," \
-	"100.64.0.0/10,169.254.0.0/16,::1/128,::/128,fc00::/7,fe80::/10"
-
 /* The wants of opt_bad shared by several options. */
 #define WANT_SECONDS "seconds, 0 or more"
 #define WANT_POSITIVE "a number more than 0"
@@ -268,7 +261,7 @@ parse_options(int argc, char **argv)
 		.progress = -1, .yield_window = 50, .recrawl = -1,
 	};
 	parse_retry_on("429,502,503,504");
-	const char *policy = NULL, *ranges = PRIVATE_RANGES;
+	const char *policy = NULL, *ranges = CIDR_PRIVATE;
 	char err[512];
 	int i;
 	while ((i = opt_next(argc, argv, opts, O_N)) != -1) {

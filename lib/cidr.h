@@ -11,6 +11,13 @@
 
 struct cidr;
 
+/* fetch's and render's --private-ranges by default: loopback, "this
+ * network" (0.0.0.0 connects to the machine itself), RFC 1918, shared
+ * address space (some clouds' metadata), link-local (169.254.169.254 is
+ * most clouds' metadata service), unique-local and link-local IPv6. */
+#define CIDR_PRIVATE "127.0.0.0/8,0.0.0.0/8,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16," \
+	"100.64.0.0/10,169.254.0.0/16,::1/128,::/128,fc00::/7,fe80::/10"
+
 /* Parses a list of ranges separated by commas or spaces: ADDR/PREFIX,
  * or an address alone for just that address.  Returns NULL, with a
  * reason in err, when an entry is not a range. */

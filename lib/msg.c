@@ -15,9 +15,9 @@ const msg_exit msg_exits[] = {
 	  "all" },
 	{ EX_USAGE, "usage error: bad option or value; a one-line hint on stderr", "all" },
 	{ EX_DATAERR, "malformed input stream; the message names the byte offset", "all" },
-	{ EX_NOINPUT, "an input file could not be opened (fetch FILE... and `--policy`,"
-		      " parse `--html`)", "fetch, parse" },
-	{ EX_SOFTWARE, "internal error (libcurl could not be initialized)", "fetch" },
+	{ EX_NOINPUT, "an input file could not be opened (fetch and render FILE..., fetch"
+		      " `--policy`, parse `--html`)", "fetch, parse, render" },
+	{ EX_SOFTWARE, "internal error (libcurl could not be initialized)", "fetch, render" },
 	{ EX_OSERR, "system error: out of memory, or a pipe, process, thread or poll failed",
 	  "all" },
 	{ EX_IOERR, "I/O error (cannot write output, cannot open or write the database or"

@@ -617,3 +617,44 @@ rec_out_build(rec_out *o, rec_build *b, const msgpack_object *in,
 	rec_build_finish(b, in, drop, &o->rec);
 	return rec_out_put(o, o->rec.data, o->rec.size);
 }
+
+enum { ITEM_UNKNOWN, ITEM_LINES, ITEM_RECORDS };
+
+int
+rec_in_item(rec_in *r, int *fmt, rec_item *it)
+{
+	if (*fmt == ITEM_UNKNOWN) {
+		int c = rec_in_peek(r);
+		if (c < 0)
+			return r->eof ? REC_EOF : REC_NEED;
+		*fmt = rec_is_map_start(c) ? ITEM_RECORDS : ITEM_LINES;
+	}
+	*it = (rec_item){ .rec = { .type = MSGPACK_OBJECT_NIL } };
+	if (*fmt == ITEM_LINES) {
+		for (;;) {
+			const char *line;
+			size_t len;
+			int rc = rec_in_line(r, &line, &len);
+			if (rc != REC_OK)
+				return rc;
+			size_t i = 0;
+			while (i < len && (line[i] == ' ' || line[i] == '\t'))
+				i++;
+			if (i < len && line[i] != '#') {
+				it->url = line + i;
+				it->url_len = len - i;
+				return REC_OK;
+			}
+		}
+	}
+	int rc = rec_in_parse(r, &it->rec);
+	if (rc != REC_OK)
+		return rc;
+	rec_in_raw(r, &it->raw, &it->raw_len);
+	const msgpack_object *u = rec_get(&it->rec, "url");
+	if (u && u->type == MSGPACK_OBJECT_STR) {
+		it->url = u->via.str.ptr;
+		it->url_len = u->via.str.size;
+	}
+	return REC_OK;
+}

@@ -95,6 +95,23 @@ int rec_in_peek(const rec_in *r);
 /* Whether byte c can start a msgpack map. */
 int rec_is_map_start(int c);
 
+/* One input of a stage that reads URLs (fetch, render): a text line or
+ * a record, valid until the next call. */
+typedef struct rec_item {
+	const char *url;        /* the line (indent dropped), or the record's
+				   `url` string; NULL: a record without one */
+	size_t url_len;
+	msgpack_object rec;     /* the record; NIL for a line */
+	const char *raw;        /* the record's msgpack bytes; NULL for a line */
+	size_t raw_len;
+} rec_item;
+
+/* Takes the next URL input from what r has buffered, without reading.
+ * *fmt (0 before a file's first call) keeps the file's format, decided
+ * by its first byte: a msgpack map, else text lines, whose blank lines
+ * and # comments are skipped.  Returns as rec_in_parse. */
+int rec_in_item(rec_in *r, int *fmt, rec_item *it);
+
 /* ---- field accessors: all return NULL/0 when absent or of another type */
 
 /* The value of key in map, or NULL. */

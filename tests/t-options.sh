@@ -35,14 +35,14 @@ diff_opts() {
 	printf '%s%s' "${missing:+missing: $missing}" "${extra:+extra: $extra}" | sed 's/ $//'
 }
 
-for p in validate sink fetch parse; do
+for p in validate sink fetch parse render; do
 	help_opts "$p" >"$T/$p.help"
 	man_opts "$p" >"$T/$p.man"
 	doc_opts "$p" >"$T/$p.doc"
 	man=$(diff_opts "$T/$p.help" "$T/$p.man")
 	doc=$(diff_opts "$T/$p.help" "$T/$p.doc")
 	case $p in
-	validate|sink|parse|fetch)
+	validate|sink|parse|fetch|render)
 		expect_eq "$p: --help lists options" yes "$([ -s "$T/$p.help" ] && echo yes)"
 		expect_eq "$p: man/$p.1 names each option of --help" "" "$man"
 		expect_eq "$p: docs/$p.md names each option of --help" "" "$doc"

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "jsshell.h"
 #include "rec.h"
 
 /* Sections one record can match: the global one and up to 31 host
@@ -25,15 +26,6 @@ const char *
 vcheck_code_name(enum vcode c)
 {
 	return c < VCODE_COUNT ? code_names[c] : "unknown";
-}
-
-size_t
-vcheck_chars(const char *s, size_t n)
-{
-	size_t c = 0;
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return c;
 }
 
 /* Writes "code detail" into reason, the detail printed with at most
@@ -161,15 +153,13 @@ vcheck_record(const vrules *rs, const msgpack_object *rec, char *reason,
 		}
 
 	/* parse does not report whether the body had scripts, so short text
-	 * is the whole signal: a page that renders in JavaScript leaves
-	 * almost no text in the static HTML. */
-	if (min_text > 0) {
-		size_t chars = vcheck_chars(text, xn);
-		if (chars < (size_t)min_text) {
-			char num[40];
-			snprintf(num, sizeof num, "%zu chars", chars);
-			return why(VCODE_JS_SHELL, reason, len, "%.*s", num, strlen(num));
-		}
+	 * is the whole signal (lib/jsshell, the rule render --only-shells
+	 * shares). */
+	size_t chars;
+	if (jsshell_text(text, xn, min_text, &chars)) {
+		char num[40];
+		snprintf(num, sizeof num, "%zu chars", chars);
+		return why(VCODE_JS_SHELL, reason, len, "%.*s", num, strlen(num));
 	}
 
 	if (nrequire == 0) {

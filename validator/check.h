@@ -30,8 +30,4 @@ const char *vcheck_code_name(enum vcode c);
 enum vcode vcheck_record(const vrules *rs, const msgpack_object *rec,
 			 char *reason, size_t len);
 
-/* The number of UTF-8 characters in s[0..n): bytes that do not continue
- * a sequence, so a stray invalid byte counts as one. */
-size_t vcheck_chars(const char *s, size_t n);
-
 #endif

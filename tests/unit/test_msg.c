@@ -88,7 +88,7 @@ main(void)
 	check_int("as many docs rows as msg_exits has", rows, n);
 
 	/* Each man page names every code of its program. */
-	static const char *const progs[] = { "fetch", "parse", "validate", "sink" };
+	static const char *const progs[] = { "fetch", "parse", "validate", "sink", "render" };
 	for (size_t p = 0; p < sizeof progs / sizeof *progs; p++) {
 		char rel[64];
 		snprintf(rel, sizeof rel, "man/%s.1", progs[p]);

@@ -1,0 +1,391 @@
+/* browser — the one Chromium child, spoken to over the DevTools pipe.
+ *
+ * Chromium started with --remote-debugging-pipe reads commands on fd 3
+ * and writes answers and events on fd 4, each a JSON text ended by a NUL
+ * byte: no port is opened, so nothing else on the machine can drive it.
+ * The binary is run directly (Debian's /usr/bin/chromium is a shell
+ * script adding flags of its own), in a session of its own so a terminal's
+ * ^C reaches render alone, which then ends the pages in flight and the
+ * browser in that order.  If render is killed outright, Chromium reads
+ * EOF on fd 3 and quits by itself; the atexit handler kills the group and
+ * removes the profile in every other way out.
+ *
+ * Answers are routed by id: a ring of CMD_RING entries keeps each
+ * command's tab, the page generation it was sent for and a tag; an answer
+ * whose entry was reused (a command that never came back) is dropped.
+ */
+#include "render.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "tm.h"
+
+#define CMD_RING 4096
+#define B_VERSION 1
+#define B_DOWNLOADS 2
+
+typedef struct cmd {
+	long id;
+	int slot;
+	unsigned gen;
+	int tag;
+} cmd;
+
+static cmd cmds[CMD_RING];
+static long next_id = 1;
+static uv_process_t proc;
+static uv_pipe_t to_b, from_b;
+static int running, ready, pipes_open, warned_root, restarts;
+static pid_t child_pid;
+static char profile[64];
+static char *inbuf;
+static size_t in_len, in_cap, scanned;
+static double started_at;
+static int trace;                  /* RENDER_TRACE set: messages on stderr */
+
+/* Everything a scraper never needs, measured (docs/render.md): each
+ * costs CPU per page or a request to Google.  --disable-features is one
+ * list: Chromium keeps only the last --disable-features it is given.
+ * WebUIOmniboxPopup and WebUIOmniboxAimPopup: Chromium 156 otherwise
+ * starts two WebUI renderers (chrome://omnibox-popup.top-chrome) for
+ * every browser context, that is for every page. */
+static const char *const chrome_flags[] = {
+	"--headless", "--remote-debugging-pipe", "--no-first-run",
+	"--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+	"--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio",
+	"--disable-breakpad", "--hide-scrollbars", "--metrics-recording-only",
+	"--password-store=basic", "--use-mock-keychain", "--disable-renderer-backgrounding",
+	"--disable-background-timer-throttling", "--disable-backgrounding-occluded-windows",
+	"--disable-ipc-flooding-protection", "--disable-hang-monitor",
+	"--disable-client-side-phishing-detection", "--disable-domain-reliability", "--no-pings",
+	"--deny-permission-prompts", "--disable-gpu", "--disable-notifications",
+	"--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,"
+	"Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,"
+	"InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,"
+	"AutofillServerCommunication,BackForwardCache,HttpsUpgrades,LensOverlay,"
+	"GlobalMediaControls,PaintHolding",
+	NULL
+};
+
+int
+browser_ready(void)
+{
+	return ready;
+}
+
+int
+browser_started(void)
+{
+	return child_pid > 0;
+}
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void
+remove_profile(void)
+{
+	if (profile[0]) {
+		nftw(profile, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		profile[0] = 0;
+	}
+}
+
+static void
+on_closed(uv_handle_t *h)
+{
+	(void)h;
+}
+
+static void
+close_pipes(void)
+{
+	if (!pipes_open)
+		return;
+	pipes_open = 0;
+	uv_close((uv_handle_t *)&to_b, on_closed);
+	uv_close((uv_handle_t *)&from_b, on_closed);
+}
+
+static void
+on_exit_cb(uv_process_t *p, int64_t status, int sig)
+{
+	(void)status, (void)sig;
+	uv_close((uv_handle_t *)p, on_closed);
+	/* The zygote and renderers share its group: none outlives it. */
+	kill(-child_pid, SIGKILL);
+	child_pid = 0;
+	running = ready = 0;
+	close_pipes();
+	in_len = scanned = 0;
+	remove_profile();
+	tab_browser_lost();
+	/* sched starts it again with the next page that needs it. */
+	if (!R.stopping && R.queued > 0)
+		msg_warn("chromium exited, starting it again");
+}
+
+static void
+dispatch(json_t *m)
+{
+	json_t *id = json_object_get(m, "id");
+	if (json_is_integer(id)) {
+		long i = (long)json_integer_value(id);
+		cmd *c = &cmds[i % CMD_RING];
+		if (c->id != i)
+			return;
+		c->id = 0;
+		json_t *err = json_object_get(m, "error");
+		json_t *res = json_object_get(m, "result");
+		if (c->slot < 0) {
+			if (c->tag == B_VERSION && !err) {
+				ready = 1;
+				restarts = 0;
+			}
+			return;
+		}
+		tab_reply(c->slot, c->gen, c->tag, res, err);
+		return;
+	}
+	const char *method = json_string_value(json_object_get(m, "method"));
+	const char *sid = json_string_value(json_object_get(m, "sessionId"));
+	if (method && sid)
+		tab_event(sid, method, json_object_get(m, "params"));
+}
+
+static void
+on_alloc(uv_handle_t *h, size_t want, uv_buf_t *buf)
+{
+	(void)h, (void)want;
+	if (in_cap - in_len < 65536) {
+		/* A DOM or a screenshot as base64 JSON: a bit over 4/3 of
+		 * --max-record, which bounds the records they become. */
+		size_t limit = R.o.max_record / 3 * 4 + ((size_t)1 << 20);
+		size_t cap = in_cap ? in_cap * 2 : 1 << 20;
+		if (cap > limit + 65536)
+			cap = limit + 65536;
+		if (cap <= in_cap) {
+			*buf = uv_buf_init(NULL, 0);
+			return;
+		}
+		char *n = realloc(inbuf, cap);
+		if (!n)
+			abort();
+		inbuf = n;
+		in_cap = cap;
+	}
+	*buf = uv_buf_init(inbuf + in_len, (unsigned)(in_cap - in_len));
+}
+
+static void
+on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+	(void)s;
+	if (n == UV_ENOBUFS) {
+		msg_warn("chromium sent a message larger than --max-record allows, restarting it");
+		kill(-child_pid, SIGKILL);
+		return;
+	}
+	if (n < 0) {
+		close_pipes();   /* EOF: the exit callback follows */
+		return;
+	}
+	(void)buf;
+	in_len += (size_t)n;
+	size_t start = 0;
+	for (size_t i = scanned; i < in_len; i++) {
+		if (inbuf[i] != 0)
+			continue;
+		json_error_t je;
+		if (trace)
+			fprintf(stderr, "< %.1000s\n", inbuf + start);
+		json_t *m = json_loadb(inbuf + start, i - start, 0, &je);
+		if (m) {
+			dispatch(m);
+			json_decref(m);
+		}
+		start = i + 1;
+		if (!pipes_open)
+			return;
+	}
+	memmove(inbuf, inbuf + start, in_len - start);
+	in_len -= start;
+	scanned = in_len;
+}
+
+typedef struct wreq {
+	uv_write_t req;
+	char *data;
+} wreq;
+
+static void
+on_written(uv_write_t *w, int status)
+{
+	(void)status;   /* a dead pipe shows as EOF on the other one */
+	wreq *r = (wreq *)w;
+	free(r->data);
+	free(r);
+}
+
+long
+browser_send(int slot, unsigned gen, int tag, const char *sid, const char *method,
+	     json_t *params)
+{
+	if (!pipes_open) {
+		json_decref(params);
+		return 0;
+	}
+	long id = next_id++;
+	json_t *m = json_pack("{s:I, s:s}", "id", (json_int_t)id, "method", method);
+	if (params)
+		json_object_set_new(m, "params", params);
+	if (sid)
+		json_object_set_new(m, "sessionId", json_string(sid));
+	char *text = json_dumps(m, JSON_COMPACT);
+	json_decref(m);
+	wreq *r = malloc(sizeof *r);
+	if (!text || !r)
+		abort();
+	r->data = text;
+	if (trace)
+		fprintf(stderr, "> %.300s\n", text);
+	uv_buf_t b = uv_buf_init(text, (unsigned)strlen(text) + 1);   /* with its NUL */
+	cmd *c = &cmds[id % CMD_RING];
+	*c = (cmd){ id, slot, gen, tag };
+	if (uv_write(&r->req, (uv_stream_t *)&to_b, &b, 1, on_written) != 0) {
+		free(text);
+		free(r);
+		c->id = 0;
+		return 0;
+	}
+	return id;
+}
+
+static void
+at_exit(void)
+{
+	browser_stop();
+}
+
+int
+browser_start(void)
+{
+	static int registered;
+	if (!registered) {
+		trace = getenv("RENDER_TRACE") != NULL;
+		atexit(at_exit);
+		registered = 1;
+	}
+	/* A browser that keeps dying at once will not start. */
+	if (started_at > 0 && tm_mono() - started_at < 5 && ++restarts > 3)
+		msg_die(EX_OSERR, "chromium exits at once: run %s by hand to see why "
+			"(--browser-log shows its messages)", R.o.chromium);
+	const char *tmp = getenv("TMPDIR");
+	snprintf(profile, sizeof profile, "%.40s/render-profile.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(profile)) {
+		msg_warn("cannot make a profile directory: %s", strerror(errno));
+		profile[0] = 0;
+		return -1;
+	}
+	int to[2], from[2];
+	if (pipe2(to, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(from, O_CLOEXEC) != 0) {
+		close(to[0]), close(to[1]);
+		return -1;
+	}
+	char udd[128], size[64];
+	snprintf(udd, sizeof udd, "--user-data-dir=%s", profile);
+	snprintf(size, sizeof size, "--window-size=%ld,%ld", R.o.vw, R.o.vh);
+	const char *args[64];
+	int n = 0;
+	args[n++] = R.o.chromium;
+	for (int i = 0; chrome_flags[i]; i++)
+		args[n++] = chrome_flags[i];
+	args[n++] = udd;
+	args[n++] = size;
+	if (geteuid() == 0) {
+		/* The sandbox needs an unprivileged user (or user
+		 * namespaces, which root's Chromium refuses to use). */
+		args[n++] = "--no-sandbox";
+		if (!warned_root++)
+			msg_warn("running as root: Chromium's sandbox is off (docs/render.md, Safety)");
+	}
+	args[n++] = "about:blank";
+	args[n] = NULL;
+
+	/* fds 3 and 4 of the child: libuv dup2s them there, which clears
+	 * their close-on-exec flag (and clears it in place when a pipe is
+	 * already fd 3 or 4). */
+	uv_stdio_container_t io[5];
+	io[0].flags = UV_IGNORE;
+	io[1].flags = UV_IGNORE;
+	io[2].flags = R.o.browser_log ? UV_INHERIT_FD : UV_IGNORE;
+	io[2].data.fd = 2;
+	io[3].flags = UV_INHERIT_FD;
+	io[3].data.fd = to[0];
+	io[4].flags = UV_INHERIT_FD;
+	io[4].data.fd = from[1];
+	uv_process_options_t po = {
+		.exit_cb = on_exit_cb, .file = R.o.chromium, .args = (char **)args,
+		.stdio = io, .stdio_count = 5, .flags = UV_PROCESS_DETACHED,
+	};
+	int rc = uv_spawn(R.loop, &proc, &po);
+	close(to[0]);
+	close(from[1]);
+	if (rc != 0) {
+		close(to[1]), close(from[0]);
+		msg_warn("cannot start %s: %s", R.o.chromium, uv_strerror(rc));
+		remove_profile();
+		return -1;
+	}
+	child_pid = proc.pid;
+	running = 1;
+	started_at = tm_mono();
+	uv_pipe_init(R.loop, &to_b, 0);
+	uv_pipe_init(R.loop, &from_b, 0);
+	uv_pipe_open(&to_b, to[1]);
+	uv_pipe_open(&from_b, from[0]);
+	pipes_open = 1;
+	uv_read_start((uv_stream_t *)&from_b, on_alloc, on_read);
+	browser_send(-1, 0, B_DOWNLOADS, NULL, "Browser.setDownloadBehavior",
+		     json_pack("{s:s}", "behavior", "deny"));
+	browser_send(-1, 0, B_VERSION, NULL, "Browser.getVersion", NULL);
+	return 0;
+}
+
+void
+browser_stop(void)
+{
+	if (child_pid > 0) {
+		/* Closing fd 3 asks Chromium to quit; the group is killed
+		 * after up to 3 s in case it does not.  A clean exit also
+		 * reaps its processes, so their CPU time shows in render's. */
+		close_pipes();
+		for (int i = 0; i < 150 && child_pid > 0; i++) {
+			if (waitpid(child_pid, NULL, WNOHANG) == child_pid)
+				break;
+			usleep(20000);
+		}
+		kill(-child_pid, SIGKILL);
+		child_pid = 0;
+	}
+	remove_profile();
+	free(inbuf);
+	inbuf = NULL;
+	in_len = in_cap = scanned = 0;
+}

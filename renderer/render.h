@@ -1,0 +1,123 @@
+/* render — fetch's records, with the DOM a headless Chromium built.
+ *
+ * Modules in call order (calls go down the list, never up, except the
+ * callbacks the loop makes):
+ *
+ *   main.c     options, the loop's life, shutdown
+ *   sched.c    input, the queue, per-host pacing and robots.txt
+ *   tab.c      one page in one tab: DevTools steps, its record
+ *   browser.c  the Chromium child and the DevTools pipe (fds 3 and 4)
+ *
+ * Event callbacks only change state; sched_drive (a uv_check_t, once per
+ * loop pass) starts work.  Nothing blocks the loop thread: robots.txt is
+ * fetched on libuv's thread pool.
+ */
+#ifndef SLUICE_RENDER_H
+#define SLUICE_RENDER_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <uv.h>
+
+#include "cidr.h"
+#include "fetcherr.h"
+#include "rec.h"
+
+enum render_wait { WAIT_LOAD, WAIT_IDLE, WAIT_SELECTOR };
+
+typedef struct render_opts {
+	long tabs, per_host, pending;
+	double delay, timeout, max_wait;
+	enum render_wait wait;
+	const char *selector;          /* --wait selector:CSS */
+	const char *user_agent;        /* NULL: Chromium's own */
+	const char *robots_agent;
+	int robots, load_images, only_shells, screenshot, pdf, json;
+	long min_text;                 /* --only-shells threshold */
+	long vw, vh;                   /* --viewport */
+	size_t max_body, max_record;
+	const char *chromium;          /* the binary */
+	int browser_log;               /* Chromium's stderr passed through */
+	struct cidr *private_ranges;
+	int allow_private;
+} render_opts;
+
+/* A host's pacing and robots.txt state, kept for the run. */
+typedef struct rhost {
+	char *origin;                  /* "http://h:port", robots' scope */
+	long inflight;
+	double next_start;             /* tm_mono() before which none starts */
+	double crawl_delay;
+	int robots_state;              /* 0 none, 1 loading, 2 ready */
+	struct robots *robots;
+} rhost;
+
+/* One input URL from its read to its one record. */
+typedef struct page {
+	char *url;                     /* canonical, or as given when refused */
+	char *host;                    /* host name, NULL when refused */
+	char *in;                      /* the input record, or NULL */
+	size_t in_len;
+	rhost *h;
+	struct page *next;
+} page;
+
+typedef struct render_state {
+	render_opts o;
+	uv_loop_t *loop;
+	rec_out out;
+	rec_build build;
+	int input_done, stopping, bad_input, failed_open;
+	long queued;                   /* pages read and not yet ended */
+	long busy;                     /* tabs holding a page or closing */
+} render_state;
+
+extern render_state R;
+
+/* Keys render writes: an input record's stale values of these never
+ * pass through, even when this page's record leaves one out. */
+extern const char *const render_keys[];
+
+/* ---- sched.c */
+void sched_init(char **files, int n);
+/* Ends p: its record is written (tab_emit or an error record). */
+void sched_done(page *p);
+/* Writes p's record with error e (detail), no DOM, and frees p. */
+void sched_fail(page *p, enum fetcherr e, const char *detail);
+int sched_idle(void);
+void sched_close(void);
+void page_free(page *p);
+
+/* ---- tab.c */
+void tab_init(void);
+/* A free tab, or -1. */
+int tab_free_slot(void);
+/* Starts p in tab slot. */
+void tab_start(int slot, page *p);
+/* The browser answered command tag of tab slot (gen: the page it was
+ * sent for); error is NULL on success. */
+void tab_reply(int slot, unsigned gen, int tag, json_t *result, json_t *error);
+/* An event of the session sid. */
+void tab_event(const char *sid, const char *method, json_t *params);
+/* The browser went away: every page in a tab ends with an error. */
+void tab_browser_lost(void);
+/* Interrupted: pages in tabs end now as `interrupted`. */
+void tab_abort_all(void);
+void tab_close(void);
+
+/* ---- browser.c */
+/* Starts Chromium (once ready, browser_ready() is true).  0 or -1. */
+int browser_start(void);
+int browser_ready(void);
+/* Whether browser_start was called (and browser_stop not yet). */
+int browser_started(void);
+/* Sends method with params (stolen; NULL for none) on session sid (NULL:
+ * the browser); its answer goes to tab_reply(slot, gen, tag).  Slot -1
+ * is the browser's own. */
+long browser_send(int slot, unsigned gen, int tag, const char *sid, const char *method,
+		  json_t *params);
+/* Ends Chromium and removes its profile; safe to call twice, and from
+ * atexit. */
+void browser_stop(void);
+
+#endif

@@ -1,0 +1,496 @@
+/* sched — what render reads, what waits, and when a page may start.
+ *
+ * Input is read only while fewer than --pending pages wait (a pipe is
+ * watched by the loop, a file read directly), as fetch does, and in
+ * fetch's formats: URL lines, or msgpack records with `url`, told apart
+ * by each file's first byte.  A page starts when a tab is free, its host
+ * has fewer than -p pages open and -d (or robots.txt's Crawl-delay) has
+ * passed since the host's last navigation, and the host's robots.txt
+ * allows it.  robots.txt is fetched with libcurl on libuv's thread pool,
+ * once per origin, so the loop never waits for a slow host.
+ */
+#include "render.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "htab.h"
+#include "jsshell.h"
+#include "msg.h"
+#include "robots.h"
+#include "tm.h"
+#include "url.h"
+
+static char **files;
+static int nfiles, fi = -1;
+static rec_in in;
+static int in_open, fmt, pollable, polling;
+static uv_poll_t *poll_r;
+static page *head, *tail;          /* pages waiting to start, in order */
+static htab hosts;                 /* origin -> rhost */
+static uv_check_t check;
+static uv_timer_t wake;
+static long robots_loading;
+
+static void drive(void);
+
+void
+page_free(page *p)
+{
+	if (!p)
+		return;
+	free(p->url), free(p->host), free(p->in);
+	free(p);
+}
+
+/* ---- records without a tab ----------------------------------------- */
+
+void
+sched_fail(page *p, enum fetcherr e, const char *detail)
+{
+	rec_build *b = &R.build;
+	rec_build_reset(b);
+	rec_put_str(b, "url", p->url);
+	if (p->host)
+		rec_put_str(b, "host", p->host);
+	rec_put_int(b, "status", 0);
+	rec_put_str(b, "error", fetcherr_word(e));
+	if (detail)
+		rec_put_str(b, "error_detail", detail);
+	rec_put_int(b, "attempts", 0);
+	rec_put_double(b, "fetched_at", tm_wall());
+	msgpack_zone z;
+	msgpack_object o = { .type = MSGPACK_OBJECT_NIL };
+	msgpack_zone_init(&z, 2048);
+	if (p->in) {
+		size_t off = 0;
+		msgpack_unpack(p->in, p->in_len, &off, &z, &o);
+	}
+	if (rec_out_build(&R.out, b, p->in ? &o : NULL, render_keys) != 0 || rec_out_flush(&R.out) != 0)
+		msg_stdout_failed(errno);
+	msgpack_zone_destroy(&z);
+	sched_done(p);
+}
+
+void
+sched_done(page *p)
+{
+	if (p->h)
+		p->h->inflight--;
+	page_free(p);
+	R.queued--;
+}
+
+/* ---- input ----------------------------------------------------------- */
+
+static void
+close_current(void)
+{
+	if (!in_open)
+		return;
+	if (poll_r) {
+		uv_close((uv_handle_t *)poll_r, (uv_close_cb)free);
+		poll_r = NULL;
+	}
+	polling = 0;
+	if (in.fd > 0)
+		close(in.fd);
+	rec_in_free(&in);
+	in_open = 0;
+}
+
+static void
+next_file(void)
+{
+	close_current();
+	for (;;) {
+		fi++;
+		if (fi >= (nfiles ? nfiles : 1)) {
+			R.input_done = 1;
+			return;
+		}
+		const char *name = nfiles ? files[fi] : "-";
+		int fd = strcmp(name, "-") == 0 ? 0 : open(name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			msg_warn("cannot open '%s': %s", name, strerror(errno));
+			R.failed_open = 1;
+			continue;
+		}
+		rec_in_init(&in, fd, R.o.max_record);
+		in_open = 1;
+		fmt = 0;
+		struct stat st;
+		pollable = fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+		if (pollable) {
+			poll_r = malloc(sizeof *poll_r);
+			if (!poll_r || uv_poll_init(R.loop, poll_r, fd) != 0) {
+				free(poll_r);
+				poll_r = NULL;
+				pollable = 0;
+			}
+		}
+		return;
+	}
+}
+
+static rhost *
+host_of(const char *canon)
+{
+	size_t n = url_origin_len(canon);
+	int added;
+	htab_ent *e = htab_put(&hosts, canon, n, &added);
+	if (!e)
+		abort();
+	if (added) {
+		rhost *h = calloc(1, sizeof *h);
+		if (!h || !(h->origin = strndup(canon, n)))
+			abort();
+		h->robots_state = R.o.robots ? 0 : 2;
+		e->val = h;
+	}
+	return e->val;
+}
+
+/* Whether input record o is passed on untouched under --only-shells:
+ * fetch gave up on it (`error`), or it is not a 2xx HTML answer, or its
+ * body is no JavaScript shell.  A record without a body (a URL from
+ * elsewhere) is rendered. */
+static int
+pass_through(const msgpack_object *o)
+{
+	const char *body, *ct;
+	size_t n, ctn;
+	int64_t st;
+	if (!R.o.only_shells || !rec_str(o, "body", &body, &n))
+		return 0;
+	if (rec_get(o, "error") || (rec_int(o, "status", &st) && (st < 200 || st > 299)))
+		return 1;
+	if (rec_str(o, "ctype", &ct, &ctn) && !memmem(ct, ctn, "html", 4))
+		return 1;
+	return !jsshell_html(body, n, R.o.min_text);
+}
+
+/* Queues one URL (s, n bytes) with its input record, or writes its
+ * error record at once when it cannot be rendered. */
+static void
+new_page(const char *s, size_t n, const char *raw, size_t raw_len)
+{
+	page *p = calloc(1, sizeof *p);
+	if (!p)
+		abort();
+	if (raw_len) {
+		if (!(p->in = malloc(raw_len)))
+			abort();
+		memcpy(p->in, raw, raw_len);
+		p->in_len = raw_len;
+	}
+	R.queued++;
+	url_parts u;
+	const char *why;
+	if (url_canon(s, n, &u, &why) != 0) {
+		const char *t = url_trim(s, &n);
+		p->url = strndup(t, n);
+		sched_fail(p, FETCHERR_BAD_URL, why);
+		return;
+	}
+	if (!url_fetchable(u.scheme)) {
+		const char *t = url_trim(s, &n);
+		p->url = strndup(t, n);
+		url_parts_free(&u);
+		sched_fail(p, FETCHERR_SCHEME, "only http and https are rendered");
+		return;
+	}
+	p->url = u.canon;
+	p->host = u.host;
+	u.canon = u.host = NULL;
+	url_parts_free(&u);
+	p->h = host_of(p->url);
+	if (tail)
+		tail->next = p;
+	else
+		head = p;
+	tail = p;
+}
+
+static int
+take_one(void)
+{
+	rec_item it;
+	int rc = rec_in_item(&in, &fmt, &it);
+	if (rc != REC_OK)
+		return rc;
+	if (it.raw && pass_through(&it.rec)) {
+		if (rec_out_put(&R.out, it.raw, it.raw_len) != 0 || rec_out_flush(&R.out) != 0)
+			msg_stdout_failed(errno);
+		return REC_OK;
+	}
+	new_page(it.url ? it.url : "", it.url ? it.url_len : 0, it.raw, it.raw_len);
+	return REC_OK;
+}
+
+static void
+on_readable(uv_poll_t *p, int status, int events)
+{
+	(void)p, (void)events;
+	if (status < 0 || rec_in_fill(&in) < 0) {
+		if (status >= 0 && errno == EAGAIN)
+			return;
+		msg_warn("cannot read input: %s", status < 0 ? uv_strerror(status) : strerror(errno));
+		next_file();
+	}
+}
+
+static void
+input_want(void)
+{
+	while (!R.input_done && !R.stopping && R.queued < R.o.pending && in_open) {
+		int rc = take_one();
+		if (rc == REC_OK)
+			continue;
+		if (rc == REC_EOF) {
+			next_file();
+		} else if (rc == REC_ERR) {
+			msg_warn("%s", in.err);
+			R.bad_input = 1;
+			close_current();
+			R.input_done = 1;
+		} else if (pollable) {
+			if (!polling) {
+				uv_poll_start(poll_r, UV_READABLE, on_readable);
+				polling = 1;
+			}
+			return;
+		} else if (rec_in_fill(&in) < 0) {
+			msg_warn("cannot read input: %s", strerror(errno));
+			next_file();
+		}
+	}
+	if (polling) {
+		uv_poll_stop(poll_r);
+		polling = 0;
+	}
+}
+
+/* ---- robots.txt on the thread pool ------------------------------------ */
+
+typedef struct robots_work {
+	uv_work_t w;
+	rhost *h;
+	char *body;
+	size_t len;
+	long status;
+	CURLcode rc;
+} robots_work;
+
+static size_t
+on_robots_data(char *p, size_t sz, size_t n, void *arg)
+{
+	robots_work *r = arg;
+	size_t k = sz * n, take = k;
+	if (r->len + take > ROBOTS_MAX_BYTES)
+		take = ROBOTS_MAX_BYTES - r->len;
+	char *b = realloc(r->body, r->len + take + 1);
+	if (!b)
+		return 0;
+	r->body = b;
+	memcpy(b + r->len, p, take);
+	r->len += take;
+	return take == k ? k : 0;   /* cut at ROBOTS_MAX_BYTES: a whole answer */
+}
+
+/* On a pool thread: a blocking GET of the origin's robots.txt. */
+static void
+robots_get(uv_work_t *w)
+{
+	robots_work *r = (robots_work *)w;
+	CURL *c = curl_easy_init();
+	if (!c) {
+		r->rc = CURLE_OUT_OF_MEMORY;
+		return;
+	}
+	char url[1024];
+	snprintf(url, sizeof url, "%.1000s/robots.txt", r->h->origin);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(fmin(R.o.timeout, 30) * 1000));
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+	/* Without --user-agent the pages go with Chromium's own; robots.txt
+	 * with fetch's, which names the crawler. */
+	curl_easy_setopt(c, CURLOPT_USERAGENT, R.o.user_agent ? R.o.user_agent :
+			 "sluice/" SLUICE_VERSION " (+https://sluice.invalid/bot)");
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_robots_data);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
+	r->rc = curl_easy_perform(c);
+	if (r->rc == CURLE_WRITE_ERROR && r->len == ROBOTS_MAX_BYTES)
+		r->rc = CURLE_OK;
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+	curl_easy_cleanup(c);
+}
+
+/* Back on the loop: the rules, none (4xx), or refuse all (5xx, no
+ * answer), as RFC 9309 says and fetch does (without fetch's retries). */
+static void
+robots_got(uv_work_t *w, int status)
+{
+	(void)status;
+	robots_work *r = (robots_work *)w;
+	rhost *h = r->h;
+	robots_loading--;
+	if (r->rc == CURLE_OK && r->status >= 200 && r->status < 300) {
+		double cd = 0;
+		h->robots = robots_parse(r->body ? r->body : "", r->len, R.o.robots_agent, &cd);
+		h->crawl_delay = fmin(cd, 60);
+	} else if (!(r->rc == CURLE_OK && r->status >= 400 && r->status < 500 && r->status != 429)) {
+		h->robots = robots_deny_all();
+		msg_note("robots.txt of %s unreachable, its URLs are refused", h->origin);
+	}
+	h->robots_state = 2;
+	free(r->body);
+	free(r);
+}
+
+static void
+robots_start(rhost *h)
+{
+	robots_work *r = calloc(1, sizeof *r);
+	if (!r)
+		abort();
+	r->h = h;
+	h->robots_state = 1;
+	robots_loading++;
+	if (uv_queue_work(R.loop, &r->w, robots_get, robots_got) != 0)
+		abort();
+}
+
+/* ---- the pass ---------------------------------------------------------- */
+
+static void
+on_wake(uv_timer_t *t)
+{
+	(void)t;   /* the check handle runs the pass */
+}
+
+static void
+drive(void)
+{
+	input_want();
+	if (R.stopping) {
+		while (head) {
+			page *p = head;
+			head = p->next;
+			p->h = NULL;
+			sched_fail(p, FETCHERR_INTERRUPTED, "stopped by signal before the page was started");
+		}
+		tail = NULL;
+	}
+	/* Chromium starts with the first page that needs it: a stream that
+	 * --only-shells passes through never pays for it. */
+	if (head && !browser_started() && browser_start() != 0)
+		msg_die(EX_OSERR, "cannot start chromium");
+	double now = tm_mono(), soonest = INFINITY;
+	page **pp = &head, *prev = NULL;
+	while (*pp && browser_ready()) {
+		page *p = *pp;
+		rhost *h = p->h;
+		if (h->robots_state == 0)
+			robots_start(h);
+		int start = 0, slot = -1;
+		if (h->robots_state == 2 && h->robots) {
+			const char *path = p->url + strlen(h->origin);
+			if (!robots_allowed(h->robots, *path ? path : "/")) {
+				*pp = p->next;
+				if (tail == p)
+					tail = prev;
+				p->h = NULL;
+				sched_fail(p, FETCHERR_ROBOTS, robots_reason(h->robots));
+				continue;
+			}
+		}
+		if (h->robots_state == 2 && h->inflight < R.o.per_host) {
+			if (now >= h->next_start)
+				start = (slot = tab_free_slot()) >= 0;
+			else if (h->next_start < soonest)
+				soonest = h->next_start;
+		}
+		if (!start) {
+			if (tab_free_slot() < 0)
+				break;
+			prev = p;
+			pp = &p->next;
+			continue;
+		}
+		*pp = p->next;
+		if (tail == p)
+			tail = prev;
+		p->next = NULL;
+		h->inflight++;
+		h->next_start = now + fmax(R.o.delay, h->crawl_delay);
+		tab_start(slot, p);
+	}
+	if (soonest < INFINITY)
+		uv_timer_start(&wake, on_wake, (uint64_t)((soonest - now) * 1000) + 1, 0);
+}
+
+static void
+on_check(uv_check_t *c)
+{
+	(void)c;
+	drive();
+	if (sched_idle())
+		uv_stop(R.loop);
+}
+
+int
+sched_idle(void)
+{
+	return R.input_done && !head && R.busy == 0 && robots_loading == 0;
+}
+
+void
+sched_init(char **f, int n)
+{
+	files = f;
+	nfiles = n;
+	next_file();
+	uv_check_init(R.loop, &check);
+	uv_check_start(&check, on_check);
+	uv_timer_init(R.loop, &wake);
+	/* The first pass: it starts what wakes the loop (the input's
+	 * watch, Chromium); a check handle alone would never run. */
+	drive();
+	if (sched_idle())
+		uv_stop(R.loop);
+}
+
+void
+sched_close(void)
+{
+	close_current();
+	uv_check_stop(&check);
+	uv_close((uv_handle_t *)&check, NULL);
+	uv_close((uv_handle_t *)&wake, NULL);
+	size_t i = 0;
+	htab_ent *e;
+	while ((e = htab_next(&hosts, &i))) {
+		rhost *h = e->val;
+		robots_free(h->robots);
+		free(h->origin);
+		free(h);
+	}
+	htab_free(&hosts);
+	while (head) {
+		page *p = head;
+		head = p->next;
+		page_free(p);
+	}
+}

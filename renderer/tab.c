@@ -1,0 +1,875 @@
+/* tab — one page in one tab of its own browser context, from the
+ * context's creation to its disposal, and the page's record.
+ *
+ * Steps (each the answer to the one before): createBrowserContext,
+ * createTarget (about:blank), attachToTarget (flat: commands carry the
+ * sessionId), the session's setup sent at once with Page.navigate last
+ * (a session runs its commands in order), then waiting by --wait, then
+ * Runtime.evaluate of the DOM, the screenshot and PDF when asked, the
+ * record, and disposeBrowserContext, which closes the tab and frees the
+ * slot.  A context per page: no cookie, cache or storage passes from one
+ * page to the next.
+ *
+ * Two timers per tab: the cap (--max-wait after Page.navigate) takes the
+ * DOM as it is (`rendered.partial`), stopping a script that holds the
+ * page's thread first; the deadline (--timeout) ends the page as
+ * `timeout` if even that did not come back.
+ */
+#include "render.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "htab.h"
+#include "msg.h"
+#include "tm.h"
+#include "url.h"
+
+enum tag {
+	T_IGNORE, T_CONTEXT, T_TARGET, T_ATTACH, T_NAVIGATE, T_TERMINATE, T_DOM, T_SELECTOR,
+	T_SHOT, T_PDF, T_DISPOSE, T_FETCH
+};
+
+enum state { S_FREE, S_OPENING, S_LOADING, S_CAPTURING, S_CLOSING };
+
+typedef struct tab {
+	int slot;
+	unsigned gen;                  /* counts the pages the slot held */
+	enum state state;              /* from here to cap: the page's */
+	page *p;
+	char *context, *target, *session, *loader, *frame;
+	double t0, t_nav;              /* tm_mono at start, at Page.navigate */
+	double fetched_at;
+	double time_ms, render_ms;
+	long status;
+	json_t *headers;
+	char *ctype, *final_url, *remote_ip;
+	char *body;
+	size_t body_len;
+	unsigned char *shot, *pdf;
+	size_t shot_len, pdf_len;
+	long requests, blocked, console_errors;
+	htab inflight;                 /* ids of requests started, not ended */
+	long starts;                   /* requests started so far */
+	long chrome_idle_at;           /* starts when Chromium said networkIdle */
+	int chrome_idle;
+	int loaded, idle, partial, committed, from_public;
+	enum fetcherr err;
+	char *err_detail;
+	enum fetcherr main_blocked;    /* why we refused the main document */
+	uv_timer_t cap, deadline, poll, quiet;
+} tab;
+
+static tab *tabs;
+static long ntabs;
+
+const char *const render_keys[] = {
+	"url", "final_url", "host", "status", "error", "error_detail", "ctype", "headers",
+	"body", "bytes", "fetched_at", "time_ms", "attempts", "redirects", "rendered",
+	"screenshot", "pdf", NULL
+};
+
+static void capture(tab *t, int partial);
+static void finish(tab *t);
+
+static char *
+xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d)
+		abort();
+	return d;
+}
+
+static void
+cmd(tab *t, int tag, const char *method, json_t *params)
+{
+	browser_send(t->slot, t->gen, tag, t->session, method, params);
+}
+
+static void
+send_browser(tab *t, int tag, const char *method, json_t *params)
+{
+	browser_send(t->slot, t->gen, tag, NULL, method, params);
+}
+
+void
+tab_init(void)
+{
+	ntabs = R.o.tabs;
+	tabs = calloc((size_t)ntabs, sizeof *tabs);
+	if (!tabs)
+		abort();
+	for (long i = 0; i < ntabs; i++) {
+		tabs[i].slot = (int)i;
+		uv_timer_init(R.loop, &tabs[i].cap);
+		uv_timer_init(R.loop, &tabs[i].deadline);
+		uv_timer_init(R.loop, &tabs[i].poll);
+		uv_timer_init(R.loop, &tabs[i].quiet);
+		tabs[i].cap.data = tabs[i].deadline.data = tabs[i].poll.data = &tabs[i];
+		tabs[i].quiet.data = &tabs[i];
+	}
+}
+
+int
+tab_free_slot(void)
+{
+	for (long i = 0; i < ntabs; i++)
+		if (tabs[i].state == S_FREE)
+			return (int)i;
+	return -1;
+}
+
+/* Forgets everything of the page t held, leaving the slot's handles. */
+static void
+reset(tab *t)
+{
+	free(t->context), free(t->target), free(t->session), free(t->loader), free(t->frame);
+	free(t->ctype), free(t->final_url), free(t->remote_ip), free(t->body);
+	free(t->shot), free(t->pdf), free(t->err_detail);
+	json_decref(t->headers);
+	htab_free(&t->inflight);
+	uv_timer_stop(&t->cap);
+	uv_timer_stop(&t->deadline);
+	uv_timer_stop(&t->poll);
+	uv_timer_stop(&t->quiet);
+	memset(&t->state, 0, offsetof(tab, cap) - offsetof(tab, state));
+	t->gen++;
+}
+
+static void
+set_error(tab *t, enum fetcherr e, const char *detail)
+{
+	if (t->err)
+		return;
+	t->err = e;
+	free(t->err_detail);
+	t->err_detail = xstrdup(detail);
+}
+
+static void
+on_cap(uv_timer_t *h)
+{
+	tab *t = h->data;
+	if (t->state == S_LOADING)
+		capture(t, 1);
+}
+
+static void
+on_deadline(uv_timer_t *h)
+{
+	tab *t = h->data;
+	if (t->state != S_LOADING && t->state != S_CAPTURING && t->state != S_OPENING)
+		return;
+	char d[64];
+	snprintf(d, sizeof d, "no DOM within --timeout (%g s)", R.o.timeout);
+	set_error(t, FETCHERR_TIMEOUT, d);
+	if (t->committed)
+		t->partial = 1;
+	finish(t);
+}
+
+void
+tab_start(int slot, page *p)
+{
+	tab *t = &tabs[slot];
+	t->p = p;
+	t->state = S_OPENING;
+	t->t0 = tm_mono();
+	R.busy++;
+	uv_timer_start(&t->deadline, on_deadline, (uint64_t)(R.o.timeout * 1000), 0);
+	send_browser(t, T_CONTEXT, "Target.createBrowserContext",
+		     json_pack("{s:b}", "disposeOnDetach", 1));
+}
+
+/* Sends the session's setup and the navigation. */
+static void
+setup_and_navigate(tab *t)
+{
+	cmd(t, T_IGNORE, "Page.enable", NULL);
+	cmd(t, T_IGNORE, "Page.setLifecycleEventsEnabled", json_pack("{s:b}", "enabled", 1));
+	cmd(t, T_IGNORE, "Network.enable", NULL);
+	cmd(t, T_IGNORE, "Runtime.enable", NULL);
+	if (R.o.user_agent)
+		cmd(t, T_IGNORE, "Network.setUserAgentOverride",
+		     json_pack("{s:s}", "userAgent", R.o.user_agent));
+	/* Every request passes through us: the page's own schemes and
+	 * addresses are checked, images, media and fonts refused. */
+	cmd(t, T_IGNORE, "Fetch.enable",
+	     json_pack("{s:[{s:s, s:s}]}", "patterns", "urlPattern", "*", "requestStage", "Request"));
+	if (R.o.screenshot)
+		cmd(t, T_IGNORE, "Emulation.setDeviceMetricsOverride",
+		     json_pack("{s:I, s:I, s:f, s:b}", "width", (json_int_t)R.o.vw,
+			       "height", (json_int_t)R.o.vh, "deviceScaleFactor", 1.0, "mobile", 0));
+	send_browser(t, T_IGNORE, "Browser.setDownloadBehavior",
+		     json_pack("{s:s, s:s}", "behavior", "deny", "browserContextId", t->context));
+	t->t_nav = tm_mono();
+	t->state = S_LOADING;
+	cmd(t, T_NAVIGATE, "Page.navigate", json_pack("{s:s}", "url", t->p->url));
+}
+
+/* The error word of a net::ERR_ text from Page.navigate. */
+static enum fetcherr
+net_error(const char *e)
+{
+	static const struct { const char *part; enum fetcherr e; } map[] = {
+		{ "NAME_NOT_RESOLVED", FETCHERR_DNS }, { "NAME_RESOLUTION", FETCHERR_DNS },
+		{ "CONNECTION_REFUSED", FETCHERR_CONNECT }, { "ADDRESS_UNREACHABLE", FETCHERR_CONNECT },
+		{ "CONNECTION_FAILED", FETCHERR_CONNECT }, { "INTERNET_DISCONNECTED", FETCHERR_CONNECT },
+		{ "TIMED_OUT", FETCHERR_TIMEOUT }, { "CONNECTION_RESET", FETCHERR_RESET },
+		{ "CONNECTION_CLOSED", FETCHERR_RESET }, { "EMPTY_RESPONSE", FETCHERR_RESET },
+		{ "INVALID_HTTP_RESPONSE", FETCHERR_RESET }, { "CONNECTION_ABORTED", FETCHERR_RESET },
+		{ "SSL", FETCHERR_TLS }, { "CERT", FETCHERR_TLS }, { "TOO_MANY_REDIRECTS", FETCHERR_REDIRECTS },
+		{ "UNSAFE_REDIRECT", FETCHERR_SCHEME }, { "UNKNOWN_URL_SCHEME", FETCHERR_SCHEME },
+	};
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strstr(e, map[i].part))
+			return map[i].e;
+	return FETCHERR_OTHER;
+}
+
+static const char dom_js[] =
+	"(document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\\n' : '')"
+	" + (document.documentElement ? document.documentElement.outerHTML : '')";
+
+/* Takes the DOM now: the wait rule held, or the cap passed (partial). */
+static void
+capture(tab *t, int partial)
+{
+	if (t->state != S_LOADING)
+		return;
+	t->state = S_CAPTURING;
+	uv_timer_stop(&t->cap);
+	uv_timer_stop(&t->poll);
+	uv_timer_stop(&t->quiet);
+	t->partial = partial;
+	if (partial) {
+		/* A script that never yields holds the thread Runtime.evaluate
+		 * needs: stop it first (answered once it stopped). */
+		cmd(t, T_TERMINATE, "Runtime.terminateExecution", NULL);
+		return;
+	}
+	cmd(t, T_DOM, "Runtime.evaluate", json_pack("{s:s, s:b}", "expression", dom_js,
+						     "returnByValue", 1));
+}
+
+static void
+check_wait(tab *t)
+{
+	if (t->state != S_LOADING || !t->committed)
+		return;
+	if ((R.o.wait == WAIT_LOAD && t->loaded) || (R.o.wait == WAIT_IDLE && t->idle))
+		capture(t, 0);
+}
+
+/* Whether the network is quiet: no request in flight by render's count,
+ * or Chromium's own networkIdle came after the last request started (a
+ * request whose end no event told is not in flight for Chromium). */
+static int
+quiet(tab *t)
+{
+	return t->inflight.n == 0 || (t->chrome_idle && t->chrome_idle_at == t->starts);
+}
+
+/* --wait networkidle: 500 ms after the load event and after the last
+ * request started, with the network quiet.  Chromium's networkIdle alone
+ * can fire before the load event, before a page's timers ran. */
+static void
+on_quiet(uv_timer_t *h)
+{
+	tab *t = h->data;
+	if (t->loaded && quiet(t)) {
+		t->idle = 1;
+		check_wait(t);
+	}
+}
+
+static void
+quiet_restart(tab *t)
+{
+	if (R.o.wait == WAIT_IDLE && t->loaded && quiet(t) && t->state == S_LOADING)
+		uv_timer_start(&t->quiet, on_quiet, 500, 0);
+}
+
+static void
+on_poll(uv_timer_t *h)
+{
+	tab *t = h->data;
+	if (t->state != S_LOADING)
+		return;
+	json_t *q = json_pack("{s:s, s:b}", "expression", "", "returnByValue", 1);
+	char *js = NULL;
+	json_t *sel = json_string(R.o.selector);
+	char *lit = json_dumps(sel, JSON_ENCODE_ANY);
+	json_decref(sel);
+	if (asprintf(&js, "!!document.querySelector(%s)", lit) < 0)
+		abort();
+	free(lit);
+	json_object_set_new(q, "expression", json_string(js));
+	free(js);
+	cmd(t, T_SELECTOR, "Runtime.evaluate", q);
+}
+
+/* Decodes base64 s into a malloc'd buffer. */
+static unsigned char *
+unbase64(const char *s, size_t *len)
+{
+	size_t n = strlen(s);
+	unsigned char *o = malloc(n / 4 * 3 + 3);
+	if (!o)
+		abort();
+	uint32_t acc = 0;
+	int bits = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+				       s[i]);
+		if (!p || !s[i])
+			continue;   /* '=' padding, whitespace */
+		acc = acc << 6 | (uint32_t)(p - "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			o[k++] = (unsigned char)(acc >> bits);
+		}
+	}
+	*len = k;
+	return o;
+}
+
+/* After the DOM: the screenshot, the PDF, then the record. */
+static void
+next_output(tab *t, int after)
+{
+	if (after < T_SHOT && R.o.screenshot) {
+		cmd(t, T_SHOT, "Page.captureScreenshot",
+		     json_pack("{s:s, s:b}", "format", "png", "captureBeyondViewport", 1));
+		return;
+	}
+	if (after < T_PDF && R.o.pdf) {
+		/* A4 in inches, as printToPDF takes it. */
+		cmd(t, T_PDF, "Page.printToPDF",
+		     json_pack("{s:f, s:f, s:b}", "paperWidth", 8.27, "paperHeight", 11.69,
+			       "printBackground", 1));
+		return;
+	}
+	finish(t);
+}
+
+static void
+pack_rendered(tab *t)
+{
+	msgpack_packer *pk = rec_key(&R.build, "rendered");
+	msgpack_pack_map(pk, 5);
+	msgpack_pack_str_with_body(pk, "ms", 2);
+	msgpack_pack_double(pk, t->render_ms);
+	msgpack_pack_str_with_body(pk, "requests", 8);
+	msgpack_pack_long(pk, t->requests);
+	msgpack_pack_str_with_body(pk, "blocked", 7);
+	msgpack_pack_long(pk, t->blocked);
+	msgpack_pack_str_with_body(pk, "console_errors", 14);
+	msgpack_pack_long(pk, t->console_errors);
+	msgpack_pack_str_with_body(pk, "partial", 7);
+	if (t->partial)
+		msgpack_pack_true(pk);
+	else
+		msgpack_pack_false(pk);
+}
+
+static void
+pack_headers(tab *t)
+{
+	msgpack_packer *pk = rec_key(&R.build, "headers");
+	msgpack_pack_map(pk, json_object_size(t->headers));
+	const char *k;
+	json_t *v;
+	json_object_foreach(t->headers, k, v) {
+		char name[256];
+		size_t n = strlen(k);
+		if (n >= sizeof name)
+			n = sizeof name - 1;
+		for (size_t i = 0; i < n; i++)
+			name[i] = (char)((k[i] >= 'A' && k[i] <= 'Z') ? k[i] + 32 : k[i]);
+		msgpack_pack_str_with_body(pk, name, n);
+		/* DevTools joins a repeated header's values with newlines;
+		 * fetch's records join them with ", ". */
+		const char *s = json_string_value(v);
+		size_t len = s ? strlen(s) : 0, extra = 0;
+		for (size_t i = 0; i < len; i++)
+			extra += s[i] == '\n';
+		msgpack_pack_str(pk, len + extra);
+		for (size_t i = 0, from = 0; i <= len; i++)
+			if (i == len || s[i] == '\n') {
+				msgpack_pack_str_body(pk, s + from, i - from);
+				if (i < len)
+					msgpack_pack_str_body(pk, ", ", 2);
+				from = i + 1;
+			}
+	}
+}
+
+/* Writes the record of t's page. */
+static void
+emit(tab *t)
+{
+	page *p = t->p;
+	rec_build *b = &R.build;
+	rec_build_reset(b);
+	rec_put_str(b, "url", p->url);
+	rec_put_str(b, "host", p->host);
+	rec_put_int(b, "status", t->status);
+	if (t->err) {
+		rec_put_str(b, "error", fetcherr_word(t->err));
+		if (t->err_detail)
+			rec_put_str(b, "error_detail", t->err_detail);
+	}
+	rec_put_int(b, "attempts", 1);
+	rec_put_double(b, "fetched_at", tm_wall());
+	if (t->final_url)
+		rec_put_str(b, "final_url", t->final_url);
+	if (t->ctype)
+		rec_put_str(b, "ctype", t->ctype);
+	rec_put_double(b, "time_ms", t->time_ms);
+	if (t->headers)
+		pack_headers(t);
+	if (t->body) {
+		rec_put_bin(b, "body", t->body, t->body_len);
+		rec_put_int(b, "bytes", (int64_t)t->body_len);
+	}
+	pack_rendered(t);
+	if (t->shot)
+		rec_put_bin(b, "screenshot", t->shot, t->shot_len);
+	if (t->pdf)
+		rec_put_bin(b, "pdf", t->pdf, t->pdf_len);
+	msgpack_zone z;
+	msgpack_object in = { .type = MSGPACK_OBJECT_NIL };
+	msgpack_zone_init(&z, 2048);
+	if (p->in) {
+		size_t off = 0;
+		msgpack_unpack(p->in, p->in_len, &off, &z, &in);
+	}
+	if (rec_out_build(&R.out, b, p->in ? &in : NULL, render_keys) != 0 ||
+	    rec_out_flush(&R.out) != 0)
+		msg_stdout_failed(errno);
+	msgpack_zone_destroy(&z);
+}
+
+/* Ends the page: its record, then the context's disposal. */
+static void
+finish(tab *t)
+{
+	if (t->state == S_CLOSING || t->state == S_FREE)
+		return;
+	uv_timer_stop(&t->cap);
+	uv_timer_stop(&t->poll);
+	t->render_ms = t->t_nav ? (tm_mono() - t->t_nav) * 1000 : 0;
+	if (t->body && t->err && !fetcherr_body(t->err)) {
+		free(t->body);
+		t->body = NULL;
+	}
+	emit(t);
+	page *p = t->p;
+	t->p = NULL;
+	sched_done(p);
+	t->state = S_CLOSING;
+	if (t->context && browser_ready())
+		send_browser(t, T_DISPOSE, "Target.disposeBrowserContext",
+			     json_pack("{s:s}", "browserContextId", t->context));
+	else {
+		reset(t);
+		R.busy--;
+	}
+}
+
+void
+tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
+{
+	if (slot < 0 || slot >= ntabs)
+		return;
+	tab *t = &tabs[slot];
+	if (t->gen != gen || t->state == S_FREE)
+		return;
+	const char *emsg = error ? json_string_value(json_object_get(error, "message")) : NULL;
+	switch (tag) {
+	case T_CONTEXT:
+		if (error || !json_string_value(json_object_get(res, "browserContextId"))) {
+			set_error(t, FETCHERR_OTHER, emsg ? emsg : "cannot create a browser context");
+			finish(t);
+			return;
+		}
+		t->context = xstrdup(json_string_value(json_object_get(res, "browserContextId")));
+		send_browser(t, T_TARGET, "Target.createTarget",
+			     json_pack("{s:s, s:s}", "url", "about:blank", "browserContextId", t->context));
+		return;
+	case T_TARGET:
+		if (error || !json_string_value(json_object_get(res, "targetId"))) {
+			set_error(t, FETCHERR_OTHER, emsg ? emsg : "cannot open a tab");
+			finish(t);
+			return;
+		}
+		t->target = xstrdup(json_string_value(json_object_get(res, "targetId")));
+		send_browser(t, T_ATTACH, "Target.attachToTarget",
+			     json_pack("{s:s, s:b}", "targetId", t->target, "flatten", 1));
+		return;
+	case T_ATTACH:
+		if (error || !json_string_value(json_object_get(res, "sessionId"))) {
+			set_error(t, FETCHERR_OTHER, emsg ? emsg : "cannot attach to the tab");
+			finish(t);
+			return;
+		}
+		t->session = xstrdup(json_string_value(json_object_get(res, "sessionId")));
+		setup_and_navigate(t);
+		return;
+	case T_NAVIGATE: {
+		const char *et = json_string_value(json_object_get(res, "errorText"));
+		if (error || (et && *et)) {
+			const char *why = et && *et ? et : emsg ? emsg : "navigation failed";
+			enum fetcherr e = t->main_blocked ? t->main_blocked : net_error(why);
+			if (strstr(why, "ERR_ABORTED") && !t->main_blocked)
+				why = "net::ERR_ABORTED (a download, refused, or a navigation cancelled)";
+			if (!t->err_detail)
+				set_error(t, e, why);
+			t->time_ms = (tm_mono() - t->t_nav) * 1000;
+			finish(t);
+			return;
+		}
+		free(t->loader), free(t->frame);
+		t->loader = xstrdup(json_string_value(json_object_get(res, "loaderId")));
+		t->frame = xstrdup(json_string_value(json_object_get(res, "frameId")));
+		t->committed = 1;
+		if (json_is_true(json_object_get(res, "isDownload"))) {
+			set_error(t, FETCHERR_OTHER, "a download, refused");
+			finish(t);
+			return;
+		}
+		/* The cap counts from the answer: a slow server spends the
+		 * --timeout, not the scripts' time. */
+		uv_timer_start(&t->cap, on_cap, (uint64_t)(R.o.max_wait * 1000), 0);
+		if (R.o.wait == WAIT_SELECTOR)
+			uv_timer_start(&t->poll, on_poll, 50, 100);
+		check_wait(t);
+		return;
+	}
+	case T_SELECTOR:
+		if (json_is_true(json_object_get(json_object_get(res, "result"), "value")))
+			capture(t, 0);
+		return;
+	case T_TERMINATE:
+		cmd(t, T_DOM, "Runtime.evaluate", json_pack("{s:s, s:b}", "expression", dom_js,
+							     "returnByValue", 1));
+		return;
+	case T_DOM: {
+		json_t *v = json_object_get(json_object_get(res, "result"), "value");
+		if (error || !json_is_string(v)) {
+			const char *d = emsg ? emsg : "the DOM could not be read";
+			json_t *ex = json_object_get(res, "exceptionDetails");
+			if (ex)
+				d = "the DOM could not be read: the page's script was stopped";
+			set_error(t, FETCHERR_OTHER, d);
+			finish(t);
+			return;
+		}
+		size_t n = json_string_length(v);
+		if (n > R.o.max_body) {
+			char d[96];
+			snprintf(d, sizeof d, "the DOM is %zu bytes, more than --max-body", n);
+			set_error(t, FETCHERR_TOO_LARGE, d);
+			finish(t);
+			return;
+		}
+		t->body = malloc(n + 1);
+		if (!t->body)
+			abort();
+		memcpy(t->body, json_string_value(v), n);
+		t->body_len = n;
+		next_output(t, T_DOM);
+		return;
+	}
+	case T_SHOT:
+	case T_PDF: {
+		const char *d = json_string_value(json_object_get(res, "data"));
+		if (d) {
+			if (tag == T_SHOT)
+				t->shot = unbase64(d, &t->shot_len);
+			else
+				t->pdf = unbase64(d, &t->pdf_len);
+		} else if (!t->err) {
+			msg_warn("%s of %s: %s", tag == T_SHOT ? "screenshot" : "pdf", t->p->url,
+				 emsg ? emsg : "no data");
+		}
+		next_output(t, tag);
+		return;
+	}
+	case T_DISPOSE:
+		reset(t);
+		R.busy--;
+		return;
+	default:
+		return;
+	}
+}
+
+static tab *
+by_session(const char *sid)
+{
+	for (long i = 0; i < ntabs; i++)
+		if (tabs[i].session && strcmp(tabs[i].session, sid) == 0 && tabs[i].state != S_FREE)
+			return &tabs[i];
+	return NULL;
+}
+
+/* Whether a request to url, made by t's page, is refused; sets *why. */
+static enum fetcherr
+refused(tab *t, const char *url, const char *type, const char **why)
+{
+	size_t n = strlen(url);
+	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0 &&
+	    strncmp(url, "data:", 5) != 0 && strncmp(url, "blob:", 5) != 0) {
+		*why = "only http and https are rendered";
+		return FETCHERR_SCHEME;
+	}
+	if (!R.o.load_images && type &&
+	    (!strcmp(type, "Image") || !strcmp(type, "Media") || !strcmp(type, "Font"))) {
+		*why = "images, media and fonts are not loaded (--load-images)";
+		return FETCHERR_OTHER;
+	}
+	/* The tab's icon: the browser's request, not the page's ("Other"). */
+	if (!R.o.load_images && type && !strcmp(type, "Other") && n >= 12 &&
+	    !strcmp(url + n - 12, "/favicon.ico")) {
+		*why = "the favicon is an image (--load-images)";
+		return FETCHERR_OTHER;
+	}
+	if (t->from_public && !R.o.allow_private && strncmp(url, "http", 4) == 0) {
+		url_parts u;
+		const char *w;
+		if (url_canon(url, n, &u, &w) == 0) {
+			char ip[64];
+			size_t hl = strlen(u.host);
+			/* An address literal is checked here; names are left to
+			 * Chromium's own Local Network Access checks (docs). */
+			if (u.host[0] == '[' && hl < sizeof ip + 1) {
+				memcpy(ip, u.host + 1, hl - 2);
+				ip[hl - 2] = 0;
+			} else {
+				snprintf(ip, sizeof ip, "%s", u.host);
+			}
+			int priv = cidr_has_text(R.o.private_ranges, ip) || strcmp(u.host, "localhost") == 0;
+			url_parts_free(&u);
+			if (priv) {
+				*why = "a private address from a public page (--private-ranges)";
+				return FETCHERR_PRIVATE_ADDRESS;
+			}
+		}
+	}
+	return FETCHERR_NONE;
+}
+
+static int is_main(tab *t, json_t *params);
+
+/* Request id (DevTools' requestId, the Fetch domain's networkId) is in
+ * flight.  Kept as a set: either domain may tell first, and a redirect
+ * is the same request again. */
+static void
+request_started(tab *t, const char *id)
+{
+	int added;
+	if (!id)
+		return;
+	if (!htab_put(&t->inflight, id, strlen(id), &added))
+		abort();
+	if (added) {
+		t->starts++;
+		uv_timer_stop(&t->quiet);
+	}
+}
+
+static void
+on_request_paused(tab *t, json_t *params)
+{
+	const char *rid = json_string_value(json_object_get(params, "requestId"));
+	json_t *req = json_object_get(params, "request");
+	const char *url = json_string_value(json_object_get(req, "url"));
+	const char *type = json_string_value(json_object_get(params, "resourceType"));
+	if (!rid)
+		return;
+	const char *why = NULL;
+	enum fetcherr e = url ? refused(t, url, type, &why) : FETCHERR_NONE;
+	request_started(t, json_string_value(json_object_get(params, "networkId")));
+	if (e == FETCHERR_NONE) {
+		t->requests++;
+		cmd(t, T_FETCH, "Fetch.continueRequest", json_pack("{s:s}", "requestId", rid));
+		return;
+	}
+	t->blocked++;
+	if (type && strcmp(type, "Document") == 0 && is_main(t, params)) {
+		t->main_blocked = e;
+		set_error(t, e, why);
+	}
+	cmd(t, T_FETCH, "Fetch.failRequest",
+	     json_pack("{s:s, s:s}", "requestId", rid, "errorReason", "BlockedByClient"));
+}
+
+static int
+is_main(tab *t, json_t *params)
+{
+	const char *f = json_string_value(json_object_get(params, "frameId"));
+	return f && ((t->frame && strcmp(f, t->frame) == 0) || (t->target && strcmp(f, t->target) == 0));
+}
+
+/* Notes whether the main document's first answer (ip, as DevTools
+ * writes it, "[v6]" or "v4") came from a public address: from then on
+ * the page's requests to private ones are refused. */
+static void
+note_address(tab *t, const char *ip)
+{
+	if (!ip || t->remote_ip)
+		return;
+	t->remote_ip = xstrdup(ip);
+	char a[64];
+	size_t n = strlen(ip);
+	if (ip[0] == '[' && n < sizeof a && n >= 2) {
+		memcpy(a, ip + 1, n - 2);
+		a[n - 2] = 0;
+	} else {
+		snprintf(a, sizeof a, "%s", ip);
+	}
+	t->from_public = !cidr_has_text(R.o.private_ranges, a);
+}
+
+static void
+on_response(tab *t, json_t *params)
+{
+	const char *type = json_string_value(json_object_get(params, "type"));
+	if (!type || strcmp(type, "Document") != 0 || !is_main(t, params))
+		return;
+	json_t *r = json_object_get(params, "response");
+	t->status = (long)json_integer_value(json_object_get(r, "status"));
+	json_decref(t->headers);
+	t->headers = json_incref(json_object_get(r, "headers"));
+	free(t->final_url);
+	t->final_url = xstrdup(json_string_value(json_object_get(r, "url")));
+	note_address(t, json_string_value(json_object_get(r, "remoteIPAddress")));
+	free(t->ctype);
+	t->ctype = NULL;
+	const char *k;
+	json_t *v;
+	json_object_foreach(t->headers, k, v)
+		if (strcasecmp(k, "content-type") == 0 && json_string_value(v))
+			t->ctype = xstrdup(json_string_value(v));
+	if (!t->ctype && json_string_value(json_object_get(r, "mimeType")))
+		t->ctype = xstrdup(json_string_value(json_object_get(r, "mimeType")));
+	t->time_ms = (tm_mono() - t->t_nav) * 1000;
+}
+
+void
+tab_event(const char *sid, const char *method, json_t *params)
+{
+	tab *t = by_session(sid);
+	if (!t || t->state == S_CLOSING)
+		return;
+	if (strcmp(method, "Fetch.requestPaused") == 0) {
+		on_request_paused(t, params);
+	} else if (strcmp(method, "Network.requestWillBeSent") == 0) {
+		/* A server's redirect of the page: its answer counts as the
+		 * page's first. */
+		json_t *rr = json_object_get(params, "redirectResponse");
+		const char *type = json_string_value(json_object_get(params, "type"));
+		if (rr && type && !strcmp(type, "Document") && is_main(t, params))
+			note_address(t, json_string_value(json_object_get(rr, "remoteIPAddress")));
+		request_started(t, json_string_value(json_object_get(params, "requestId")));
+	} else if (strcmp(method, "Network.loadingFinished") == 0 ||
+		   strcmp(method, "Network.loadingFailed") == 0) {
+		const char *id = json_string_value(json_object_get(params, "requestId"));
+		if (id)
+			htab_del(&t->inflight, id, strlen(id));
+		quiet_restart(t);
+	} else if (strcmp(method, "Network.responseReceived") == 0) {
+		on_response(t, params);
+	} else if (strcmp(method, "Page.lifecycleEvent") == 0) {
+		const char *name = json_string_value(json_object_get(params, "name"));
+		const char *loader = json_string_value(json_object_get(params, "loaderId"));
+		if (!name || !is_main(t, params) || !loader || !t->loader || strcmp(loader, t->loader))
+			return;
+		if (strcmp(name, "load") == 0) {
+			t->loaded = 1;
+			quiet_restart(t);
+		} else if (strcmp(name, "networkIdle") == 0) {
+			t->chrome_idle = 1;
+			t->chrome_idle_at = t->starts;
+			quiet_restart(t);
+		}
+		check_wait(t);
+	} else if (strcmp(method, "Page.frameNavigated") == 0) {
+		/* A script's navigation (location.href): wait for the new
+		 * document instead. */
+		json_t *f = json_object_get(params, "frame");
+		const char *l = json_string_value(json_object_get(f, "loaderId"));
+		if (!json_object_get(f, "parentId") && l && t->loader && strcmp(l, t->loader)) {
+			free(t->loader);
+			t->loader = xstrdup(l);
+			t->loaded = t->idle = t->chrome_idle = 0;
+			htab_clear(&t->inflight);   /* the old document's end unseen */
+			uv_timer_stop(&t->quiet);
+		}
+	} else if (strcmp(method, "Runtime.exceptionThrown") == 0) {
+		t->console_errors++;
+	} else if (strcmp(method, "Runtime.consoleAPICalled") == 0) {
+		const char *type = json_string_value(json_object_get(params, "type"));
+		if (type && strcmp(type, "error") == 0)
+			t->console_errors++;
+	} else if (strcmp(method, "Page.javascriptDialogOpening") == 0) {
+		/* alert, confirm, prompt, beforeunload: dismissed, or the page
+		 * would wait for a person forever. */
+		cmd(t, T_IGNORE, "Page.handleJavaScriptDialog", json_pack("{s:b}", "accept", 1));
+	} else if (strcmp(method, "Inspector.targetCrashed") == 0) {
+		set_error(t, FETCHERR_OTHER, "render_crash: the tab's renderer crashed");
+		finish(t);
+	}
+}
+
+void
+tab_browser_lost(void)
+{
+	for (long i = 0; i < ntabs; i++) {
+		tab *t = &tabs[i];
+		if (t->state == S_FREE)
+			continue;
+		if (t->state != S_CLOSING) {
+			set_error(t, FETCHERR_OTHER, "chromium exited while rendering this page");
+			free(t->context);
+			t->context = NULL;
+			finish(t);
+		}
+		reset(t);
+		R.busy--;
+	}
+}
+
+void
+tab_abort_all(void)
+{
+	for (long i = 0; i < ntabs; i++) {
+		tab *t = &tabs[i];
+		if (t->state == S_OPENING || t->state == S_LOADING || t->state == S_CAPTURING) {
+			set_error(t, FETCHERR_INTERRUPTED, "stopped by signal before the page was rendered");
+			finish(t);
+		}
+	}
+}
+
+void
+tab_close(void)
+{
+	for (long i = 0; i < ntabs; i++) {
+		reset(&tabs[i]);
+		uv_close((uv_handle_t *)&tabs[i].cap, NULL);
+		uv_close((uv_handle_t *)&tabs[i].deadline, NULL);
+		uv_close((uv_handle_t *)&tabs[i].poll, NULL);
+		uv_close((uv_handle_t *)&tabs[i].quiet, NULL);
+	}
+}

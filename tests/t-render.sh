@@ -1,0 +1,175 @@
+# render: pages built by JavaScript come out with their content, through
+# parse | validate | sink; endless scripts and long polls end by the cap;
+# errors keep fetch's words; Chromium and its profile are gone at exit.
+# run.sh: alone (a busy Chromium beside other tests blurs -d's gaps)
+. "$TESTS/lib.sh"
+mkdir -p "$T/www" "$T/tmp"
+cp "$TESTS"/fixtures/render/* "$T/www/"
+server_start --root "$T/www" --robots "$T/robots.txt"   # robots.txt: 404 until written
+# Profiles go under $T, so this script's Chromium is told from others'.
+export TMPDIR=$T/tmp
+chromes() { pgrep -f "$T/tmp/render-profile" | wc -l | tr -d ' '; }
+
+# Skipped only where Chromium cannot start (as t-report).
+echo "$URL/static.html" | "$BIN/render" -q --no-robots --json >"$T/probe.json" 2>"$T/probe.err"
+if [ "$(jq -r .status "$T/probe.json" 2>/dev/null)" != 200 ]; then
+	echo "ok - $NAME: # skip headless Chromium cannot start here: $(tail -1 "$T/probe.err") (make deps)"
+	finish
+fi
+
+# ---- a page whose content comes from fetch('/items.json') after load
+echo "$URL/js.html" | "$BIN/render" -q --no-robots --json >"$T/js.json"
+expect_eq "the rendered page: status 200, one request for the JSON" "200 2 false" \
+	"$(jq -r '"\(.status) \(.rendered.requests) \(.rendered.partial)"' "$T/js.json")"
+expect_match "body is the DOM after scripts: the items are in it" \
+	'<h1>Rendered Items</h1><p>apple, banana, cherry</p>' "$(jq -r '.body | @base64d' "$T/js.json")"
+expect_eq "fetch's keys: url, final_url, host, ctype, bytes, attempts" \
+	"$URL/js.html $URL/js.html 127.0.0.1 text/html 1 true" \
+	"$(jq -r '"\(.url) \(.final_url) \(.host) \(.ctype) \(.attempts) \(.bytes == (.body | @base64d | utf8bytelength))"' "$T/js.json")"
+echo "$URL/js.html" | "$BIN/render" -q --no-robots | "$BIN/parse" -q --json >"$T/parsed.json"
+expect_eq "parse finds the title the script set and its text" "Rendered Items|true" \
+	"$(jq -r '"\(.title)|\(.text | test("apple, banana, cherry"))"' "$T/parsed.json")"
+
+# ---- --wait selector:CSS: the DOM once the element is there
+echo "$URL/timer.html" | "$BIN/render" -q --no-robots --json --wait 'selector:#m:not(:empty)' >"$T/sel.json"
+expect_eq "--wait selector: taken with the timer's text, not by the cap" "false true" \
+	"$(jq -r '"\(.rendered.partial) \(.body | @base64d | test("written 300 ms after load"))"' "$T/sel.json")"
+
+# ---- the pipeline stores rendered pages
+printf '%s\n' "$URL/js.html" "$URL/timer.html" "$URL/status/404" >"$T/urls.txt"
+"$BIN/render" -q --no-robots -c 2 <"$T/urls.txt" | "$BIN/parse" -q | "$BIN/validate" -q |
+	"$BIN/sink" -q "$T/pages.db"
+expect_eq "render | parse | validate | sink stores each page, with the titles scripts set" \
+	"$URL/js.html|Rendered Items|1
+$URL/status/404|Status 404|0
+$URL/timer.html|After the timer|1" \
+	"$(q "$T/pages.db" "SELECT url, title, accepted FROM pages ORDER BY url")"
+expect_eq "a page that does not exist keeps its status" 404 \
+	"$(q "$T/pages.db" "SELECT status FROM pages WHERE url = '$URL/status/404'")"
+
+# ---- fetch | render --only-shells: the shell is rendered, the static page
+# passes untouched (validate's js_shell rule, lib/jsshell)
+printf '%s\n' "$URL/static.html" "$URL/js.html" | "$BIN/fetch" -q --no-robots >"$T/fetched.mp"
+"$BIN/render" -q --no-robots --only-shells <"$T/fetched.mp" >"$T/shells.mp"
+echo "$URL/static.html" | "$BIN/fetch" -q --no-robots >"$T/static.mp"
+"$BIN/render" -q --no-robots --only-shells <"$T/static.mp" >"$T/static.out"
+expect_eq "the static page passes through byte for byte" "$(wc -c <"$T/static.mp" | tr -d ' ') same" \
+	"$(wc -c <"$T/static.out" | tr -d ' ') $(cmp -s "$T/static.mp" "$T/static.out" && echo same)"
+expect_eq "the shell is rendered: its items are in the body" "true Rendered Items" \
+	"$("$BIN/parse" -q --json <"$T/shells.mp" | jq -r 'select(.url | test("js.html")) | "\(.rendered != null) \(.title)"')"
+expect_eq "the record stream holds each input once" 2 "$("$BIN/sink" -q - <"$T/shells.mp" | wc -l | tr -d ' ')"
+
+# ---- --screenshot and --pdf: bin keys, kept by sink in `record`
+echo "$URL/js.html" | "$BIN/render" -q --no-robots --screenshot --pdf --viewport 800x600 |
+	"$BIN/sink" -q "$T/shots.db"
+q "$T/shots.db" "SELECT json_extract(record, '\$.screenshot') FROM pages" | base64 -d >"$T/shot.png"
+q "$T/shots.db" "SELECT json_extract(record, '\$.pdf') FROM pages" | base64 -d >"$T/page.pdf"
+expect_eq "the screenshot is a PNG, 800 pixels wide" "89504e470d0a1a0a 800" \
+	"$(head -c 8 "$T/shot.png" | od -An -tx1 | tr -d ' \n') $(python3 -c '
+import struct, sys; d = open(sys.argv[1], "rb").read(24); print(struct.unpack(">I", d[16:20])[0])' "$T/shot.png")"
+expect_eq "the PDF is a PDF" "%PDF-" "$(head -c 5 "$T/page.pdf")"
+
+# ---- errors keep fetch's words
+cp="$(closed_port)"
+printf '%s\n' "http://127.0.0.1:$cp/x" "file:///etc/passwd" "not a url" |
+	"$BIN/render" -q --no-robots --json >"$T/err.json"
+expect_eq "connection refused, another scheme, no URL: connect, scheme, bad_url" \
+	"bad_url connect scheme" "$(jq -r .error "$T/err.json" | sort | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "the refused scheme was never opened: one page rendered" 1 \
+	"$(jq -s 'map(select(.rendered)) | length' "$T/err.json")"
+
+# ---- an endless script and a long poll end by the cap, with the DOM
+t0=$(now)
+printf '%s\n' "$URL/endless.html" "$URL/longpoll.html" |
+	"$BIN/render" -q --no-robots --max-wait 2 --timeout 60 --json >"$T/cap.json"
+took=$(echo "$(now) - $t0" | bc)
+expect_eq "both end partial, with the DOM they had" \
+	"$URL/endless.html true before the loop
+$URL/longpoll.html true polling" \
+	"$(jq -r '"\(.url) \(.rendered.partial) \(.body | @base64d | capture("<p[^>]*>(?<t>[^<]*)</p>").t)"' "$T/cap.json" | sort)"
+expect_eq "ended by the cap, not by --timeout: no error" "null null" \
+	"$(jq -r .error "$T/cap.json" | tr '\n' ' ' | sed 's/ $//')"
+expect_cmd "and render did not hang: done in ${took} s (caps of 2 s, --timeout 60)" \
+	test "$(echo "$took < 40" | bc)" = 1
+
+# ---- politeness: robots.txt, images refused, -p, -d, --user-agent
+printf 'User-agent: *\nDisallow: /status/\n' >"$T/robots.txt"
+: >"$LOG"
+printf '%s\n' "$URL/status/404" "$URL/images.html" |
+	"$BIN/render" -q --json --user-agent 'polite-test/1.0' >"$T/pol.json"
+expect_eq "a URL robots.txt disallows ends as robots, unopened" "robots 0" \
+	"$(jq -r 'select(.url | test("status")) | "\(.error) \(.rendered // 0 | length)"' "$T/pol.json")"
+expect_eq "the server saw robots.txt once, first, the page, and neither the disallowed page nor an image" \
+	"/robots.txt /images.html" "$(jq -r .path "$LOG" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "blocked: two images, a video, a font and the favicon" "5" \
+	"$(jq -r 'select(.url | test("images")) | .rendered.blocked' "$T/pol.json")"
+expect_eq "--user-agent is what the server sees" "polite-test/1.0" \
+	"$(jq -r 'select(.path == "/images.html") | .ua' "$LOG")"
+rm "$T/robots.txt"
+: >"$LOG"
+echo "$URL/images.html" | "$BIN/render" -q --json --load-images >/dev/null
+expect_eq "--load-images lets them through" "2 1" \
+	"$(echo "$(count '^/bin[?]img=') $(count '^/font.woff2')")"
+: >"$LOG"
+printf '%s\n' "$U1/slow?ms=300&n=1" "$U1/slow?ms=300&n=2" "$U1/slow?ms=300&n=3" "$U2/slow?ms=300&n=4" |
+	"$BIN/render" -q --json -c 4 -p 1 -d 1 >/dev/null
+expect_eq "-p 1: one page at a time per host, while -c 4 opens the other host beside it" "1 1" \
+	"$(jq -s '[.[] | select(.path | test("^/slow"))] | group_by(.addr) | map(map(.inflight) | max) | map(tostring) | join(" ")' -r "$LOG")"
+expect_eq "-d 1: navigations to one host at least 1 s apart" true \
+	"$(gaps 127.0.0.1 | jq 'length == 2 and all(. >= 0.95)')"
+
+# ---- safety: with 127.0.0.2 private and 127.0.0.1 public, a public page
+# reaches no private address, by script or by redirect; downloads refused
+cat >"$T/www/private.html" <<EOF
+<!DOCTYPE html>
+<html><head><title>Reaches inside</title></head><body><p>public page</p>
+<script>fetch('$U2/secret').catch(function () {});</script>
+<iframe src="$U2/secret-frame"></iframe></body></html>
+EOF
+printf 'PK\003\004 not really a zip' >"$T/www/a.zip"
+: >"$LOG"
+printf '%s\n' "$U1/private.html" "$U1/redirect-to?url=$U2/ok" "$U1/a.zip" |
+	"$BIN/render" -q --no-robots --private-ranges 127.0.0.2/32 --json >"$T/priv.json"
+expect_eq "the private address was never asked for" 0 "$(jq -s 'map(select(.addr == "127.0.0.2")) | length' "$LOG")"
+expect_eq "the public page's script and frame requests were refused (and the favicon)" "200 3" \
+	"$(jq -r 'select(.url | test("private")) | "\(.status) \(.rendered.blocked)"' "$T/priv.json")"
+expect_eq "a redirect of the page into the private range ends as private_address" private_address \
+	"$(jq -r 'select(.url | test("redirect")) | .error' "$T/priv.json")"
+expect_match "a download is refused" '^other .*download' \
+	"$(jq -r 'select(.url | test("zip")) | "\(.error) \(.error_detail)"' "$T/priv.json")"
+: >"$LOG"
+echo "$U1/redirect-to?url=$U2/ok" | "$BIN/render" -q --no-robots --json >"$T/priv2.json"
+expect_eq "where both are private (the default ranges), the redirect is followed" "200 $U2/ok" \
+	"$(jq -r '"\(.status) \(.final_url)"' "$T/priv2.json")"
+
+# ---- Chromium runs while render does, and nothing is left after it
+mkfifo "$T/fifo"
+"$BIN/render" -q --no-robots --json <"$T/fifo" >"$T/live.json" &
+rpid=$!
+exec 3>"$T/fifo"
+echo "$URL/static.html" >&3
+i=0
+while [ "$(chromes)" = 0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+expect_cmd "Chromium runs under the run's own profile while render waits for input" test "$(chromes)" -gt 0
+expect_eq "its profile directory exists meanwhile" 1 "$(ls "$T/tmp" | grep -c '^render-profile')"
+exec 3>&-
+wait "$rpid"
+expect_eq "after render exits: no Chromium process, no profile directory" "0 0" \
+	"$(chromes) $(ls "$T/tmp" | grep -c '^render-profile')"
+
+# kill -9: Chromium reads EOF on its pipe and quits by itself.
+mkfifo "$T/fifo2"
+"$BIN/render" -q --no-robots --json <"$T/fifo2" >/dev/null &
+rpid=$!
+exec 3>"$T/fifo2"
+i=0
+while [ "$(chromes)" = 0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -9 "$rpid"
+wait "$rpid" 2>/dev/null
+i=0
+while [ "$(chromes)" != 0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+expect_eq "kill -9 of render leaves no Chromium process behind" 0 "$(chromes)"
+exec 3>&-
+rm -rf "$T"/tmp/render-profile.*
+
+finish
