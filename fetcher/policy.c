@@ -106,6 +106,15 @@ policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 	struct policy *p = xcalloc(1, sizeof *p);
 	char line[8192];
 	for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+		/* A cut line would send a cut header and read the rest of it,
+		 * maybe a key, as settings to echo: refuse it whole. */
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%d: line longer than %zu bytes", path, lineno,
+				 sizeof line - 2);
+			fclose(f);
+			policy_free(p);
+			return EX_USAGE;
+		}
 		char *hdr = header_setting(line);
 		char *hash = strchr(line, '#'), *save = NULL;
 		if (hash)

@@ -124,10 +124,14 @@ req_header_add(struct curl_slist **l, const char *arg, char *err, size_t errlen)
 {
 	if (arg[0] != '@') {
 		if (req_header_check(arg) != 0) {
-			/* Only the name is shown: a malformed line may hold a key. */
+			/* Only a name is shown, and only when a separator ends
+			 * it: a line of token characters alone may be the key
+			 * itself (hex, base64url, a JWT). */
 			size_t n = 0;
 			while (arg[n] && req_name_ok(arg + n, 1))
 				n++;
+			if (!arg[n] || !strchr(":; \t", arg[n]))
+				n = 0;
 			snprintf(err, errlen, "'%.*s...': want 'Name: value', 'Name:' or 'Name;'",
 				 (int)(n > 100 ? 100 : n), arg);
 			return -1;

@@ -23,6 +23,9 @@ expect_eq "'Accept:' drops libcurl's Accept, 'X-Empty;' sends it empty" "none ."
 "$BIN/fetch" -H "X-Api-Key $KEY" </dev/null >/dev/null 2>"$T/err2"; rc=$?
 expect_eq "a bad -H line exits 64 without showing its value" \
 	"64 fetch: --header: 'X-Api-Key...': want 'Name: value', 'Name:' or 'Name;'" "$rc $(head -1 "$T/err2")"
+"$BIN/fetch" -H "$KEY" </dev/null >/dev/null 2>"$T/err2"; rc=$?
+expect_eq "a -H of token characters alone (a bare key) shows nothing of it" \
+	"64 fetch: --header: '...': want 'Name: value', 'Name:' or 'Name;'" "$rc $(head -1 "$T/err2")"
 printf 'X-Ok: 1\nX-Api-Key %s\n' "$KEY" >"$T/bad-headers"
 "$BIN/fetch" -H @"$T/bad-headers" </dev/null >/dev/null 2>"$T/err3"; rc=$?
 expect_eq "a bad line of -H @FILE is named by number" "64 fetch: --header: $T/bad-headers:2: not a header line ('Name: value', 'Name:' or 'Name;')" \
@@ -63,6 +66,10 @@ printf '127.0.0.1 header=X-Api-Key %s\n' "$KEY" >"$T/bad-policy"
 "$BIN/fetch" --policy "$T/bad-policy" </dev/null >/dev/null 2>"$T/err4"; rc=$?
 expect_eq "a bad policy header is named by line, not shown" "64 fetch: $T/bad-policy:1: bad header (want header=Name: value)" \
 	"$rc $(head -1 "$T/err4")"
+{ printf '127.0.0.1 header=X-Api-Key: '; head -c 9000 /dev/zero | tr '\0' k; echo " $KEY"; } >"$T/long-policy"
+"$BIN/fetch" --policy "$T/long-policy" </dev/null >/dev/null 2>"$T/err4"; rc=$?
+expect_eq "a policy line too long is refused whole, nothing of it shown" \
+	"64 fetch: $T/long-policy:1: line longer than 8190 bytes" "$rc $(head -1 "$T/err4")"
 
 # --user, @FILE, --netrc-file.
 echo "$U1/basic?user=me&pass=$KEY" >"$T/basic.url"
