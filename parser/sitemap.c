@@ -14,6 +14,7 @@
 #include "msg.h"
 #include "robots.h"
 #include "url.h"
+#include "xalloc.h"
 
 #define SITEMAP_NS "http://www.sitemaps.org/schemas/sitemap/0.9"
 
@@ -302,13 +303,8 @@ sitemap_entry(sitemap *s, lnk *l)
 	size_t i = lnk_count(l) - 1;
 	if (i >= s->lm_cap) {
 		size_t cap = s->lm_cap ? s->lm_cap * 2 : 256;
-		size_t *off = realloc(s->lm_off, cap * sizeof *off);
-		if (off)
-			s->lm_off = off;
-		int *len = realloc(s->lm_len, cap * sizeof *len);
-		if (!off || !len)
-			abort();
-		s->lm_len = len;
+		s->lm_off = xrealloc(s->lm_off, cap * sizeof *s->lm_off);
+		s->lm_len = xrealloc(s->lm_len, cap * sizeof *s->lm_len);
 		s->lm_cap = cap;
 	}
 	s->lm_len[i] = -1;
@@ -468,8 +464,14 @@ sitemap_robots(lnk *l, rec_build *b, const msgpack_object *in, const char *url, 
 	if (!url || rec_get(in, "error") || !rec_str(in, "body", &body, &bn) ||
 	    !rec_int(in, "status", &st) || st < 200 || st > 299)
 		return SITEMAP_NOT;
-	size_t on = url_origin_len(url);
-	if (un - on != strlen("/robots.txt") || memcmp(url + on, "/robots.txt", un - on) != 0)
+	/* url points into the record: not NUL-terminated. */
+	static const char path[] = "/robots.txt";
+	if (un < sizeof path - 1 || memcmp(url + un - (sizeof path - 1), path, sizeof path - 1) != 0)
+		return SITEMAP_NOT;
+	char *u0 = xstrndup(url, un);
+	size_t on = url_origin_len(u0);
+	free(u0);
+	if (on != un - (sizeof path - 1))
 		return SITEMAP_NOT;
 	/* Sitemap: lines belong to no group: any agent token reads them. */
 	double delay;
@@ -519,10 +521,10 @@ sitemap_put(sitemap *s, lnk *l, rec_build *b, const msgpack_object *in,
 	} else if (gz) {
 		if (!s->z_ready) {
 			if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK)
-				abort();
+				xalloc_die();   /* zlib's only failure here is memory */
 			s->z_ready = 1;
 		} else if (inflateReset(&s->z) != Z_OK) {
-			abort();
+			xalloc_die();
 		}
 		s->z.next_in = (Bytef *)body;
 		s->z.avail_in = (uInt)bn;
@@ -537,7 +539,7 @@ sitemap_put(sitemap *s, lnk *l, rec_build *b, const msgpack_object *in,
 		rc = sitemap_walk(s, l, r, &index);
 		xmlFreeTextReader(r);
 	} else if (!s->over) {
-		abort();   /* libxml2 could not allocate its reader */
+		xalloc_die();   /* libxml2 could not allocate its reader */
 	}
 	if (rc == SITEMAP_NOT)
 		return rc;
