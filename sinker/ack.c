@@ -63,7 +63,7 @@ header_dup(const msgpack_object *rec, const char *name)
 }
 
 void
-ack_note(const msgpack_object *rec)
+ack_note(const msgpack_object *rec, int stored)
 {
 	char *url = rec_strdup(rec, "url");
 	if (!url)
@@ -77,13 +77,17 @@ ack_note(const msgpack_object *rec)
 	a->url = url;
 	const msgpack_object *acc = rec_get(rec, "accepted");
 	a->verdict = acc && acc->type == MSGPACK_OBJECT_BOOLEAN ? acc->via.boolean : -1;
-	/* The frontier keeps the validators of the page stored: a new
-	 * page's (none clears them), a 304's when it sent any, and none
-	 * from a failure, which leaves a good page stored (cols_kind). */
+	/* The frontier keeps the validators of the row stored: a page
+	 * stored replaces them with its own; any other record stored as
+	 * the row (a failure or a 304 with no good page before it) clears
+	 * them, so the next recrawl asks unconditionally and cannot be
+	 * answered 304 to a row without a page; a 304 that kept the page
+	 * refreshes them when it sent any; a failure that kept it leaves
+	 * them (cols_kind). */
 	char why[80];
 	enum cols_kind kind = cols_kind(rec, why, sizeof why);
-	a->replace = kind == COLS_PAGE;
-	if (kind != COLS_FAILED) {
+	a->replace = stored;
+	if (stored ? kind == COLS_PAGE : kind == COLS_UNCHANGED) {
 		a->etag = header_dup(rec, "etag");
 		a->last_modified = header_dup(rec, "last-modified");
 	}

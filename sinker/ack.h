@@ -44,8 +44,9 @@ void ack_open(const ack_opts *o, sqlite3 *db, PGconn *pgc);
 int ack_shared(void);
 
 /* Remembers rec's acknowledgement (and its links, with --follow) for
- * the next ack_flush. */
-void ack_note(const msgpack_object *rec);
+ * the next ack_flush; stored: rec became its URL's row (SDB_STORED), not
+ * kept a row stored before. */
+void ack_note(const msgpack_object *rec, int stored);
 
 /* Applies the remembered acknowledgements and links.  Exits 74 on a
  * database error. */

@@ -45,13 +45,15 @@ cols_kind(const msgpack_object *rec, char *why, size_t n)
 	why[0] = '\0';
 	if (rec_not_modified(rec))
 		return COLS_UNCHANGED;
+	/* A 304 fetch did not ask for (-H If-None-Match, a confused
+	 * server) has no page: a failure, never a page over a good one. */
 	if (rec_get(rec, "error")) {
 		if (!rec_str(rec, "error", &err, &len))
 			err = "error", len = 5;
 		snprintf(why, n, "%.*s", (int)len, err);
 		return COLS_FAILED;
 	}
-	if (rec_int(rec, "status", &status) && (status < 200 || status > 299) && status != 304) {
+	if (rec_int(rec, "status", &status) && (status < 200 || status > 299)) {
 		snprintf(why, n, "status %lld", (long long)status);
 		return COLS_FAILED;
 	}

@@ -27,8 +27,8 @@ void cols_upsert(char *sql, size_t n, int body);
 enum cols_kind {
 	COLS_PAGE,       /* an answer to store: upserted */
 	COLS_UNCHANGED,  /* rec_not_modified: any stored row is kept */
-	COLS_FAILED,     /* `error`, or a status outside 2xx but 304: a good
-			  * stored row is kept */
+	COLS_FAILED,     /* `error`, or a status outside 2xx (a 304 without
+			  * not_modified too): a good stored row is kept */
 };
 
 /* rec's kind; for COLS_FAILED, why into why (the error word, or

@@ -178,7 +178,7 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 		return pgdb_put(db->pg, rec, stored_at);
 	const msgpack_object *url = rec_get(rec, "url");
 	if (!url || url->type != MSGPACK_OBJECT_STR || url->via.str.size == 0)
-		return 1;
+		return SDB_SKIPPED;
 	if (!db->in_txn) {
 		if (step(db->begin) < 0)
 			return -1;

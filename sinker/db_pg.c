@@ -163,7 +163,7 @@ pgdb_put(pgdb *db, const msgpack_object *rec, double stored_at)
 {
 	const msgpack_object *url = rec_get(rec, "url");
 	if (!url || url->type != MSGPACK_OBJECT_STR || url->via.str.size == 0)
-		return 1;
+		return SDB_SKIPPED;
 	if (!db->in_txn) {
 		if (pgsql_exec(db->c, "BEGIN", db->err, sizeof db->err) != 0)
 			return -1;

@@ -245,7 +245,7 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 	k->unchanged += rec_not_modified(rec);
 	k->kept += rc == SDB_KEPT;
 	if (k->q.path)
-		ack_note(rec);
+		ack_note(rec, rc == SDB_STORED);
 	if (k->pending++ == 0)
 		k->deadline = tm_mono_ms() + k->batch_ms;
 }

@@ -162,4 +162,10 @@ expect_eq "a bad value gets the one message" \
 expect_match "--version names the libraries" "^0 sink [0-9.]+ .*sqlite .*msgpack-c" "$? $(tr '\n' ' ' <"$T/out")"
 "$BIN/sink" -q "$T/empty.db" </dev/null
 expect_eq "empty input creates an empty database" "0 0" "$? $(q "$T/empty.db" 'select count(*) from pages')"
+# A 304 fetch did not ask for (no not_modified: -H If-None-Match, a
+# confused server) is a failure: it never replaces a good page.
+printf '%s\n' '{"url":"http://a.example/p","status":200,"title":"Good","accepted":true}' \
+	'{"url":"http://a.example/p","status":304}' | mkrec | "$BIN/sink" -q "$T/c304.db"
+expect_eq "a bare 304 keeps the good page, noted as a failure" "200|Good|status 304" \
+	"$(q "$T/c304.db" "select status, title, last_error from pages")"
 finish
