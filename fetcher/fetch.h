@@ -434,17 +434,14 @@ int req_name_ok(const char *s, size_t n);
 int req_header_check(const char *h);
 /* Appends -H's argument arg to *l: a header line, or @FILE for one a
  * line (blank lines skipped).  0, or -1 with the reason in err (a line
- * of a file is named by number, never echoed; a secret value is shown
- * as ***). */
+ * of a file is named by number, never echoed, and of an argument only
+ * the name, when a separator ends it). */
 int req_header_add(struct curl_slist **l, const char *arg, char *err, size_t errlen);
 /* --secret-header NAME: a header dropped across origins, like
  * Authorization.  0, or -1 when name is not a header name. */
 int req_secret_add(const char *name);
 /* Whether header name s[0..n) is a secret (any case). */
 int req_is_secret(const char *s, size_t n);
-/* URL u with the password of its user:pass@ as *** (malloc'd), or NULL
- * when it has none: how a URL is shown in records and messages. */
-char *req_url_shown(const char *u);
 /* Whether canonical URLs a and b have one origin: scheme, host and
  * port (user:pass@ aside).  curl's rule for sending credentials. */
 int req_same_origin(const char *a, const char *b);

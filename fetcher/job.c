@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tm.h"
+#include "url.h"
 #include "xalloc.h"
 
 /* Keys fetch writes: an input record's stale values of these never pass
@@ -34,11 +35,11 @@ pack_headers(job *j)
 	}
 }
 
-/* Puts URL u under key, a password in it as *** (req_url_shown). */
+/* Puts URL u under key, a password in it as *** (url_shown). */
 static void
 put_url(rec_build *b, const char *key, const char *u)
 {
-	char *shown = req_url_shown(u);
+	char *shown = url_shown(u);
 	rec_put_str(b, key, shown ? shown : u);
 	free(shown);
 }

@@ -56,6 +56,7 @@
 #include "msg.h"
 #include "htab.h"
 #include "tm.h"
+#include "url.h"
 #include "xalloc.h"
 
 #define LEASE_POLL_MS 50
@@ -95,8 +96,10 @@ lease_open(const char *path)
 {
 	char err[256];
 	front = fr_open(path, NULL, NULL, err, sizeof err);
-	if (!front)
-		msg_die(EX_IOERR, "cannot open '%s': %s", path, err);
+	if (!front) {
+		char *shown = url_shown(path);   /* a URI's password */
+		msg_die(EX_IOERR, "cannot open '%s': %s", shown ? shown : path, err);
+	}
 	rec_build_init(&lease_rec);
 	msgpack_sbuffer_init(&lease_bytes);
 	return 0;

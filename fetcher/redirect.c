@@ -40,7 +40,7 @@ redirect_detail(const char *to, const char *why)
 {
 	if (!to)
 		return strdup(why);
-	char detail[512], *shown = req_url_shown(to);
+	char detail[512], *shown = url_shown(to);
 	snprintf(detail, sizeof detail, "redirect to %.400s: %s", shown ? shown : to, why);
 	free(shown);
 	return strdup(detail);
@@ -155,7 +155,7 @@ redirect_pack(const job *j)
 	for (int i = 0; i < j->n_chain; i++) {
 		msgpack_pack_map(pk, 2);
 		msgpack_pack_str_with_body(pk, "url", 3);
-		char *shown = req_url_shown(j->chain[i].url);
+		char *shown = url_shown(j->chain[i].url);
 		const char *u = shown ? shown : j->chain[i].url;
 		msgpack_pack_str_with_body(pk, u, strlen(u));
 		free(shown);

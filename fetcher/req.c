@@ -168,29 +168,6 @@ req_header_add(struct curl_slist **l, const char *arg, char *err, size_t errlen)
 	return rc;
 }
 
-char *
-req_url_shown(const char *u)
-{
-	const char *p = strstr(u, "://");
-	if (!p)
-		return NULL;
-	p += 3;
-	size_t auth = strcspn(p, "/?#");
-	const char *at = NULL;
-	for (const char *q = p; q < p + auth; q++)
-		if (*q == '@')
-			at = q;
-	const char *colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
-	if (!colon)
-		return NULL;
-	size_t head = (size_t)(colon + 1 - u), tail = strlen(at);
-	char *s = xmalloc(head + 3 + tail + 1);
-	memcpy(s, u, head);
-	memcpy(s + head, "***", 3);
-	memcpy(s + head + 3, at, tail + 1);
-	return s;
-}
-
 /* The length of the scheme://host:port of canonical URL u, and where
  * its host starts (past any user:pass@). */
 static size_t

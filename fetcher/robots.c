@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "msg.h"
+#include "url.h"
 #include "tm.h"
 #include "xalloc.h"
 
@@ -66,7 +67,7 @@ robots_done(job *j, CURLcode rc)
 	} else if (++o->robots_fails > F.o.retries) {
 		o->robots = robots_deny_all();
 		o->robots_state = ROBOTS_READY;
-		char *shown = req_url_shown(o->key);
+		char *shown = url_shown(o->key);
 		msg_note("robots.txt of %s unreachable, its URLs are refused", shown ? shown : o->key);
 		free(shown);
 	} else {

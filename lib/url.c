@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wurl.h"
+#include "xalloc.h"
 
 const char *
 url_trim(const char *s, size_t *n)
@@ -73,4 +74,27 @@ url_parts_free(url_parts *p)
 	free(p->scheme);
 	free(p->host);
 	memset(p, 0, sizeof *p);
+}
+
+char *
+url_shown(const char *u)
+{
+	const char *p = strstr(u, "://");
+	if (!p)
+		return NULL;
+	p += 3;
+	size_t auth = strcspn(p, "/?#");
+	const char *at = NULL;
+	for (const char *q = p; q < p + auth; q++)
+		if (*q == '@')
+			at = q;
+	const char *colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
+	if (!colon)
+		return NULL;
+	size_t head = (size_t)(colon + 1 - u), tail = strlen(at);
+	char *s = xmalloc(head + 3 + tail + 1);
+	memcpy(s, u, head);
+	memcpy(s + head, "***", 3);
+	memcpy(s + head + 3, at, tail + 1);
+	return s;
 }

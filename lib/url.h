@@ -38,4 +38,9 @@ int url_fetchable(const char *scheme);
 
 void url_parts_free(url_parts *p);
 
+/* URL u with the password of its user:pass@ as *** (malloc'd), or NULL
+ * when it has none: how a URL (or a postgresql:// URI) is shown in
+ * records and messages. */
+char *url_shown(const char *u);
+
 #endif

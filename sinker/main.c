@@ -22,6 +22,7 @@
 #include "sql.h"
 #include "stop.h"
 #include "tm.h"
+#include "url.h"
 #include "xalloc.h"
 
 static const char usage[] =
@@ -78,6 +79,7 @@ static const opt_def opts[O_N] = {
 
 typedef struct sink {
 	const char *target;
+	char *shown;              /* target as messages show it (url_shown) */
 	int is_db;
 	long batch, batch_ms;
 	int db_flags;
@@ -169,13 +171,16 @@ parse_args(int argc, char **argv, sink *k)
 	if (optind + 1 < argc)
 		msg_usage("unexpected argument '%s'", argv[optind + 1]);
 	k->target = argv[optind];
+	/* A postgresql:// target may hold a password: never shown. */
+	if (!(k->shown = url_shown(k->target)))
+		k->shown = xstrdup(k->target);
 	if ((k->q.follow || k->q.n_include || k->q.n_exclude || k->q.max_pages) && !k->q.path)
 		msg_usage("--follow and its limits need --queue");
 	if (ends_with(k->target, ".db") || pgsql_is_uri(k->target))
 		k->is_db = 1;
 	else if (!ends_with(k->target, ".jsonl") && strcmp(k->target, "-") != 0)
 		msg_usage("unknown target '%s': want FILE.db, a postgresql:// URI, FILE.jsonl or -",
-			  k->target);
+			  k->shown);
 }
 
 /* Makes everything put so far durable (db) or written (jsonl).  Any
@@ -187,14 +192,14 @@ commit(sink *k)
 		ack_flush();   /* inside the open transaction: one commit */
 	if (k->is_db) {
 		if (sdb_commit(k->db) < 0)
-			msg_die(EX_IOERR, "cannot commit to '%s': %s", k->target,
+			msg_die(EX_IOERR, "cannot commit to '%s': %s", k->shown,
 				sdb_errmsg(k->db));
 	} else if (sjl_flush(&k->jl) < 0) {
 		if (k->jl.out.fd == 1)
 			msg_stdout_failed(errno);
-		msg_die(EX_IOERR, "cannot write '%s': %s", k->target, strerror(errno));
+		msg_die(EX_IOERR, "cannot write '%s': %s", k->shown, strerror(errno));
 	} else if (sql_sync() == SQL_SYNC_FULL && k->jl.out.fd != 1 && fsync(k->jl.out.fd) != 0) {
-		msg_die(EX_IOERR, "cannot sync '%s': %s", k->target, strerror(errno));
+		msg_die(EX_IOERR, "cannot sync '%s': %s", k->shown, strerror(errno));
 	}
 	if (k->q.path && !ack_shared())
 		ack_flush();   /* only after the rows are durable */
@@ -223,14 +228,14 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 	if (k->is_db) {
 		rc = sdb_put(k->db, rec, tm_wall());
 		if (rc < 0)
-			msg_die(EX_IOERR, "cannot write '%s': %s", k->target,
+			msg_die(EX_IOERR, "cannot write '%s': %s", k->shown,
 				sdb_errmsg(k->db));
 	} else {
 		rc = sjl_put(&k->jl, rec);
 		if (rc < 0) {
 			if (k->jl.out.fd == 1)
 				msg_stdout_failed(errno);
-			msg_die(EX_IOERR, "cannot write '%s': %s", k->target, strerror(errno));
+			msg_die(EX_IOERR, "cannot write '%s': %s", k->shown, strerror(errno));
 		}
 	}
 	if (rc == SDB_SKIPPED) {
@@ -261,9 +266,9 @@ main(int argc, char **argv)
 	char err[300];
 	if (k.is_db) {
 		if (!(k.db = sdb_open(k.target, k.db_flags, err, sizeof err)))
-			msg_die(EX_IOERR, "cannot open '%s': %s", k.target, err);
+			msg_die(EX_IOERR, "cannot open '%s': %s", k.shown, err);
 	} else if (sjl_open(&k.jl, k.target) < 0) {
-		msg_die(EX_IOERR, "cannot open '%s': %s", k.target, strerror(errno));
+		msg_die(EX_IOERR, "cannot open '%s': %s", k.shown, strerror(errno));
 	}
 	int same = k.q.path && k.is_db && same_file(k.q.path, k.target);
 	if (k.q.path)
@@ -323,7 +328,7 @@ main(int argc, char **argv)
 	if (k.is_db)
 		sdb_close(k.db);
 	else if (sjl_close(&k.jl) < 0)
-		msg_die(EX_IOERR, "cannot write '%s': %s", k.target, strerror(errno));
+		msg_die(EX_IOERR, "cannot write '%s': %s", k.shown, strerror(errno));
 	if (k.skipped)
 		msg_warn("%llu records without url skipped", k.skipped);
 	/* A recrawl's outcome, when it had one: the pages that did not
@@ -332,7 +337,8 @@ main(int argc, char **argv)
 	if (k.unchanged || k.kept)
 		snprintf(recrawl, sizeof recrawl, ": %llu unchanged, %llu failed refetches kept their page",
 			 k.unchanged, k.kept);
-	msg_note("%llu records stored in '%s'%s", k.stored, k.target, recrawl);
+	msg_note("%llu records stored in '%s'%s", k.stored, k.shown, recrawl);
+	free(k.shown);
 	if (malformed)
 		msg_die(EX_DATAERR, "%s", in.err);
 	rec_in_free(&in);
