@@ -125,9 +125,10 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
 # --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as
 # t-fetch-pipeline's corpus, headless Chromium and PIL to render
 # t-report's page, tinyproxy as t-fetch-transport's forward proxy and
-# openssl to make its CA, zstd for its compression bomb.
+# openssl to make its CA, zstd for its compression bomb, nginx (with its
+# ssl and http_v2 modules, as Debian builds it) as t-fetch-nginx's origin.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
-        chromium fonts-dejavu-core python3-pil tinyproxy openssl zstd
+        chromium fonts-dejavu-core python3-pil tinyproxy openssl zstd nginx
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and
