@@ -127,14 +127,15 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
 # --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as
 # t-fetch-pipeline's corpus, fonts and PIL for t-report's screenshot,
 # tinyproxy as t-fetch-transport's forward proxy and openssl to make its
-# CA, zstd for its compression bomb.
+# CA, zstd for its compression bomb, nginx (with its ssl and http_v2
+# modules, as Debian builds it) as t-fetch-nginx's origin.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
-        fonts-dejavu-core python3-pil tinyproxy openssl zstd
+        fonts-dejavu-core python3-pil tinyproxy openssl zstd nginx
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and
 # the crawlers compared with (Scrapy, aiohttp + bs4, wget2).
-DEPS_BENCH := nginx-light wrk python3-aiohttp python3-bs4 python3-scrapy wget2 \
+DEPS_BENCH := nginx wrk python3-aiohttp python3-bs4 python3-scrapy wget2 \
         postgresql postgresql-doc-15 python3.11-doc jq curl time parallel
 
 # make deps installs what the programs and make demo need; make test,

@@ -68,6 +68,12 @@ static int seeding = 1;
 /* Posted to the frontier's thread and not yet answered: one of each at
  * most.  beat_due: the heartbeat's timer ran. */
 static int leasing, beating, ageing, beat_due;
+/* F.alive when a lease found every due URL's host full (0: it did not).
+ * The next lease waits for the poll timer, or for half a host's backlog
+ * to be emitted, whichever comes first: with one fast host, LEASE_POLL_MS
+ * alone would cap it at LEASE_HOST_BACKLOG * -p URLs per poll (640 a
+ * second at -p 4), however fast the host answers. */
+static long full_alive;
 static rec_build lease_rec;       /* {depth, lease} of each leased job */
 /* --recrawl: when this fetch started (unix s), and whether a recrawl
  * has nothing left to bring back (the frontier's thread's). */
@@ -344,6 +350,7 @@ typedef struct lease_task {
 	leased *rows;        /* in the order fr_lease saw them */
 	int n_rows, cap_rows;
 	int n;               /* fr_lease's count */
+	int turned;          /* rows turned away: their host had no room */
 	int outstanding;     /* when n is 0: fr_outstanding's */
 	long long held;      /* when outstanding is 0: fr_held's */
 } lease_task;
@@ -379,6 +386,7 @@ accept_row(void *arg, const fr_row *r)
 	lease_task *l = arg;
 	room *p = snap_of(&l->snap, r->host);
 	if (p->left <= 0) {
+		l->turned++;
 		if (r->host_next > 0)
 			keep(l, ROW_CLAIMED, r, NULL);
 		return 0;
@@ -508,6 +516,7 @@ lease_done(dbq_task *t)
 			note_held(l->held);
 		} else {
 			uv_timer_start(&poll_timer, on_poll, LEASE_POLL_MS, 0);
+			full_alive = l->turned > 0 ? F.alive : 0;
 		}
 	}
 	lease_free(l);
@@ -747,9 +756,14 @@ lease_want(void)
 	 * transaction for every freed slot would cost more than the
 	 * fetches, and contend with the sink's acknowledgements. */
 	long room = F.o.pending - F.alive;
-	if (room <= 0 || (F.alive > 0 && room < (F.o.pending + 1) / 2) ||
-	    uv_is_active((uv_handle_t *)&poll_timer))
+	if (room <= 0 || (F.alive > 0 && room < (F.o.pending + 1) / 2))
 		return;
+	if (uv_is_active((uv_handle_t *)&poll_timer)) {
+		if (full_alive == 0 || F.alive > full_alive - LEASE_HOST_BACKLOG * F.o.per_host / 2)
+			return;
+		uv_timer_stop(&poll_timer);
+	}
+	full_alive = 0;
 	lease_task *l = xcalloc(1, sizeof *l);
 	l->t = (dbq_task){ .run = lease_run, .done = lease_done };
 	l->room = room;

@@ -100,7 +100,9 @@ pace_answer(struct pace *p, const struct pace_conf *c, long status, double laten
 	}
 	double target = latency / c->target_concurrency;
 	double d = clamp(p, c, fmax(target, (p->adapt_delay + target) / 2));
-	int ok = status >= 200 && status < 300;
+	/* A 304 answers a recrawl's conditional request: the page is there,
+	 * unchanged, a success as much as a 200 (and all a recrawl gets). */
+	int ok = (status >= 200 && status < 300) || status == 304;
 	if (!ok && d <= p->adapt_delay)
 		return;
 	p->adapt_delay = d;

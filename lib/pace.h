@@ -95,8 +95,9 @@ int pace_idle(const struct pace *p, double now);
  *
  * - target = latency / target_concurrency; the next delay is
  *   max(target, mean of the old delay and target): up at once, down by
- *   averaging.  Only a 2xx may lower it: error pages are small and
- *   quick, and would otherwise speed up a host that is failing.
+ *   averaging.  Only a 2xx or a 304 (a recrawl's unchanged page) may
+ *   lower it: error pages are small and quick, and would otherwise
+ *   speed up a host that is failing.
  * - 429/503 with a Retry-After (within max_retry_after): the whole
  *   host waits that long, and then goes on at the delay it had: the
  *   server said how long, and the burst is not its steady rate.

@@ -69,16 +69,8 @@ done
 BIN=$(cd "$BIN" && pwd)
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-pipeline.XXXXXX")
 . "$here/bench/nginx.sh"
-cleanup() {
-	nginx_down
-	if [ "${KEEP:-0}" = 1 ]; then say "kept $dir"; else rm -rf "$dir"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-chmod 755 "$dir"
+nginx_scratch bench-pipeline
 
 nginx_up "$dir" "$DOCROOT" "/$PGDOCS/index.html"
 

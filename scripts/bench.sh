@@ -12,6 +12,7 @@ for b in fetch parse sink; do
 	echo
 done
 echo "## pipeline"; sh "$here/bench-pipeline.sh"; echo
+echo "## recrawl"; sh "$here/bench-recrawl.sh"; echo
 echo "## cluster"; sh "$here/bench-cluster.sh"; echo
 echo "## loop lag on a 1000000-URL PostgreSQL frontier"; sh "$here/bench-lag.sh"; echo
 echo "## adaptive pacing"; sh "$here/bench-adapt.sh"; echo

@@ -19,6 +19,7 @@ FAILS=0
 
 cleanup() {
 	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
+	[ -n "${NGINX_PID-}" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null
 	[ -n "${PGDIR-}" ] && "$TESTS/../scripts/pg-tmp" stop "$PGDIR"
 	rm -rf "$T"
 }
@@ -184,6 +185,64 @@ now() { date +%s.%N; }
 # closed_port: a port on 127.0.0.1 nothing listens on
 closed_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# nginx_start SERVERS: starts a private nginx from Debian (prefix $T/ng,
+# one worker, in the foreground) whose http block holds SERVERS, the
+# caller's server { } blocks (ports from closed_port, their own
+# access_log: the log_formats "cond", "$request_uri|$status|
+# $http_if_none_match|$http_if_modified_since", and "proto",
+# "$request_uri|$status|$server_protocol", unescaped); sets $NGINX_PID,
+# stopped by cleanup.  Returns once nginx listens (it writes its pid file
+# after binding), failing the test with nginx's error log when it exits
+# first.  $T becomes world-readable: when the tests run as root, the
+# worker is nobody, and reads the caller's docroot under $T.
+nginx_start() {
+	mkdir -p "$T/ng/logs" "$T/ng/tmp"
+	chmod 755 "$T"
+	cat >"$T/ng/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid $T/ng/nginx.pid;
+error_log $T/ng/logs/error.log warn;
+events { worker_connections 256; }
+http {
+	log_format cond escape=none '\$request_uri|\$status|\$http_if_none_match|\$http_if_modified_since';
+	log_format proto escape=none '\$request_uri|\$status|\$server_protocol';
+	include /etc/nginx/mime.types;
+	default_type application/octet-stream;
+	client_body_temp_path $T/ng/tmp/body;
+	proxy_temp_path $T/ng/tmp/proxy;
+	fastcgi_temp_path $T/ng/tmp/fastcgi;
+	uwsgi_temp_path $T/ng/tmp/uwsgi;
+	scgi_temp_path $T/ng/tmp/scgi;
+$1
+}
+EOF
+	nginx -p "$T/ng" -c "$T/ng/nginx.conf" -e "$T/ng/logs/error.log" 2>"$T/ng/logs/stderr" &
+	NGINX_PID=$!
+	poll_until 20 nginx_up_or_gone
+	if [ ! -s "$T/ng/nginx.pid" ] || gone "$NGINX_PID"; then
+		fail "nginx did not start" "$(cat "$T/ng/logs/error.log" "$T/ng/logs/stderr")"
+		NGINX_PID=
+		return 1
+	fi
+}
+nginx_up_or_gone() { [ -s "$T/ng/nginx.pid" ] || gone "$NGINX_PID"; }
+
+# tls_ca DIR: a throwaway CA (DIR/ca.pem, ca.key) and a certificate it
+# signed for 127.0.0.1 (DIR/srv.pem, srv.key; subjectAltName IP:127.0.0.1),
+# valid two days.
+tls_ca() {
+	(
+	cd "$1" || exit 1
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem \
+		-days 2 -subj /CN=sluice-test-ca 2>/dev/null &&
+	openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout srv.key -out srv.csr \
+		-subj /CN=127.0.0.1 2>/dev/null &&
+	printf 'subjectAltName=IP:127.0.0.1\n' >ext &&
+	openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out srv.pem -days 2 -extfile ext 2>/dev/null
+	) || { fail "tls_ca: openssl could not make the certificates"; return 1; }
 }
 
 finish() { exit "$FAILS"; }

@@ -54,13 +54,8 @@ st=$(echo "$URL/page/4?via=np" | http_proxy="http://puser:pp4ss-77e1@127.0.0.1:$
 expect_eq "... as does no_proxy" "200 0" "$st $(proxy_saw 'page/4?via=np')"
 
 # ---- TLS with a CA made here
+tls_ca "$T"
 cd "$T" || exit 1
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem \
-	-days 2 -subj /CN=sluice-test-ca 2>/dev/null
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout srv.key -out srv.csr \
-	-subj /CN=127.0.0.1 2>/dev/null
-printf 'subjectAltName=IP:127.0.0.1\n' >ext
-openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out srv.pem -days 2 -extfile ext 2>/dev/null
 mkdir capath && cp ca.pem capath/ && openssl rehash capath 2>/dev/null
 cd - >/dev/null || exit 1
 TLOG=$T/tls.log

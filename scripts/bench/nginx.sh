@@ -4,7 +4,9 @@
 #   nginx_up DIR DOCROOT PROBE     # sets $port, $base and $ngpid, or dies
 #   NGINX_ADDRS=50 nginx_up ...    # also 127.0.0.2 .. 127.0.0.50, same port
 #   NGINX_LOG=FILE nginx_up ...    # log "server_addr msec request_time uri"
+#   NGINX_LOGFMT=FORMAT ...        # ... or FORMAT (nginx variables; no ')
 #   nginx_down                     # idempotent; call it from the EXIT trap
+#   nginx_scratch NAME             # or: $dir, a new scratch dir, and traps
 #
 # DIR is a scratch directory (the nginx prefix goes in DIR/ng); DOCROOT is
 # served as is at /, read by the worker (nobody, when started as root), so
@@ -23,9 +25,25 @@ nginx_down() {
 	fi
 }
 
+# nginx_scratch NAME: sets $dir to a new world-readable directory
+# ($TMPDIR/NAME.XXXXXX) and traps: on exit nginx_down and $dir removed
+# (kept, and said so, when KEEP=1); INT and TERM exit 130 and 143.
+nginx_scratch() {
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+	chmod 755 "$dir"
+	trap _nginx_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+_nginx_cleanup() {
+	nginx_down
+	if [ "${KEEP:-0}" = 1 ]; then say "kept $dir"; else rm -rf "$dir"; fi
+}
+
 # _nginx_try DIR DOCROOT PROBE PORT: 0 when our nginx answers on PORT
 _nginx_try() {
 	_d=$1/ng
+	_fmt=${NGINX_LOGFMT:-'$server_addr $msec $request_time $uri'}
 	cat >"$_d/nginx.conf" <<EOF
 worker_processes 1;
 worker_rlimit_nofile 8192;
@@ -35,7 +53,7 @@ pid $_d/nginx.pid;
 error_log $_d/logs/error.log warn;
 events { worker_connections 4096; }
 http {
-	log_format starts '\$server_addr \$msec \$request_time \$uri';
+	log_format starts '$_fmt';
 	access_log ${NGINX_LOG:-off}${NGINX_LOG:+ starts};
 	sendfile on;
 	tcp_nopush on;

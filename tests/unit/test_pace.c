@@ -232,6 +232,9 @@ adaptive(void)
 	check_sec("adapt: down by averaging (0.5 and 0.1)", 0.3, p.adapt_delay);
 	pace_answer(&p, &dflt, 404, 0, -1, 2, 3);
 	check_sec("adapt: only a 2xx lowers it", 0.3, p.adapt_delay);
+	pace_answer(&p, &dflt, 304, 0.2, -1, 2, 3);
+	check_sec("adapt: ... or a 304, a recrawl's unchanged page (0.3 and 0.1)", 0.2,
+		  p.adapt_delay);
 	pace_answer(&p, &dflt, 500, 2.0, -1, 3, 4);
 	check_sec("adapt: any answer may raise it", 1, p.adapt_delay);
 	check_int("adapt: a slow host is not throttled", 0, p.throttled);
