@@ -94,9 +94,14 @@ const char fr_schema_pg[] =
 "  etag        text,\n"
 "  last_modified text\n"
 ");\n"
-/* Columns later versions added, for tables made before them. */
-"ALTER TABLE frontier ADD COLUMN IF NOT EXISTS etag text;\n"
-"ALTER TABLE frontier ADD COLUMN IF NOT EXISTS last_modified text;\n"
+/* Columns later versions added, for tables made before them: looked up
+ * first, since ALTER TABLE locks the table even when it adds nothing,
+ * and every worker of a shared job opens the frontier. */
+"DO $$ DECLARE c text[]; BEGIN FOREACH c SLICE 1 IN ARRAY ARRAY[['etag','text'],['last_modified','text']] LOOP\n"
+"  IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()\n"
+"      AND table_name = 'frontier' AND column_name = c[1]) THEN\n"
+"    EXECUTE format('ALTER TABLE frontier ADD COLUMN %I %s', c[1], c[2]);\n"
+"  END IF; END LOOP; END $$;\n"
 "CREATE INDEX IF NOT EXISTS frontier_done ON frontier(updated_at) WHERE state = 'done';\n"
 /* The lease's order is (next_at, id): in SQLite every index ends in the
  * rowid, here the id must be named, or 1 000 000 pending rows are sorted

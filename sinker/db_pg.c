@@ -33,11 +33,14 @@ const char pgdb_schema[] =
 	"  record     text NOT NULL,\n"
 	"  body       bytea\n"
 	");\n"
-	/* Columns later versions added, for tables made before them. */
-	"ALTER TABLE pages ADD COLUMN IF NOT EXISTS etag text;\n"
-	"ALTER TABLE pages ADD COLUMN IF NOT EXISTS last_modified text;\n"
-	"ALTER TABLE pages ADD COLUMN IF NOT EXISTS last_checked double precision;\n"
-	"ALTER TABLE pages ADD COLUMN IF NOT EXISTS last_error text;\n"
+	/* Columns later versions added, for tables made before them: looked
+	 * up first, since ALTER TABLE locks the table even when it adds
+	 * nothing, and every sink of a shared job opens it. */
+	"DO $$ DECLARE c text[]; BEGIN FOREACH c SLICE 1 IN ARRAY ARRAY[['etag','text'],['last_modified','text'],['last_checked','double precision'],['last_error','text']] LOOP\n"
+	"  IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()\n"
+	"      AND table_name = 'pages' AND column_name = c[1]) THEN\n"
+	"    EXECUTE format('ALTER TABLE pages ADD COLUMN %I %s', c[1], c[2]);\n"
+	"  END IF; END LOOP; END $$;\n"
 	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n"
 	"CREATE TABLE IF NOT EXISTS links (\n"
 	"  src text NOT NULL,\n"
