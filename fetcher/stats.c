@@ -228,8 +228,8 @@ quantile(const unsigned long long *hist, double q)
 	return exp2((HSTAT_BUCKETS - 1) / 8.0);
 }
 
-/* What "hosts" shows of the origins sharing one name (http and https,
- * several ports): their counters summed, their state at its busiest. */
+/* What "hosts" shows of one host (all its origins: http and https,
+ * several ports, are one pacing key). */
 typedef struct host_view {
 	host_stats st;
 	int in_flight;
@@ -337,23 +337,19 @@ put_hosts(FILE *f)
 	fputs(",\n \"hosts\": {", f);
 	const char *sep = "\n  ";
 	host_view hv;
-	for (size_t i = 0; i < n;) {
+	for (size_t i = 0; i < n; i++) {
+		const host *h = v[i];
 		memset(&hv, 0, sizeof hv);
-		size_t k = i;
-		for (; k < n && strcmp(v[k]->name, v[i]->name) == 0; k++) {
-			fold(&hv.st, &v[k]->st);
-			hv.in_flight += v[k]->active;
-			hv.interval = fmax(hv.interval, pace_interval(&v[k]->pace));
-			hv.learnt = fmax(hv.learnt, v[k]->pace.adapt_delay);
-			hv.paused_for = fmax(hv.paused_for, v[k]->pace.paused_until - now);
-			if (host_hold(v[k]))
-				hv.hold = host_hold(v[k]);
-		}
-		hv.queue_age = queue_age(v[i]->name);
-		hv.h = v[i];
-		put_host(f, sep, v[i]->name, &hv, 1);
+		hv.st = h->st;
+		hv.in_flight = h->active;
+		hv.interval = pace_interval(&h->pace);
+		hv.learnt = h->pace.adapt_delay;
+		hv.paused_for = fmax(0, h->pace.paused_until - now);
+		hv.hold = host_hold(h);
+		hv.queue_age = queue_age(h->name);
+		hv.h = h;
+		put_host(f, sep, h->name, &hv, 1);
 		sep = ",\n  ";
-		i = k;
 	}
 	memset(&hv, 0, sizeof hv);
 	hv.st = F.stats.other;
