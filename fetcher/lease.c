@@ -51,9 +51,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "frontier.h"
 #include "msg.h"
+#include "pgsql.h"
 #include "htab.h"
 #include "tm.h"
 #include "url.h"
@@ -105,6 +107,16 @@ lease_open(const char *path)
 	if (!front) {
 		char *shown = url_shown(path);   /* a URI's password */
 		msg_die(EX_IOERR, "cannot open '%s': %s", shown ? shown : path, err);
+	}
+	/* --cookies keeps the session in the job: its file, like the jar,
+	 * is for this user's eyes only (SQLite gives its -wal and -shm the
+	 * main file's mode). */
+	if (F.o.cookies && !pgsql_is_uri(path)) {
+		char side[4096];
+		chmod(path, 0600);
+		for (const char *const *x = (const char *const[]){ "-wal", "-shm", NULL }; *x; x++)
+			if (snprintf(side, sizeof side, "%s%s", path, *x) < (int)sizeof side)
+				chmod(side, 0600);
 	}
 	rec_build_init(&lease_rec);
 	msgpack_sbuffer_init(&lease_bytes);

@@ -55,6 +55,7 @@ echo "$URL/members?value=q1" >"$T/members.txt"
 qrun "$T/job.db" "$T/w1.jar" "$T/login.txt"
 expect_eq "the job's frontier holds the cookie" "127.0.0.1|/|session|0" \
 	"$(q "$T/job.db" "select replace(domain, '#HttpOnly_', ''), path, name, cast(expires as integer) from frontier_cookie")"
+expect_eq "the job file holding the session is 0600, as the jar" 600 "$(stat -c %a "$T/job.db")"
 qrun "$T/job.db" "$T/w2.jar" "$T/members.txt"
 st=$(q "$T/job.db" "$members")
 expect_eq "a second fetch on the job, with a jar of its own, has the session" 200 "$st"
