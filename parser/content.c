@@ -79,19 +79,25 @@ ct_attr(const GumboNode *n, const char *name)
 }
 
 /* Words in a class or id that name page furniture rather than content:
- * the well-known signals of readability and its descendants. */
-static const char *const ct_neg[] = {
-	"comment", "cookie", "consent", "gdpr", "share", "sharing", "social",
-	"related", "recommend", "newsletter", "subscri", "breadcrumb", "sidebar",
-	"footer", "navbar", "navigation", "menu", "banner", "promo", "sponsor",
-	"advert", "outbrain", "taboola", "popup", "modal", "disqus", "pagination",
-	"pager", "widget", "masthead", "skip-link", "tagcloud", "shoutbox",
+ * the well-known signals of readability and its descendants.  The
+ * strong ones hold even beside a content word ("comments-main"); the
+ * weak ones yield to one, as readability's unlikely candidates do. */
+static const char *const ct_strong[] = {
+	"comment", "cookie", "consent", "gdpr", "share", "sharing", "related",
+	"breadcrumb", "sidebar", "footer", "navbar", "navigation", "menu",
+	"disqus", "outbrain", "taboola", "popup", "modal", "pagination", "pager",
+	"skip-link",
+};
+
+static const char *const ct_weak[] = {
+	"social", "recommend", "newsletter", "subscri", "banner", "promo",
+	"sponsor", "advert", "widget", "masthead", "tagcloud", "shoutbox",
 	"login", "signup", "print", "toolbar", "rating",
 };
 
 static const char *const ct_pos[] = {
 	"article", "content", "entry", "main", "post", "text", "story", "body",
-	"blog",
+	"blog", "column",
 };
 
 /* Whether any word of words (n of them) is in s. */
@@ -116,7 +122,8 @@ ct_classid(const GumboNode *n, char *buf, size_t cap)
 			continue;
 		for (; *s && k + 2 < cap; s++)
 			buf[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
-		buf[k++] = ' ';
+		if (k + 2 < cap)
+			buf[k++] = ' ';
 	}
 	buf[k] = '\0';
 }
@@ -174,10 +181,14 @@ ct_flags(const GumboNode *n)
 		f |= CT_HINT;
 	char buf[256];
 	ct_classid(n, buf, sizeof buf);
-	if (buf[0]) {
-		if (ct_any(buf, ct_neg, sizeof ct_neg / sizeof ct_neg[0]))
+	/* The article's own element is never boilerplate by name: its
+	 * classes list its categories and tags ("category-social-media"). */
+	if (buf[0] && !(f & CT_HINT) && t != GUMBO_TAG_BODY && t != GUMBO_TAG_HTML) {
+		int pos = ct_any(buf, ct_pos, sizeof ct_pos / sizeof ct_pos[0]);
+		if (ct_any(buf, ct_strong, sizeof ct_strong / sizeof ct_strong[0]) ||
+		    (!pos && ct_any(buf, ct_weak, sizeof ct_weak / sizeof ct_weak[0])))
 			f |= CT_BOILCLS;
-		else if (ct_any(buf, ct_pos, sizeof ct_pos / sizeof ct_pos[0]))
+		else if (pos)
 			f |= CT_POS;
 	}
 	return f;
