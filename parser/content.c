@@ -20,6 +20,7 @@ enum {
 	CT_BLOCKKID = 1 << 5,  /* has a child that is not inline */
 	CT_SCORED = 1 << 6,    /* a candidate: score initialized */
 	CT_POS = 1 << 7,       /* class or id names content */
+	CT_HASHINT = 1 << 8,   /* a descendant has CT_HINT */
 };
 
 typedef struct ct_el {
@@ -243,8 +244,6 @@ ct_collect(content *c, const GumboOutput *out)
 			GumboTag t = n->v.element.tag;
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
-				if (p->flags & (CT_HIDE | CT_BOILTAG | CT_BOILCLS | CT_INBOIL))
-					e->flags |= CT_INBOIL;
 				if (!ex_is_inline(t))
 					p->flags |= CT_BLOCKKID;
 			}
@@ -283,6 +282,8 @@ ct_collect(content *c, const GumboOutput *out)
 					p->link += e->link;
 					p->links += e->links;
 					p->commas += e->commas;
+					if (e->flags & (CT_HINT | CT_HASHINT))
+						p->flags |= CT_HASHINT;
 				}
 			}
 			if (n == top)
@@ -296,6 +297,27 @@ ct_collect(content *c, const GumboOutput *out)
 			}
 			n = p;
 		}
+	}
+}
+
+/* Sets CT_INBOIL below boilerplate.  A wrapper named like furniture
+ * ("content-sidebar-wrap") that holds the article's own element is
+ * layout, not furniture; with classes off (the second attempt), names
+ * count for nothing. */
+static void
+ct_mark(content *c, int classes)
+{
+	for (uint32_t i = 0; i < c->nel; i++) {
+		ct_el *e = &c->el[i];
+		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED);
+		e->score = 0;
+		if (e->flags & CT_HASHINT)
+			e->flags &= ~(uint32_t)CT_BOILCLS;
+		if (!classes)
+			e->flags &= ~(uint32_t)(CT_BOILCLS | CT_POS);
+		if (e->parent != CT_NONE &&
+		    (c->el[e->parent].flags & (CT_HIDE | CT_BOILTAG | CT_BOILCLS | CT_INBOIL)))
+			e->flags |= CT_INBOIL;
 	}
 }
 
@@ -438,6 +460,49 @@ ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
  * a page that is not an article. */
 #define CT_MIN_MAIN 200
 
+/* Writes the main content found with the flags as they are to b;
+ * returns whether a block was found. */
+static int
+ct_extract(content *c, pbuf *b)
+{
+	pbuf_reset(b);
+	uint32_t best = ct_best(c);
+	if (best == CT_NONE)
+		return 0;
+	/* A strong hint around the best block widens it to the whole
+	 * article (its title and every part of its body). */
+	uint32_t root = best;
+	for (uint32_t a = best; a != CT_NONE && a != c->body; a = c->el[a].parent)
+		if (c->el[a].flags & CT_HINT) {
+			root = a;
+			break;
+		}
+	uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
+	if (root != best || c->el[best].parent == CT_NONE) {
+		ct_text(c, root, b, mask, 1);
+		return 1;
+	}
+	/* readability's siblings: parts of the article split across blocks
+	 * next to the best one. */
+	const ct_el *be = &c->el[best];
+	float th = be->score * 0.2f > 10 ? be->score * 0.2f : 10;
+	uint32_t par = be->parent;
+	for (uint32_t i = par + 1; i < c->el[par].end; i = c->el[i].end) {
+		const ct_el *e = &c->el[i];
+		int take = i == best;
+		if (!take && !(e->flags & mask)) {
+			float d = ct_density(e);
+			if ((e->flags & CT_SCORED) && e->score >= th)
+				take = 1;
+			else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
+				take = 1;
+		}
+		if (take)
+			ct_text(c, i, b, mask, 1);
+	}
+	return 1;
+}
+
 void
 content_main(content *c, const GumboOutput *out, pbuf *b)
 {
@@ -445,40 +510,11 @@ content_main(content *c, const GumboOutput *out, pbuf *b)
 	ct_collect(c, out);
 	if (c->body == CT_NONE)
 		return;
-	uint32_t best = ct_best(c);
-	if (best != CT_NONE) {
-		/* A strong hint around the best block widens it to the whole
-		 * article (its title and every part of its body). */
-		uint32_t root = best;
-		for (uint32_t a = best; a != CT_NONE && a != c->body; a = c->el[a].parent)
-			if (c->el[a].flags & CT_HINT) {
-				root = a;
-				break;
-			}
-		uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
-		if (root == best && c->el[best].parent != CT_NONE) {
-			/* readability's siblings: parts of the article split
-			 * across blocks next to the best one. */
-			const ct_el *be = &c->el[best];
-			float th = be->score * 0.2f > 10 ? be->score * 0.2f : 10;
-			uint32_t par = be->parent;
-			for (uint32_t i = par + 1; i < c->el[par].end; i = c->el[i].end) {
-				const ct_el *e = &c->el[i];
-				int take = i == best;
-				if (!take && !(e->flags & (CT_HIDE | CT_BOILTAG | CT_BOILCLS))) {
-					float d = ct_density(e);
-					if ((e->flags & CT_SCORED) && e->score >= th)
-						take = 1;
-					else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
-						take = 1;
-				}
-				if (take)
-					ct_text(c, i, b, mask, 1);
-			}
-		} else {
-			ct_text(c, root, b, mask, 1);
-		}
-		if (b->len >= CT_MIN_MAIN)
+	/* As readability does: when names mislead (a wrapper called
+	 * "has-sidebar"), try again without them. */
+	for (int classes = 1; classes >= 0; classes--) {
+		ct_mark(c, classes);
+		if (ct_extract(c, b) && b->len >= CT_MIN_MAIN)
 			return;
 	}
 	/* Not an article: the body's text, without what is never content. */
