@@ -387,6 +387,16 @@ ct_paragraph(const ct_el *e)
  * say nothing about where the article is: readability's 25 with spaces. */
 #define CT_MIN_PARA 20
 
+#define CT_NTOP 5
+
+/* Whether element i is its parent's only element child. */
+static int
+ct_only_child(const content *c, uint32_t i)
+{
+	uint32_t p = c->el[i].parent;
+	return p + 1 == i && c->el[i].end == c->el[p].end;
+}
+
 /* Scores the candidates and returns the best, or CT_NONE. */
 static uint32_t
 ct_best(content *c)
@@ -404,16 +414,64 @@ ct_best(content *c)
 			p->score += level == 0 ? s : level == 1 ? s / 2 : s / (float)(level * 3);
 		}
 	}
-	uint32_t best = CT_NONE;
-	float bs = 0;
+	/* The five best, best first. */
+	uint32_t top[CT_NTOP];
+	int ntop = 0;
 	for (uint32_t i = 0; i < c->nel; i++) {
 		ct_el *e = &c->el[i];
 		if (!(e->flags & CT_SCORED))
 			continue;
 		e->score *= 1 - ct_density(e);
-		if (best == CT_NONE || e->score > bs)
-			best = i, bs = e->score;
+		int k = ntop < CT_NTOP ? ntop++ : CT_NTOP;
+		while (k > 0 && c->el[top[k - 1]].score < e->score) {
+			if (k < CT_NTOP)
+				top[k] = top[k - 1];
+			k--;
+		}
+		if (k < CT_NTOP)
+			top[k] = i;
 	}
+	if (ntop == 0)
+		return CT_NONE;
+	uint32_t best = top[0];
+	float bs = c->el[best].score;
+	/* readability: when three other strong candidates share an
+	 * ancestor with the best, the article is that ancestor (its parts
+	 * are split across blocks). */
+	int nalt = 0;
+	for (int k = 1; k < ntop; k++)
+		nalt += bs > 0 && c->el[top[k]].score / bs >= 0.75f;
+	if (nalt >= 3) {
+		for (uint32_t a = c->el[best].parent; a != CT_NONE && a != c->body;
+		     a = c->el[a].parent) {
+			int in = 0;
+			for (int k = 1; k < ntop; k++)
+				in += c->el[top[k]].score / bs >= 0.75f && a < top[k] &&
+				      top[k] < c->el[a].end;
+			if (in >= 3) {
+				best = a;
+				break;
+			}
+		}
+	}
+	/* readability: climb while a parent scores higher than the block
+	 * below it, and past parents with nothing else in them. */
+	float last = c->el[best].score, floor = last / 3;
+	for (uint32_t a = c->el[best].parent; a != CT_NONE && a != c->body; a = c->el[a].parent) {
+		const ct_el *p = &c->el[a];
+		if (!(p->flags & CT_SCORED))
+			continue;
+		if (p->score < floor)
+			break;
+		if (p->score > last) {
+			best = a;
+			break;
+		}
+		last = p->score;
+	}
+	while (c->el[best].parent != CT_NONE && c->el[best].parent != c->body &&
+	       ct_only_child(c, best))
+		best = c->el[best].parent;
 	return best;
 }
 
@@ -439,10 +497,14 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 		return 0;
 	const ct_el *e = &c->el[i];
 	int skip = (e->flags & k->mask) != 0;
-	if (!skip && k->dense && e->links >= 2 && e->link * 2 > e->text) {
-		GumboTag t = n->v.element.tag;
-		skip = !ex_is_inline(t) && t != GUMBO_TAG_P;
-	}
+	GumboTag t = n->v.element.tag;
+	/* A block that is mostly link text is a menu, a list of related
+	 * articles or a "read also" line. */
+	if (!skip && k->dense && e->links >= 1 && e->link * 2 > e->text)
+		skip = !ex_is_inline(t);
+	/* Figures' captions and credits are not the article's prose. */
+	if (!skip && k->dense)
+		skip = t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;
 	k->i = skip ? e->end : i + 1;
 	return skip;
 }
