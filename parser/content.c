@@ -150,7 +150,7 @@ ct_flags(const GumboNode *n)
 	uint32_t f = 0;
 	switch (t) {
 	case GUMBO_TAG_NAV: case GUMBO_TAG_FOOTER: case GUMBO_TAG_ASIDE:
-	case GUMBO_TAG_HEADER: case GUMBO_TAG_BUTTON: case GUMBO_TAG_SELECT:
+	case GUMBO_TAG_BUTTON: case GUMBO_TAG_SELECT:
 	case GUMBO_TAG_TEXTAREA: case GUMBO_TAG_INPUT: case GUMBO_TAG_IFRAME:
 	case GUMBO_TAG_MENU:
 		f |= CT_BOILTAG;
