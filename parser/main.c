@@ -44,9 +44,9 @@ static const char usage[] =
 	"usage: parse [OPTION...] < records > records\n"
 	"       parse --html [--base URL] [OPTION...] FILE...\n"
 	"Reads fetch records (msgpack) on stdin and writes each with title,\n"
-	"links, canonical, lang, description, meta_robots, text, fields,\n"
-	"parser and parse_ms added; sitemaps get links and sitemap; other\n"
-	"records pass through.\n"
+	"links, canonical, lang, description, meta_robots, text, main_text\n"
+	"(--main), fields, parser and parse_ms added; sitemaps get links and\n"
+	"sitemap; other records pass through.\n"
 	"\n";
 
 enum {
