@@ -38,12 +38,15 @@ struct content {
 	ct_el *el;
 	uint32_t nel, cap;
 	uint32_t body;
+	pbuf first;   /* the first attempt's text, while the second runs */
 };
 
 content *
 content_new(void)
 {
-	return xcalloc(1, sizeof(content));
+	content *c = xcalloc(1, sizeof(content));
+	pbuf_init(&c->first);
+	return c;
 }
 
 void
@@ -52,6 +55,7 @@ content_free(content *c)
 	if (!c)
 		return;
 	free(c->el);
+	pbuf_free(&c->first);
 	free(c);
 }
 
@@ -522,6 +526,10 @@ ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
  * a page that is not an article. */
 #define CT_MIN_MAIN 200
 
+/* A first attempt shorter than this (readability's 500 characters) is
+ * tried again without class and id hints. */
+#define CT_ENOUGH 500
+
 /* Writes the main content found with the flags as they are to b;
  * returns whether a block was found. */
 static int
@@ -573,12 +581,22 @@ content_main(content *c, const GumboOutput *out, pbuf *b)
 	if (c->body == CT_NONE)
 		return;
 	/* As readability does: when names mislead (a wrapper called
-	 * "has-sidebar"), try again without them. */
-	for (int classes = 1; classes >= 0; classes--) {
-		ct_mark(c, classes);
-		if (ct_extract(c, b) && b->len >= CT_MIN_MAIN)
-			return;
+	 * "has-sidebar"), try again without them, and take the longer of
+	 * two short texts. */
+	ct_mark(c, 1);
+	ct_extract(c, b);
+	if (b->len >= CT_ENOUGH)
+		return;
+	pbuf_reset(&c->first);
+	pbuf_put(&c->first, b->p ? b->p : "", b->len);
+	ct_mark(c, 0);
+	ct_extract(c, b);
+	if (b->len < c->first.len) {
+		pbuf_reset(b);
+		pbuf_put(b, c->first.p, c->first.len);
 	}
+	if (b->len >= CT_MIN_MAIN)
+		return;
 	/* Not an article: the body's text, without what is never content. */
 	pbuf_reset(b);
 	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG, 0);
