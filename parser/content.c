@@ -16,11 +16,12 @@ enum {
 	CT_BOILTAG = 1 << 1,   /* nav, footer, aside, ... or a role saying so */
 	CT_BOILCLS = 1 << 2,   /* class or id names boilerplate */
 	CT_INBOIL = 1 << 3,    /* some ancestor is hidden or boilerplate */
-	CT_HINT = 1 << 4,      /* articleBody, article, main, role=main */
+	CT_HINT = 1 << 4,      /* articleBody, article, role=article */
 	CT_BLOCKKID = 1 << 5,  /* has a child that is not inline */
 	CT_SCORED = 1 << 6,    /* a candidate: score initialized */
 	CT_POS = 1 << 7,       /* class or id names content */
-	CT_HASHINT = 1 << 8,   /* a descendant has CT_HINT */
+	CT_HASHINT = 1 << 8,   /* a descendant has CT_HINT or CT_MAIN */
+	CT_MAIN = 1 << 9,      /* main, role=main */
 };
 
 typedef struct ct_el {
@@ -159,8 +160,11 @@ ct_flags(const GumboNode *n)
 	case GUMBO_TAG_MENU:
 		f |= CT_BOILTAG;
 		break;
-	case GUMBO_TAG_ARTICLE: case GUMBO_TAG_MAIN:
+	case GUMBO_TAG_ARTICLE:
 		f |= CT_HINT;
+		break;
+	case GUMBO_TAG_MAIN:
+		f |= CT_MAIN;
 		break;
 	default:
 		break;
@@ -173,7 +177,9 @@ ct_flags(const GumboNode *n)
 	    ((v = ct_attr(n, "style")) && ct_style_hidden(v)))
 		f |= CT_HIDE;
 	if ((v = ct_attr(n, "role"))) {
-		if (strcasecmp(v, "main") == 0 || strcasecmp(v, "article") == 0)
+		if (strcasecmp(v, "main") == 0)
+			f |= CT_MAIN;
+		else if (strcasecmp(v, "article") == 0)
 			f |= CT_HINT;
 		else if (strcasecmp(v, "navigation") == 0 || strcasecmp(v, "complementary") == 0 ||
 			 strcasecmp(v, "contentinfo") == 0 || strcasecmp(v, "banner") == 0 ||
@@ -188,7 +194,7 @@ ct_flags(const GumboNode *n)
 	ct_classid(n, buf, sizeof buf);
 	/* The article's own element is never boilerplate by name: its
 	 * classes list its categories and tags ("category-social-media"). */
-	if (buf[0] && !(f & CT_HINT) && t != GUMBO_TAG_BODY && t != GUMBO_TAG_HTML) {
+	if (buf[0] && !(f & (CT_HINT | CT_MAIN)) && t != GUMBO_TAG_BODY && t != GUMBO_TAG_HTML) {
 		int pos = ct_any(buf, ct_pos, sizeof ct_pos / sizeof ct_pos[0]);
 		if (ct_any(buf, ct_strong, sizeof ct_strong / sizeof ct_strong[0]) ||
 		    (!pos && ct_any(buf, ct_weak, sizeof ct_weak / sizeof ct_weak[0])))
@@ -286,7 +292,7 @@ ct_collect(content *c, const GumboOutput *out)
 					p->link += e->link;
 					p->links += e->links;
 					p->commas += e->commas;
-					if (e->flags & (CT_HINT | CT_HASHINT))
+					if (e->flags & (CT_HINT | CT_MAIN | CT_HASHINT))
 						p->flags |= CT_HASHINT;
 				}
 			}
