@@ -512,6 +512,14 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	 * articles or a "read also" line. */
 	if (!skip && k->dense && e->links >= 1 && e->link * 2 > e->text)
 		skip = !ex_is_inline(t);
+	/* readability's conditional cleaning: a container with few commas
+	 * (little prose), no content name and over a fifth link text is a
+	 * box of teasers or links. */
+	if (!skip && k->dense && e->commas < 10 && e->links >= 1 && !(e->flags & CT_POS) &&
+	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_UL ||
+	     t == GUMBO_TAG_OL || t == GUMBO_TAG_TABLE || t == GUMBO_TAG_FORM) &&
+	    (float)e->link > 0.2f * (float)e->text)
+		skip = 1;
 	/* Figures' captions and credits are not the article's prose. */
 	if (!skip && k->dense)
 		skip = t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;

@@ -2,11 +2,10 @@
  *
  * One walk over gumbo's tree records every element's text length, link
  * text, punctuation and boilerplate hints; a readability-style score
- * over paragraphs picks the block that holds the article, which strong
- * hints (schema.org articleBody, <article>, <main>, role=main) around it
- * widen; its text is then written without the boilerplate inside it
- * (navigation, comments, share bars, cookie banners, related lists,
- * link-dense blocks).  A page with no such block (a listing, a form)
+ * over paragraphs picks the block that holds the article, which a strong
+ * hint around it (schema.org articleBody, <article>) widens; its text is
+ * then written without the boilerplate inside it (navigation, comments,
+ * share bars, cookie banners, related lists, link-dense blocks).  A page with no such block (a listing, a form)
  * gives the body's text.  The rules are in docs/parse.md.
  */
 #ifndef PARSE_CONTENT_H
