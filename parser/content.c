@@ -520,6 +520,10 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	     t == GUMBO_TAG_OL || t == GUMBO_TAG_TABLE || t == GUMBO_TAG_FORM) &&
 	    (float)e->link > 0.2f * (float)e->text)
 		skip = 1;
+	/* A form inside the article asks for a comment, a search or an
+	 * address: nothing to read. */
+	if (!skip && k->dense && t == GUMBO_TAG_FORM)
+		skip = 1;
 	/* Figures' captions and credits are not the article's prose. */
 	if (!skip && k->dense)
 		skip = t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;
