@@ -92,7 +92,7 @@ static const char *const ct_strong[] = {
 	"comment", "cookie", "consent", "gdpr", "share", "sharing", "related",
 	"breadcrumb", "sidebar", "footer", "navbar", "navigation", "menu",
 	"disqus", "outbrain", "taboola", "popup", "modal", "pagination", "pager",
-	"skip-link",
+	"skip-link", "byline", "author", "dateline", "-meta", "meta-", "tags",
 };
 
 static const char *const ct_weak[] = {
