@@ -205,10 +205,12 @@ ex_edge(const GumboNode *n, int d, pbuf *b, int head_shown, int *hidden)
 /* The walk of ex_walk and ex_text: top's subtree in document order,
  * iterative so that a deep tree cannot overflow the stack.  Text outside
  * hidden elements goes to b, when b is not NULL.  When r is not NULL,
- * each element also goes to ex_element (top included). */
+ * each element also goes to ex_element (top included).  When skip is not
+ * NULL, it is asked about each element below top on entry, and the
+ * subtree of one it returns non-zero for is left out. */
 static void
 ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
-	 const ex_field *f, int nf)
+	 const ex_field *f, int nf, ex_skip_fn skip, void *ctx)
 {
 	/* hidden counts the open elements whose text is not visible; text
 	 * is taken only at zero. */
@@ -218,17 +220,24 @@ ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
 	const GumboNode *n = top;
 	for (;;) {
 		/* Enter n. */
+		int skipped = 0;
 		if (ex_is_element(n)) {
 			if (r)
 				ex_element(r, n, depth, f, nf);
-			if (n != top)
+			if (n != top && skip && skip(n, ctx)) {
+				/* Still a word break, like any block. */
+				if (b)
+					pbuf_break(b);
+				skipped = 1;
+			} else if (n != top) {
 				ex_edge(n, 1, b, head_shown, &hidden);
+			}
 		} else if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA ||
 			   n->type == GUMBO_NODE_WHITESPACE) {
 			if (b && !hidden)
 				pbuf_text(b, n->v.text.text, strlen(n->v.text.text));
 		}
-		const GumboVector *kids = ex_children(n);
+		const GumboVector *kids = skipped ? NULL : ex_children(n);
 		if (kids && kids->length) {
 			n = kids->data[0];
 			depth++;
@@ -238,7 +247,9 @@ ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
 		for (;;) {
 			if (n == top)
 				return;
-			if (ex_is_element(n))
+			if (skipped)
+				skipped = 0;
+			else if (ex_is_element(n))
 				ex_edge(n, -1, b, head_shown, &hidden);
 			const GumboNode *p = n->parent;
 			const GumboVector *sib = ex_children(p);
@@ -276,7 +287,7 @@ ex_walk(ex_result *r, const GumboOutput *out, const ex_field *f, int nf,
 	for (int i = 0; i < nf; i++)
 		sel_memo_reset(r->memo[i], f[i].sel);
 
-	ex_visit(out->document, want_text ? &r->text : NULL, 0, r, f, nf);
+	ex_visit(out->document, want_text ? &r->text : NULL, 0, r, f, nf, NULL, NULL);
 }
 
 void
@@ -285,5 +296,23 @@ ex_text(pbuf *b, const GumboNode *top)
 	/* Elements hidden anywhere (script, style) stay hidden here, but
 	 * head and title do not: `-f t=title` should give the title, and a
 	 * match that is itself a script (JSON-LD) gives its content. */
-	ex_visit(top, b, 1, NULL, NULL, 0);
+	ex_visit(top, b, 1, NULL, NULL, 0, NULL, NULL);
+}
+
+void
+ex_text_skip(pbuf *b, const GumboNode *top, ex_skip_fn skip, void *ctx)
+{
+	ex_visit(top, b, 0, NULL, NULL, 0, skip, ctx);
+}
+
+int
+ex_is_inline(GumboTag t)
+{
+	return ex_inline[t];
+}
+
+int
+ex_is_hidden(GumboTag t)
+{
+	return ex_hidden(t);
 }

@@ -58,4 +58,17 @@ void ex_walk(ex_result *r, const GumboOutput *out, const ex_field *f, int nf,
  * selector match without @ATTR yields. */
 void ex_text(pbuf *b, const GumboNode *n);
 
+/* Asked by ex_text_skip about each element below its top, in document
+ * order: non-zero leaves the element's subtree out. */
+typedef int (*ex_skip_fn)(const GumboNode *n, void *ctx);
+
+/* Like ex_text, but leaves out the subtrees skip picks (each still a
+ * word break), and head and title stay hidden: the main content's text. */
+void ex_text_skip(pbuf *b, const GumboNode *top, ex_skip_fn skip, void *ctx);
+
+/* Whether tag t is inline (no word break at its edges), and whether its
+ * content is never visible text: the rules of `text`. */
+int ex_is_inline(GumboTag t);
+int ex_is_hidden(GumboTag t);
+
 #endif

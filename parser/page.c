@@ -5,6 +5,7 @@
 
 #include "arena.h"
 #include "charset.h"
+#include "content.h"
 #include "links.h"
 #include "msg.h"
 #include "sitemap.h"
@@ -19,6 +20,8 @@ struct page {
 	rec_build b;
 	arena mem;       /* gumbo's tree: reset after each page */
 	sitemap *sm;     /* sitemaps.org XML records */
+	content *ct;     /* --main */
+	pbuf main;       /* main_text */
 };
 
 static const char *const page_drop_body[] = { "body", NULL };
@@ -32,6 +35,7 @@ page_new(const page_opts *opts)
 	p->opts = opts;
 	p->links = lnk_new();
 	p->sm = sitemap_new();
+	p->ct = content_new();
 	if (!p->links || !p->sm) {
 		page_free(p);
 		return NULL;
@@ -39,6 +43,7 @@ page_new(const page_opts *opts)
 	ex_init(&p->ex);
 	pbuf_init(&p->utf8);
 	pbuf_init(&p->scratch);
+	pbuf_init(&p->main);
 	rec_build_init(&p->b);
 	arena_init(&p->mem);
 	return p;
@@ -51,6 +56,8 @@ page_free(page *p)
 		return;
 	lnk_free(p->links);
 	sitemap_free(p->sm);
+	content_free(p->ct);
+	pbuf_free(&p->main);
 	ex_free(&p->ex);
 	pbuf_free(&p->utf8);
 	pbuf_free(&p->scratch);
@@ -303,6 +310,10 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	page_put_attr(p, "meta_robots", r->robots, 1);
 	if (!opt->no_text)
 		rec_put_strn(b, "text", r->text.p ? r->text.p : "", r->text.len);
+	if (opt->main) {
+		content_main(p->ct, g, &p->main);
+		rec_put_strn(b, "main_text", p->main.p ? p->main.p : "", p->main.len);
+	}
 	if (opt->nfields)
 		page_put_fields(p);
 	/* Instead of gumbo_destroy_output: see arena.h. */

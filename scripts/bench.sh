@@ -11,6 +11,15 @@ for b in fetch parse sink; do
 	sh "$here/bench-$b.sh"
 	echo
 done
+# Main-content quality needs the extraction development set, which is not
+# in the tree (scripts/eval-extract.py says where it looks).
+dev=${EXTRACT_DEV:-$here/../../shared/extraction-dev}
+if [ -f "$dev/cases.json" ]; then
+	echo "## main content"
+	python3 "$here/eval-extract.py" --bin "$BIN" --dev "$dev" --field text
+	python3 "$here/eval-extract.py" --bin "$BIN" --dev "$dev"
+	echo
+fi
 echo "## pipeline"; sh "$here/bench-pipeline.sh"; echo
 echo "## recrawl"; sh "$here/bench-recrawl.sh"; echo
 echo "## cluster"; sh "$here/bench-cluster.sh"; echo

@@ -1,0 +1,621 @@
+#include "content.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "extract.h"
+#include "xalloc.h"
+
+#define CT_NONE UINT32_MAX
+
+/* Per-element flags. */
+enum {
+	CT_HIDE = 1 << 0,      /* hidden: attribute, aria-hidden, display:none */
+	CT_BOILTAG = 1 << 1,   /* nav, footer, aside, ... or a role saying so */
+	CT_BOILCLS = 1 << 2,   /* class or id names boilerplate */
+	CT_INBOIL = 1 << 3,    /* some ancestor is hidden or boilerplate */
+	CT_HINT = 1 << 4,      /* articleBody, article, role=article */
+	CT_BLOCKKID = 1 << 5,  /* has a child that is not inline */
+	CT_SCORED = 1 << 6,    /* a candidate: score initialized */
+	CT_POS = 1 << 7,       /* class or id names content */
+	CT_HASHINT = 1 << 8,   /* a descendant has CT_HINT or CT_MAIN */
+	CT_MAIN = 1 << 9,      /* main, role=main */
+};
+
+typedef struct ct_el {
+	const GumboNode *n;
+	uint32_t parent, end;  /* end: index past the last descendant */
+	uint32_t text;         /* visible characters (not spaces) in the subtree */
+	uint32_t link;         /* of them, inside <a> */
+	uint32_t links;        /* <a href> elements in the subtree */
+	uint32_t commas;
+	uint32_t flags;
+	float score;
+} ct_el;
+
+struct content {
+	ct_el *el;
+	uint32_t nel, cap;
+	uint32_t body;
+	pbuf first;   /* the first attempt's text, while the second runs */
+};
+
+content *
+content_new(void)
+{
+	content *c = xcalloc(1, sizeof(content));
+	pbuf_init(&c->first);
+	return c;
+}
+
+void
+content_free(content *c)
+{
+	if (!c)
+		return;
+	free(c->el);
+	pbuf_free(&c->first);
+	free(c);
+}
+
+/* Same traversal as extract.c's walk, so element indexes agree. */
+static const GumboVector *
+ct_children(const GumboNode *n)
+{
+	if (n->type == GUMBO_NODE_DOCUMENT)
+		return &n->v.document.children;
+	if (n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE)
+		return &n->v.element.children;
+	return NULL;
+}
+
+static int
+ct_is_element(const GumboNode *n)
+{
+	return n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE;
+}
+
+static const char *
+ct_attr(const GumboNode *n, const char *name)
+{
+	const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, name);
+	return a ? a->value : NULL;
+}
+
+/* Words in a class or id that name page furniture rather than content:
+ * the well-known signals of readability and its descendants.  The
+ * strong ones hold even beside a content word ("comments-main"); the
+ * weak ones yield to one, as readability's unlikely candidates do. */
+static const char *const ct_strong[] = {
+	"comment", "cookie", "consent", "gdpr", "share", "sharing", "related",
+	"breadcrumb", "sidebar", "footer", "navbar", "navigation", "menu",
+	"disqus", "outbrain", "taboola", "popup", "modal", "pagination", "pager",
+	"skip-link", "byline", "author", "dateline", "-meta", "meta-", "tags",
+};
+
+static const char *const ct_weak[] = {
+	"social", "recommend", "newsletter", "subscri", "banner", "promo",
+	"sponsor", "advert", "widget", "masthead", "tagcloud", "shoutbox",
+	"login", "signup", "print", "toolbar", "rating",
+};
+
+static const char *const ct_pos[] = {
+	"article", "content", "entry", "main", "post", "text", "story", "body",
+	"blog", "column",
+};
+
+/* Whether any word of words (n of them) is in s. */
+static int
+ct_any(const char *s, const char *const *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strstr(s, words[i]))
+			return 1;
+	return 0;
+}
+
+/* The class and id of n, lowercased, in buf (cap bytes). */
+static void
+ct_classid(const GumboNode *n, char *buf, size_t cap)
+{
+	const char *cls = ct_attr(n, "class"), *id = ct_attr(n, "id");
+	size_t k = 0;
+	for (int j = 0; j < 2; j++) {
+		const char *s = j ? id : cls;
+		if (!s)
+			continue;
+		for (; *s && k + 2 < cap; s++)
+			buf[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+		if (k + 2 < cap)
+			buf[k++] = ' ';
+	}
+	buf[k] = '\0';
+}
+
+/* Whether style hides the element. */
+static int
+ct_style_hidden(const char *style)
+{
+	char buf[128];
+	size_t k = 0;
+	for (const char *s = style; *s && k + 1 < sizeof buf; s++)
+		if (!pbuf_isspace((unsigned char)*s))
+			buf[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+	buf[k] = '\0';
+	return strstr(buf, "display:none") || strstr(buf, "visibility:hidden");
+}
+
+/* The flags n's own tag and attributes give. */
+static uint32_t
+ct_flags(const GumboNode *n)
+{
+	GumboTag t = n->v.element.tag;
+	uint32_t f = 0;
+	switch (t) {
+	case GUMBO_TAG_NAV: case GUMBO_TAG_FOOTER: case GUMBO_TAG_ASIDE:
+	case GUMBO_TAG_BUTTON: case GUMBO_TAG_SELECT:
+	case GUMBO_TAG_TEXTAREA: case GUMBO_TAG_INPUT: case GUMBO_TAG_IFRAME:
+	case GUMBO_TAG_MENU:
+		f |= CT_BOILTAG;
+		break;
+	case GUMBO_TAG_ARTICLE:
+		f |= CT_HINT;
+		break;
+	case GUMBO_TAG_MAIN:
+		f |= CT_MAIN;
+		break;
+	default:
+		break;
+	}
+	if (n->v.element.attributes.length == 0)
+		return f;
+	const char *v;
+	if (ct_attr(n, "hidden") ||
+	    ((v = ct_attr(n, "aria-hidden")) && strcasecmp(v, "true") == 0) ||
+	    ((v = ct_attr(n, "style")) && ct_style_hidden(v)))
+		f |= CT_HIDE;
+	if ((v = ct_attr(n, "role"))) {
+		if (strcasecmp(v, "main") == 0)
+			f |= CT_MAIN;
+		else if (strcasecmp(v, "article") == 0)
+			f |= CT_HINT;
+		else if (strcasecmp(v, "navigation") == 0 || strcasecmp(v, "complementary") == 0 ||
+			 strcasecmp(v, "contentinfo") == 0 || strcasecmp(v, "banner") == 0 ||
+			 strcasecmp(v, "dialog") == 0 || strcasecmp(v, "alertdialog") == 0 ||
+			 strcasecmp(v, "menu") == 0 || strcasecmp(v, "menubar") == 0 ||
+			 strcasecmp(v, "search") == 0)
+			f |= CT_BOILTAG;
+	}
+	if ((v = ct_attr(n, "itemprop")) && strcasestr(v, "articlebody"))
+		f |= CT_HINT;
+	char buf[256];
+	ct_classid(n, buf, sizeof buf);
+	/* The article's own element is never boilerplate by name: its
+	 * classes list its categories and tags ("category-social-media"). */
+	if (buf[0] && !(f & (CT_HINT | CT_MAIN)) && t != GUMBO_TAG_BODY && t != GUMBO_TAG_HTML) {
+		int pos = ct_any(buf, ct_pos, sizeof ct_pos / sizeof ct_pos[0]);
+		if (ct_any(buf, ct_strong, sizeof ct_strong / sizeof ct_strong[0]) ||
+		    (!pos && ct_any(buf, ct_weak, sizeof ct_weak / sizeof ct_weak[0])))
+			f |= CT_BOILCLS;
+		else if (pos)
+			f |= CT_POS;
+	}
+	return f;
+}
+
+/* Counts s[0..n)'s visible characters (UTF-8 lead bytes, whitespace
+ * excluded) and commas (ASCII, Arabic, full-width) into e. */
+static void
+ct_count(ct_el *e, const char *s, size_t n, int inlink)
+{
+	uint32_t k = 0, commas = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if ((ch & 0xC0) == 0x80 || pbuf_isspace(ch))
+			continue;
+		k++;
+		if (ch == ',' ||
+		    (ch == 0xD8 && i + 1 < n && (unsigned char)s[i + 1] == 0x8C) ||
+		    (ch == 0xEF && i + 2 < n && (unsigned char)s[i + 1] == 0xBC &&
+		     (unsigned char)s[i + 2] == 0x8C))
+			commas++;
+	}
+	e->text += k;
+	e->commas += commas;
+	if (inlink)
+		e->link += k;
+}
+
+/* Records every element of the document in c->el, in document order,
+ * with its subtree's counts. */
+static void
+ct_collect(content *c, const GumboOutput *out)
+{
+	c->nel = 0;
+	c->body = CT_NONE;
+	uint32_t cur = CT_NONE;
+	int hidden = 0, inlink = 0;
+	const GumboNode *top = out->document, *n = top;
+	for (;;) {
+		int el = ct_is_element(n);
+		if (el) {
+			if (c->nel == c->cap) {
+				c->cap = c->cap ? c->cap * 2 : 1024;
+				c->el = xrealloc(c->el, c->cap * sizeof *c->el);
+			}
+			uint32_t i = c->nel++;
+			ct_el *e = &c->el[i];
+			memset(e, 0, sizeof *e);
+			e->n = n;
+			e->parent = cur;
+			e->flags = ct_flags(n);
+			GumboTag t = n->v.element.tag;
+			if (cur != CT_NONE) {
+				ct_el *p = &c->el[cur];
+				if (!ex_is_inline(t))
+					p->flags |= CT_BLOCKKID;
+			}
+			if (t == GUMBO_TAG_BODY && c->body == CT_NONE)
+				c->body = i;
+			if (ex_is_hidden(t))
+				hidden++;
+			if (t == GUMBO_TAG_A) {
+				inlink++;
+				if (ct_attr(n, "href"))
+					e->links = 1;
+			}
+			cur = i;
+		} else if ((n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA) &&
+			   !hidden && cur != CT_NONE) {
+			ct_count(&c->el[cur], n->v.text.text, strlen(n->v.text.text), inlink);
+		}
+		const GumboVector *kids = ct_children(n);
+		if (kids && kids->length) {
+			n = kids->data[0];
+			continue;
+		}
+		for (;;) {
+			if (ct_is_element(n)) {
+				ct_el *e = &c->el[cur];
+				e->end = c->nel;
+				GumboTag t = n->v.element.tag;
+				if (ex_is_hidden(t))
+					hidden--;
+				if (t == GUMBO_TAG_A)
+					inlink--;
+				cur = e->parent;
+				if (cur != CT_NONE) {
+					ct_el *p = &c->el[cur];
+					p->text += e->text;
+					p->link += e->link;
+					p->links += e->links;
+					p->commas += e->commas;
+					if (e->flags & (CT_HINT | CT_MAIN | CT_HASHINT))
+						p->flags |= CT_HASHINT;
+				}
+			}
+			if (n == top)
+				return;
+			const GumboNode *p = n->parent;
+			const GumboVector *sib = ct_children(p);
+			size_t next = n->index_within_parent + 1;
+			if (sib && next < sib->length) {
+				n = sib->data[next];
+				break;
+			}
+			n = p;
+		}
+	}
+}
+
+/* Sets CT_INBOIL below boilerplate.  A wrapper named like furniture
+ * ("content-sidebar-wrap") that holds the article's own element is
+ * layout, not furniture; with classes off (the second attempt), names
+ * count for nothing. */
+static void
+ct_mark(content *c, int classes)
+{
+	for (uint32_t i = 0; i < c->nel; i++) {
+		ct_el *e = &c->el[i];
+		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED);
+		e->score = 0;
+		if (e->flags & CT_HASHINT)
+			e->flags &= ~(uint32_t)CT_BOILCLS;
+		if (!classes)
+			e->flags &= ~(uint32_t)(CT_BOILCLS | CT_POS);
+		if (e->parent != CT_NONE &&
+		    (c->el[e->parent].flags & (CT_HIDE | CT_BOILTAG | CT_BOILCLS | CT_INBOIL)))
+			e->flags |= CT_INBOIL;
+	}
+}
+
+/* The link density of e: the share of its text inside links. */
+static float
+ct_density(const ct_el *e)
+{
+	return e->text ? (float)e->link / (float)e->text : 0;
+}
+
+/* Starts e as a candidate: a base score by tag and class. */
+static void
+ct_init_score(ct_el *e)
+{
+	float s = 0;
+	switch (e->n->v.element.tag) {
+	case GUMBO_TAG_DIV: case GUMBO_TAG_ARTICLE: case GUMBO_TAG_MAIN:
+	case GUMBO_TAG_SECTION:
+		s = 5;
+		break;
+	case GUMBO_TAG_PRE: case GUMBO_TAG_TD: case GUMBO_TAG_BLOCKQUOTE:
+		s = 3;
+		break;
+	case GUMBO_TAG_ADDRESS: case GUMBO_TAG_OL: case GUMBO_TAG_UL:
+	case GUMBO_TAG_DL: case GUMBO_TAG_DD: case GUMBO_TAG_DT:
+	case GUMBO_TAG_LI: case GUMBO_TAG_FORM:
+		s = -3;
+		break;
+	case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
+	case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6:
+	case GUMBO_TAG_TH:
+		s = -5;
+		break;
+	default:
+		break;
+	}
+	if (e->flags & CT_POS)
+		s += 25;
+	if (e->flags & CT_BOILCLS)
+		s -= 25;
+	e->score = s;
+	e->flags |= CT_SCORED;
+}
+
+/* Whether e is a paragraph for scoring: a p, pre, td or blockquote, or
+ * any other block with no block children, outside boilerplate. */
+static int
+ct_paragraph(const ct_el *e)
+{
+	if (e->flags & (CT_HIDE | CT_BOILTAG | CT_BOILCLS | CT_INBOIL))
+		return 0;
+	GumboTag t = e->n->v.element.tag;
+	switch (t) {
+	case GUMBO_TAG_P: case GUMBO_TAG_PRE: case GUMBO_TAG_TD:
+	case GUMBO_TAG_BLOCKQUOTE:
+		return 1;
+	case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
+	case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6:
+	case GUMBO_TAG_BODY: case GUMBO_TAG_HTML: case GUMBO_TAG_A:
+		return 0;
+	default:
+		return !ex_is_inline(t) && !ex_is_hidden(t) && !(e->flags & CT_BLOCKKID);
+	}
+}
+
+/* Paragraphs shorter than this (visible characters, spaces not counted)
+ * say nothing about where the article is: readability's 25 with spaces. */
+#define CT_MIN_PARA 20
+
+#define CT_NTOP 5
+
+/* Whether element i is its parent's only element child. */
+static int
+ct_only_child(const content *c, uint32_t i)
+{
+	uint32_t p = c->el[i].parent;
+	return p + 1 == i && c->el[i].end == c->el[p].end;
+}
+
+/* Scores the candidates and returns the best, or CT_NONE. */
+static uint32_t
+ct_best(content *c)
+{
+	for (uint32_t i = 0; i < c->nel; i++) {
+		ct_el *e = &c->el[i];
+		if (e->text < CT_MIN_PARA || !ct_paragraph(e))
+			continue;
+		float s = 1 + (float)e->commas + (e->text / 100 < 3 ? (float)(e->text / 100) : 3);
+		uint32_t a = e->parent;
+		for (int level = 0; level < 5 && a != CT_NONE; level++, a = c->el[a].parent) {
+			ct_el *p = &c->el[a];
+			if (!(p->flags & CT_SCORED))
+				ct_init_score(p);
+			p->score += level == 0 ? s : level == 1 ? s / 2 : s / (float)(level * 3);
+		}
+	}
+	/* The five best, best first. */
+	uint32_t top[CT_NTOP];
+	int ntop = 0;
+	for (uint32_t i = 0; i < c->nel; i++) {
+		ct_el *e = &c->el[i];
+		if (!(e->flags & CT_SCORED))
+			continue;
+		e->score *= 1 - ct_density(e);
+		int k = ntop < CT_NTOP ? ntop++ : CT_NTOP;
+		while (k > 0 && c->el[top[k - 1]].score < e->score) {
+			if (k < CT_NTOP)
+				top[k] = top[k - 1];
+			k--;
+		}
+		if (k < CT_NTOP)
+			top[k] = i;
+	}
+	if (ntop == 0)
+		return CT_NONE;
+	uint32_t best = top[0];
+	float bs = c->el[best].score;
+	/* readability: when three other strong candidates share an
+	 * ancestor with the best, the article is that ancestor (its parts
+	 * are split across blocks). */
+	int nalt = 0;
+	for (int k = 1; k < ntop; k++)
+		nalt += bs > 0 && c->el[top[k]].score / bs >= 0.75f;
+	if (nalt >= 3) {
+		for (uint32_t a = c->el[best].parent; a != CT_NONE && a != c->body;
+		     a = c->el[a].parent) {
+			int in = 0;
+			for (int k = 1; k < ntop; k++)
+				in += c->el[top[k]].score / bs >= 0.75f && a < top[k] &&
+				      top[k] < c->el[a].end;
+			if (in >= 3) {
+				best = a;
+				break;
+			}
+		}
+	}
+	/* readability: climb while a parent scores higher than the block
+	 * below it, and past parents with nothing else in them. */
+	float last = c->el[best].score, floor = last / 3;
+	for (uint32_t a = c->el[best].parent; a != CT_NONE && a != c->body; a = c->el[a].parent) {
+		const ct_el *p = &c->el[a];
+		if (!(p->flags & CT_SCORED))
+			continue;
+		if (p->score < floor)
+			break;
+		if (p->score > last) {
+			best = a;
+			break;
+		}
+		last = p->score;
+	}
+	while (c->el[best].parent != CT_NONE && c->el[best].parent != c->body &&
+	       ct_only_child(c, best))
+		best = c->el[best].parent;
+	return best;
+}
+
+/* The walk's question for the main content: leave out hidden elements,
+ * boilerplate by tag, role, class or id, and blocks mostly made of
+ * links. */
+typedef struct ct_skip {
+	content *c;
+	uint32_t i;
+	uint32_t mask;
+	int dense;
+} ct_skip;
+
+static int
+ct_skip_fn(const GumboNode *n, void *ctx)
+{
+	ct_skip *k = ctx;
+	content *c = k->c;
+	uint32_t i = k->i;
+	while (i < c->nel && c->el[i].n != n)
+		i++;
+	if (i == c->nel)
+		return 0;
+	const ct_el *e = &c->el[i];
+	int skip = (e->flags & k->mask) != 0;
+	GumboTag t = n->v.element.tag;
+	/* A block that is mostly link text is a menu, a list of related
+	 * articles or a "read also" line. */
+	if (!skip && k->dense && e->links >= 1 && e->link * 2 > e->text)
+		skip = !ex_is_inline(t);
+	/* readability's conditional cleaning: a container with few commas
+	 * (little prose), no content name and over a fifth link text is a
+	 * box of teasers or links. */
+	if (!skip && k->dense && e->commas < 10 && e->links >= 1 && !(e->flags & CT_POS) &&
+	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_UL ||
+	     t == GUMBO_TAG_OL || t == GUMBO_TAG_TABLE || t == GUMBO_TAG_FORM) &&
+	    (float)e->link > 0.2f * (float)e->text)
+		skip = 1;
+	/* A form inside the article asks for a comment, a search or an
+	 * address: nothing to read. */
+	if (!skip && k->dense && t == GUMBO_TAG_FORM)
+		skip = 1;
+	/* Figures' captions and credits are not the article's prose. */
+	if (!skip && k->dense)
+		skip = t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;
+	k->i = skip ? e->end : i + 1;
+	return skip;
+}
+
+/* Appends the text of element top without what k skips. */
+static void
+ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
+{
+	ct_skip k = { c, top + 1, mask, dense };
+	pbuf_break(b);
+	ex_text_skip(b, c->el[top].n, ct_skip_fn, &k);
+}
+
+/* Main content shorter than this (bytes of collapsed text) is taken for
+ * a page that is not an article. */
+#define CT_MIN_MAIN 200
+
+/* A first attempt shorter than this (readability's 500 characters) is
+ * tried again without class and id hints. */
+#define CT_ENOUGH 500
+
+/* Writes the main content found with the flags as they are to b;
+ * returns whether a block was found. */
+static int
+ct_extract(content *c, pbuf *b)
+{
+	pbuf_reset(b);
+	uint32_t best = ct_best(c);
+	if (best == CT_NONE)
+		return 0;
+	/* A strong hint around the best block widens it to the whole
+	 * article (its title and every part of its body). */
+	uint32_t root = best;
+	for (uint32_t a = best; a != CT_NONE && a != c->body; a = c->el[a].parent)
+		if (c->el[a].flags & CT_HINT) {
+			root = a;
+			break;
+		}
+	uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
+	if (root != best || c->el[best].parent == CT_NONE) {
+		ct_text(c, root, b, mask, 1);
+		return 1;
+	}
+	/* readability's siblings: parts of the article split across blocks
+	 * next to the best one. */
+	const ct_el *be = &c->el[best];
+	float th = be->score * 0.2f > 10 ? be->score * 0.2f : 10;
+	uint32_t par = be->parent;
+	for (uint32_t i = par + 1; i < c->el[par].end; i = c->el[i].end) {
+		const ct_el *e = &c->el[i];
+		int take = i == best;
+		if (!take && !(e->flags & mask)) {
+			float d = ct_density(e);
+			if ((e->flags & CT_SCORED) && e->score >= th)
+				take = 1;
+			else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
+				take = 1;
+		}
+		if (take)
+			ct_text(c, i, b, mask, 1);
+	}
+	return 1;
+}
+
+void
+content_main(content *c, const GumboOutput *out, pbuf *b)
+{
+	pbuf_reset(b);
+	ct_collect(c, out);
+	if (c->body == CT_NONE)
+		return;
+	/* As readability does: when names mislead (a wrapper called
+	 * "has-sidebar"), try again without them, and take the longer of
+	 * two short texts. */
+	ct_mark(c, 1);
+	ct_extract(c, b);
+	if (b->len >= CT_ENOUGH)
+		return;
+	pbuf_reset(&c->first);
+	pbuf_put(&c->first, b->p ? b->p : "", b->len);
+	ct_mark(c, 0);
+	ct_extract(c, b);
+	if (b->len < c->first.len) {
+		pbuf_reset(b);
+		pbuf_put(b, c->first.p, c->first.len);
+	}
+	if (b->len >= CT_MIN_MAIN)
+		return;
+	/* Not an article: the body's text, without what is never content. */
+	pbuf_reset(b);
+	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG, 0);
+}

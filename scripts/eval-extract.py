@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""eval-extract — score parse's main-content extraction (stdlib only).
+
+Usage:
+    scripts/eval-extract.py [--field main_text|text] [--bin DIR] [--dev DIR]
+                            [--list N] [-- PARSE_ARGS...]
+
+Builds one fetch-shaped record (url, final_url, status 200, ctype
+text/html, body as bin) per page of the extraction development set
+(default ../shared/extraction-dev next to the checkout, or $EXTRACT_DEV),
+runs `bin/parse -j0 --json --main` over them (PARSE_ARGS replace --main;
+with --field text the default is no option: the baseline),
+and scores FIELD with the set's metric as its README gives it: whitespace
+normalized on both sides, a `with` segment found as a substring is a true
+positive (else a false negative), a `without` segment found is a false
+positive; counts summed over every page.  Prints tp, fp, fn, precision,
+recall, F and parse's pages/s (wall time of the parse run).  --list N
+also prints the N pages with the most misses, for reading, not fitting.
+"""
+import argparse
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from mkrec import pack  # noqa: E402
+
+WS = re.compile(r"\s+")
+
+
+def norm(s):
+    """Runs of whitespace to one space, trimmed: the metric's rule."""
+    return WS.sub(" ", s).strip()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--field", default="main_text")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "bin"))
+    ap.add_argument("--dev", default=os.environ.get(
+        "EXTRACT_DEV", os.path.join(os.path.dirname(ROOT), "shared", "extraction-dev")))
+    ap.add_argument("--list", type=int, default=0)
+    ap.add_argument("parse_args", nargs="*")
+    a = ap.parse_args()
+    with open(os.path.join(a.dev, "cases.json"), encoding="utf-8") as f:
+        cases = json.load(f)
+    stream = bytearray()
+    for url, c in cases.items():
+        with gzip.open(os.path.join(a.dev, c["file"]), "rb") as f:
+            body = f.read()
+        pack({"url": url, "final_url": url, "status": 200,
+              "ctype": "text/html", "body": body}, stream)
+    args = a.parse_args or ([] if a.field == "text" else ["--main"])
+    t0 = time.monotonic()
+    p = subprocess.run([os.path.join(a.bin, "parse"), "-j0", "-q", "--json"] + args,
+                       input=bytes(stream), stdout=subprocess.PIPE, check=True)
+    secs = time.monotonic() - t0
+    got = {}
+    for line in p.stdout.splitlines():
+        r = json.loads(line)
+        got[r["url"]] = norm(r.get(a.field) or "")
+    tp = fp = fn = 0
+    worst = []
+    for url, c in cases.items():
+        t = got.get(url, "")
+        ptp = sum(norm(s) in t for s in c["with"])
+        pfn = len(c["with"]) - ptp
+        pfp = sum(norm(s) in t for s in c["without"])
+        tp, fp, fn = tp + ptp, fp + pfp, fn + pfn
+        worst.append((pfn + pfp, pfn, pfp, url))
+    prec = tp / (tp + fp) if tp + fp else 0.0
+    rec = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    print("field %s: tp %d fp %d fn %d  P %.3f R %.3f F %.3f  %.0f pages/s"
+          % (a.field, tp, fp, fn, prec, rec, f1, len(cases) / secs))
+    worst.sort(reverse=True)
+    for miss, pfn, pfp, url in worst[:a.list]:
+        print("  fn %d fp %d  %s" % (pfn, pfp, url))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+#!/bin/sh
+# parse --main: main_text is the article's text, without navigation,
+# cookie banner, share bar, related links, comments and footer; a page
+# that is not an article gives its body's text; strong hints (<article>,
+# role=main) bound the article; a non-UTF-8 page is decoded first.
+. "${TESTS:-$(dirname "$0")}/lib.sh"
+F=$TESTS/fixtures/main
+P=$BIN/parse
+
+# main FILE [CTYPE]: main_text of FILE served as a fetch record.
+main() {
+	printf '{"url":"http://example.com/a","status":200,"ctype":"%s","body":{"$file":"%s"}}\n' \
+		"${2:-text/html}" "$F/$1" | mkrec | "$P" -j0 --main --json | jq -r .main_text
+}
+
+expect_eq "article: only the article's title and paragraphs" \
+	"Otters return to the river After an absence of more than forty years, otters have been seen again along the upper reaches of the river, volunteers said on Tuesday. The animals, once common in the valley, disappeared in the 1970s when pesticides and drained wetlands left them with little food and no shelter. Cleaner water, restored reed beds and a ban on the worst chemicals have slowly brought the fish back, and with them, the otters. “We saw two of them playing by the old mill,” said one volunteer, who has counted wildlife on the river every spring since 1998." \
+	"$(main article.html)"
+# The boilerplate is still in text: main_text left it out, not the parser.
+r=$(printf '{"url":"http://example.com/a","ctype":"text/html","body":{"$file":"%s"}}\n' "$F/article.html" |
+	mkrec | "$P" -j0 --main --json)
+for s in "We use cookies" "Share on Twitter" "Beavers spotted" "What wonderful news" "Copyright 2024" "Sport"; do
+	expect_eq "'$s' in text" "true" "$(echo "$r" | jq --arg s "$s" '.text | contains($s)')"
+	expect_eq "'$s' not in main_text" "false" "$(echo "$r" | jq --arg s "$s" '.main_text | contains($s)')"
+done
+expect_eq "listing: falls back to the body's text (navigation out)" \
+	"Archive: March Spring cleaning for the garden 3 March A new bench by the pond 9 March Seedlings on the windowsill 17 March The first tulips 28 March" \
+	"$(main listing.html)"
+expect_eq "<article>: its heading and paragraphs, not the menu or the aside" \
+	"Bread at home Good bread needs only flour, water, salt and time, and a little patience. Mix, rest, fold, shape, and bake in the hottest oven you have. A loaf made this way keeps for three days, wrapped in a cloth, and makes the best toast on the fourth." \
+	"$(main article-tag.html)"
+expect_eq "role=main: its heading and paragraphs, not contentinfo" \
+	"Opening hours The library is open from nine to six on weekdays, and from ten to four on Saturdays. On public holidays it stays closed, but the book return box outside is always open. During the summer holidays the reading room closes an hour earlier, at five, so that the staff can run the children's reading club." \
+	"$(main role-main.html)"
+expect_eq "windows-1252 page (meta): decoded, euro and quotes right" \
+	"The café on the square reopened on Monday, and the first coffee cost one €, as it did in 2002. “We wanted to thank our regulars,” the owner said, pouring the naïve visitors a second cup." \
+	"$(main win1252.html)"
+expect_eq "windows-1252 from ctype (latin1 label) too" \
+	"The café on the square reopened on Monday, and the first coffee cost one €, as it did in 2002. “We wanted to thank our regulars,” the owner said, pouring the naïve visitors a second cup." \
+	"$(main win1252.html 'text/html; charset=latin1')"
+
+# Hidden elements are never content.
+printf '<html><body><div class="post"><p>%s</p><p style="display: none">secret hidden words</p><p hidden>more hidden words</p><p>%s</p></div></body></html>' \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read." \
+	"A second paragraph, just as long, so that the block is the article without any doubt at all." >"$T/hidden.html"
+expect_eq "hidden and display:none out" "false" \
+	"$("$P" --html -j0 --main --json "$T/hidden.html" | jq '.main_text | contains("hidden")')"
+
+# Without --main there is no main_text; with --main and --no-text, only main_text.
+expect_eq "no --main: no main_text" "null" \
+	"$("$P" --html -j0 --json "$F/article.html" | jq -c .main_text)"
+expect_eq "--main --no-text: main_text without text" "true null" \
+	"$("$P" --html -j0 --main --no-text --json "$F/article.html" | jq -r '(.main_text | startswith("Otters")|tostring) + " " + (.text|tostring)')"
+# Workers give the same main_text as in-process.
+expect_eq "-j2 equals -j0" \
+	"$("$P" --html -j0 --main --json "$F"/*.html | jq -r .main_text)" \
+	"$("$P" --html -j2 --main --json "$F"/*.html | jq -sr 'sort_by(.url) | .[].main_text')"
+finish
