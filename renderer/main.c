@@ -37,7 +37,7 @@ enum {
 	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_LOAD_IMAGES,
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT,
-	H_STREAMS, O_PENDING, O_MAX_RECORD, O_JSON,
+	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
 	H_OTHER, O_CHROMIUM, O_BROWSER_LOG, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
@@ -65,6 +65,7 @@ static const opt_def opts[O_N] = {
 	[O_VIEWPORT] = { "viewport", 0, "WxH", "window size (the screenshot's width)", "1280x800" },
 	[H_STREAMS] = { NULL, 0, NULL, "Streams:", NULL },
 	[O_PENDING] = { "pending", 0, "N", "URLs held in memory ahead of starts", "256" },
+	[O_BUFFER] = { "buffer", 0, "BYTES", "output held while stdout's reader is slow before\nno page starts, K/M/G suffixes", "4M" },
 	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record and DevTools message", "64M" },
 	[O_JSON] = { "json", 0, NULL, "write JSON lines", NULL },
 	[H_OTHER] = { NULL, 0, NULL, "Other:", NULL },
@@ -91,7 +92,7 @@ parse_options(int argc, char **argv)
 {
 	render_opts *o = &R.o;
 	*o = (render_opts){
-		.tabs = 4, .per_host = 1, .pending = 256, .timeout = 30, .max_wait = 10,
+		.tabs = 4, .per_host = 1, .pending = 256, .out_buffer = (size_t)4 << 20, .timeout = 30, .max_wait = 10,
 		.wait = WAIT_IDLE, .robots_agent = "sluice", .robots = 1, .min_text = 200,
 		.vw = 1280, .vh = 800, .max_body = (size_t)16 << 20,
 		.max_record = REC_MAX_RECORD_DEFAULT, .chromium = "/usr/lib/chromium/chromium",
@@ -140,6 +141,7 @@ parse_options(int argc, char **argv)
 			break;
 		}
 		case O_PENDING: opt_long(name, a, 1, 1000000, &o->pending); break;
+		case O_BUFFER: opt_size(name, a, 1024, "a size of 1K or more, K/M/G suffixes", &o->out_buffer); break;
 		case O_MAX_RECORD: opt_size(name, a, 64, "a size of 64 or more, K/M/G suffixes", &o->max_record); break;
 		case O_JSON: o->json = 1; break;
 		case O_CHROMIUM: o->chromium = a; break;
@@ -187,7 +189,7 @@ main(int argc, char **argv)
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
 		msg_die(EX_SOFTWARE, "cannot initialize libcurl");
 	R.loop = uv_default_loop();
-	rec_out_init(&R.out, 1, R.o.json ? 1 : -1);
+	outbuf_init(&R.out, R.loop, 1, R.o.json ? 1 : -1, R.o.out_buffer);
 	rec_build_init(&R.build);
 	uv_signal_init(R.loop, &sig_int);
 	uv_signal_init(R.loop, &sig_term);
@@ -199,8 +201,7 @@ main(int argc, char **argv)
 
 	R.stopping = 1;
 	browser_stop();
-	if (rec_out_flush(&R.out) != 0)
-		msg_stdout_failed(errno);
+	outbuf_close(&R.out);
 	sched_close();
 	tab_close();
 	uv_walk(R.loop, close_handle, NULL);
@@ -209,7 +210,6 @@ main(int argc, char **argv)
 	curl_global_cleanup();
 	cidr_free(R.o.private_ranges);
 	rec_build_free(&R.build);
-	rec_out_free(&R.out);
 	if (R.bad_input)
 		return EX_DATAERR;
 	if (R.failed_open)

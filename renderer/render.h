@@ -21,12 +21,14 @@
 
 #include "cidr.h"
 #include "fetcherr.h"
+#include "outbuf.h"
 #include "rec.h"
 
 enum render_wait { WAIT_LOAD, WAIT_IDLE, WAIT_SELECTOR };
 
 typedef struct render_opts {
 	long tabs, per_host, pending;
+	size_t out_buffer;             /* --buffer: output bytes before starts stop */
 	double delay, timeout, max_wait;
 	enum render_wait wait;
 	const char *selector;          /* --wait selector:CSS */
@@ -65,7 +67,7 @@ typedef struct page {
 typedef struct render_state {
 	render_opts o;
 	uv_loop_t *loop;
-	rec_out out;
+	outbuf out;                    /* records go out through it, never blocking */
 	rec_build build;
 	int input_done, stopping, bad_input, failed_open;
 	long queued;                   /* pages read and not yet ended */

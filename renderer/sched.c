@@ -72,8 +72,9 @@ sched_fail(page *p, enum fetcherr e, const char *detail)
 		size_t off = 0;
 		msgpack_unpack(p->in, p->in_len, &off, &z, &o);
 	}
-	if (rec_out_build(&R.out, b, p->in ? &o : NULL, render_keys) != 0 || rec_out_flush(&R.out) != 0)
+	if (rec_out_build(&R.out.out, b, p->in ? &o : NULL, render_keys) != 0)
 		msg_stdout_failed(errno);
+	outbuf_record(&R.out);
 	msgpack_zone_destroy(&z);
 	sched_done(p);
 }
@@ -226,8 +227,9 @@ take_one(void)
 	if (rc != REC_OK)
 		return rc;
 	if (it.raw && pass_through(&it.rec)) {
-		if (rec_out_put(&R.out, it.raw, it.raw_len) != 0 || rec_out_flush(&R.out) != 0)
+		if (rec_out_put(&R.out.out, it.raw, it.raw_len) != 0)
 			msg_stdout_failed(errno);
+		outbuf_record(&R.out);
 		return REC_OK;
 	}
 	new_page(it.url ? it.url : "", it.url ? it.url_len : 0, it.raw, it.raw_len);
@@ -249,7 +251,10 @@ on_readable(uv_poll_t *p, int status, int events)
 static void
 input_want(void)
 {
-	while (!R.input_done && !R.stopping && R.queued < R.o.pending && in_open) {
+	/* Records passed through or refused go straight to the output:
+	 * while it is full, no more is read. */
+	while (!R.input_done && !R.stopping && R.queued < R.o.pending && in_open &&
+	       !outbuf_blocked(&R.out)) {
 		int rc = take_one();
 		if (rc == REC_OK)
 			continue;
@@ -399,7 +404,9 @@ drive(void)
 		msg_die(EX_OSERR, "cannot start chromium");
 	double now = tm_mono(), soonest = INFINITY;
 	page **pp = &head, *prev = NULL;
-	while (*pp && browser_ready()) {
+	/* While the output holds --buffer bytes no page starts: a stalled
+	 * reader downstream holds render back, never its loop. */
+	while (*pp && browser_ready() && !outbuf_blocked(&R.out)) {
 		page *p = *pp;
 		rhost *h = p->h;
 		if (h->robots_state == 0)
@@ -446,6 +453,7 @@ on_check(uv_check_t *c)
 {
 	(void)c;
 	drive();
+	outbuf_drain(&R.out);
 	if (sched_idle())
 		uv_stop(R.loop);
 }

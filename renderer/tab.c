@@ -453,9 +453,9 @@ emit(tab *t)
 		size_t off = 0;
 		msgpack_unpack(p->in, p->in_len, &off, &z, &in);
 	}
-	if (rec_out_build(&R.out, b, p->in ? &in : NULL, render_keys) != 0 ||
-	    rec_out_flush(&R.out) != 0)
+	if (rec_out_build(&R.out.out, b, p->in ? &in : NULL, render_keys) != 0)
 		msg_stdout_failed(errno);
+	outbuf_record(&R.out);
 	msgpack_zone_destroy(&z);
 }
 

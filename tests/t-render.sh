@@ -142,6 +142,37 @@ echo "$U1/redirect-to?url=$U2/ok" | "$BIN/render" -q --no-robots --json >"$T/pri
 expect_eq "where both are private (the default ranges), the redirect is followed" "200 $U2/ok" \
 	"$(jq -r '"\(.status) \(.final_url)"' "$T/priv2.json")"
 
+# ---- a stalled reader: render's loop goes on, no page starts while the
+# output holds --buffer bytes (lib/outbuf, as fetch)
+python3 -c 'import sys; sys.stdout.write("<!DOCTYPE html><title>Big</title><p>" + "x" * 300000 + "</p>")' \
+	>"$T/www/big.html"
+printf '%s\n' "$URL/big.html" "$URL/js.html" >"$T/stall.txt"
+mkfifo "$T/ofifo"
+: >"$LOG"
+"$BIN/render" -q --no-robots --json -c 2 -p 1 --buffer 1K <"$T/stall.txt" >"$T/ofifo" &
+rpid=$!
+exec 4<"$T/ofifo"
+unread() { python3 -c 'import fcntl, struct, termios
+print(struct.unpack("i", fcntl.ioctl(0, termios.FIONREAD, b"\0" * 4))[0])' <&4; }
+pipe_full() { [ "$(unread)" -ge 65536 ]; }
+wait_for 60 "the stdout pipe to fill" pipe_full
+expect_eq "the pipe is full with the first record: the second page, free to start by -c and -p, is not opened" \
+	"/big.html" "$(jq -r .path "$LOG" | tr '\n' ' ' | sed 's/ $//')"
+kill -TERM "$rpid"
+no_chromes() { [ "$(chromes)" = 0 ]; }
+wait_for 30 "Chromium to exit while stdout is still unread" no_chromes
+expect_eq "render's loop ran meanwhile: SIGTERM stopped Chromium though nothing more was read" "0 $(unread)" \
+	"$(chromes) $(unread)"
+cat <&4 >"$T/stall.json"
+exec 4<&-
+wait "$rpid"
+expect_eq "both records, whole: the big page, and the other interrupted before it started" \
+	"$URL/big.html 200 true null
+$URL/js.html 0 false interrupted" \
+	"$(jq -r '"\(.url) \(.status) \(.bytes > 300000) \(.error)"' "$T/stall.json")"
+expect_eq "and the server never saw the second page" 0 "$(count '^/js.html')"
+rm -rf "$T"/tmp/render-profile.*
+
 # ---- Chromium runs while render does, and nothing is left after it
 mkfifo "$T/fifo"
 "$BIN/render" -q --no-robots --json <"$T/fifo" >"$T/live.json" &
