@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hdr.h"
 #include "msg.h"
 #include "num.h"
 #include "opt.h"
@@ -34,7 +35,7 @@ static const char usage[] =
 
 enum {
 	H_PACING, O_TABS, O_PER_HOST, O_DELAY,
-	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_LOAD_IMAGES,
+	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_HEADER, O_SECRET_HEADER, O_COOKIES, O_LOAD_IMAGES,
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT,
 	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
@@ -52,6 +53,9 @@ static const opt_def opts[O_N] = {
 	[O_MAX_WAIT] = { "max-wait", 0, "S", "seconds after navigating before the DOM is taken\nas it is (rendered.partial)", "10" },
 	[O_MAX_BODY] = { "max-body", 0, "BYTES", "largest DOM kept, K/M/G suffixes", "16M" },
 	[O_UA] = { "user-agent", 0, "S", "User-Agent header and navigator.userAgent", "Chromium's" },
+	[O_HEADER] = { "header", 'H', "LINE", "send header LINE with the page's requests, as\ncurl's -H; @FILE: one a line; secrets only to the\npage's own origin", NULL },
+	[O_SECRET_HEADER] = { "secret-header", 0, "NAME", "a secret like Authorization: never sent to\nanother origin, never shown", NULL },
+	[O_COOKIES] = { "cookies", 0, "FILE", "cookie jar (Netscape format, as fetch's): loaded\ninto each page's context, written back at exit", NULL },
 	[O_LOAD_IMAGES] = { "load-images", 0, NULL, "load images, media and fonts (refused by default)", NULL },
 	[O_PRIVATE_RANGES] = { "private-ranges", 0, "L", "addresses a public page may not reach (as fetch)", NULL },
 	[O_ALLOW_PRIVATE] = { "allow-private", 0, NULL, "let public pages reach them", NULL },
@@ -119,6 +123,17 @@ parse_options(int argc, char **argv)
 		case O_MAX_WAIT: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->max_wait); break;
 		case O_MAX_BODY: opt_size(name, a, 0, "a size, K/M/G suffixes", &o->max_body); break;
 		case O_UA: o->user_agent = a; break;
+		case O_HEADER: {
+			char err[512];
+			if (hdr_add(&o->headers, a, err, sizeof err) != 0)
+				msg_usage("--header: %s", err);
+			break;
+		}
+		case O_SECRET_HEADER:
+			if (hdr_secret_add(a) != 0)
+				opt_bad(name, a, "a header name");
+			break;
+		case O_COOKIES: o->cookies = a; break;
 		case O_LOAD_IMAGES: o->load_images = 1; break;
 		case O_PRIVATE_RANGES: ranges = a; break;
 		case O_ALLOW_PRIVATE: o->allow_private = 1; break;
@@ -157,6 +172,8 @@ parse_options(int argc, char **argv)
 		snprintf(want, sizeof want, "ADDR/PREFIX ranges, comma-separated (%s)", why);
 		opt_bad("private-ranges", ranges, want);
 	}
+	if (o->cookies && cookies_load(o->cookies, why, sizeof why) != 0)
+		msg_die(EX_NOINPUT, "%s", why);
 	if (access(o->chromium, X_OK) != 0)
 		msg_die(EX_OSERR, "cannot run %s: install chromium (make deps)", o->chromium);
 }
@@ -201,6 +218,7 @@ main(int argc, char **argv)
 
 	R.stopping = 1;
 	browser_stop();
+	cookies_save();
 	outbuf_close(&R.out);
 	sched_close();
 	tab_close();
@@ -209,6 +227,8 @@ main(int argc, char **argv)
 	uv_loop_close(R.loop);
 	curl_global_cleanup();
 	cidr_free(R.o.private_ranges);
+	curl_slist_free_all(R.o.headers);
+	hdr_free();
 	rec_build_free(&R.build);
 	if (R.bad_input)
 		return EX_DATAERR;

@@ -6,6 +6,7 @@
  *   main.c     options, the loop's life, shutdown
  *   sched.c    input, the queue, per-host pacing and robots.txt
  *   tab.c      one page in one tab: DevTools steps, its record
+ *   cookies.c  --cookies: the jar, carried from context to context
  *   browser.c  the Chromium child and the DevTools pipe (fds 3 and 4)
  *
  * Event callbacks only change state; sched_drive (a uv_check_t, once per
@@ -15,6 +16,7 @@
 #ifndef SLUICE_RENDER_H
 #define SLUICE_RENDER_H
 
+#include <curl/curl.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <uv.h>
@@ -33,6 +35,8 @@ typedef struct render_opts {
 	enum render_wait wait;
 	const char *selector;          /* --wait selector:CSS */
 	const char *user_agent;        /* NULL: Chromium's own */
+	struct curl_slist *headers;    /* -H lines, @FILEs read (lib/hdr) */
+	const char *cookies;           /* --cookies FILE, or NULL */
 	const char *robots_agent;
 	int robots, load_images, only_shells, screenshot, pdf, json;
 	long min_text;                 /* --only-shells threshold */
@@ -106,6 +110,18 @@ void tab_browser_lost(void);
 /* Interrupted: pages in tabs end now as `interrupted`. */
 void tab_abort_all(void);
 void tab_close(void);
+
+/* ---- cookies.c */
+/* Reads the Netscape jar file (a missing file is an empty jar, written
+ * at exit).  0, or -1 with the reason in err. */
+int cookies_load(const char *file, char *err, size_t errlen);
+/* The jar as Storage.setCookies' cookies (new reference), or NULL
+ * without --cookies. */
+json_t *cookies_params(void);
+/* Adds or replaces the cookies of Storage.getCookies' answer. */
+void cookies_merge(json_t *cookies);
+/* Writes the jar back (0600, renamed over), frees it.  0 or -1 (said). */
+int cookies_save(void);
 
 /* ---- browser.c */
 /* Starts Chromium (once ready, browser_ready() is true).  0 or -1. */

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hdr.h"
 #include "htab.h"
 #include "msg.h"
 #include "tm.h"
@@ -32,7 +33,7 @@
 
 enum tag {
 	T_IGNORE, T_CONTEXT, T_TARGET, T_ATTACH, T_NAVIGATE, T_TERMINATE, T_DOM, T_SELECTOR,
-	T_SHOT, T_PDF, T_DISPOSE, T_FETCH
+	T_SHOT, T_PDF, T_DISPOSE, T_FETCH, T_SETCOOKIES, T_GETCOOKIES
 };
 
 enum state { S_FREE, S_OPENING, S_LOADING, S_CAPTURING, S_CLOSING };
@@ -42,6 +43,7 @@ typedef struct tab {
 	unsigned gen;                  /* counts the pages the slot held */
 	enum state state;              /* from here to cap: the page's */
 	page *p;
+	page *held;                    /* ended, its host held until its cookies are in the jar */
 	char *context, *target, *session, *loader, *frame;
 	double t0, t_nav;              /* tm_mono at start, at Page.navigate */
 	double fetched_at;
@@ -134,6 +136,8 @@ reset(tab *t)
 	free(t->shot), free(t->pdf), free(t->err_detail);
 	json_decref(t->headers);
 	htab_free(&t->inflight);
+	if (t->held)
+		sched_done(t->held);
 	uv_timer_stop(&t->cap);
 	uv_timer_stop(&t->deadline);
 	uv_timer_stop(&t->poll);
@@ -459,6 +463,21 @@ emit(tab *t)
 	msgpack_zone_destroy(&z);
 }
 
+static void
+dispose(tab *t)
+{
+	send_browser(t, T_DISPOSE, "Target.disposeBrowserContext",
+		     json_pack("{s:s}", "browserContextId", t->context));
+}
+
+/* Opens the tab in t's context. */
+static void
+open_target(tab *t)
+{
+	send_browser(t, T_TARGET, "Target.createTarget",
+		     json_pack("{s:s, s:s}", "url", "about:blank", "browserContextId", t->context));
+}
+
 /* Ends the page: its record, then the context's disposal. */
 static void
 finish(tab *t)
@@ -475,11 +494,18 @@ finish(tab *t)
 	emit(t);
 	page *p = t->p;
 	t->p = NULL;
-	sched_done(p);
 	t->state = S_CLOSING;
-	if (t->context && browser_ready())
-		send_browser(t, T_DISPOSE, "Target.disposeBrowserContext",
+	if (t->context && browser_ready() && R.o.cookies) {
+		/* The page's cookies into the jar, then the disposal.  Its
+		 * host's next page waits for them (-p), so it gets them. */
+		t->held = p;
+		send_browser(t, T_GETCOOKIES, "Storage.getCookies",
 			     json_pack("{s:s}", "browserContextId", t->context));
+		return;
+	}
+	sched_done(p);
+	if (t->context && browser_ready())
+		dispose(t);
 	else {
 		reset(t);
 		R.busy--;
@@ -503,8 +529,27 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 			return;
 		}
 		t->context = xstrdup(json_string_value(json_object_get(res, "browserContextId")));
-		send_browser(t, T_TARGET, "Target.createTarget",
-			     json_pack("{s:s, s:s}", "url", "about:blank", "browserContextId", t->context));
+		json_t *jar = cookies_params();
+		if (jar)   /* the jar first: the tab opens once it is in */
+			send_browser(t, T_SETCOOKIES, "Storage.setCookies",
+				     json_pack("{s:o, s:s}", "cookies", jar, "browserContextId", t->context));
+		else
+			open_target(t);
+		return;
+	case T_SETCOOKIES:
+		if (error) {
+			set_error(t, FETCHERR_OTHER, emsg ? emsg : "cannot set the cookies");
+			finish(t);
+			return;
+		}
+		open_target(t);
+		return;
+	case T_GETCOOKIES:
+		if (!error)
+			cookies_merge(json_object_get(res, "cookies"));
+		sched_done(t->held);
+		t->held = NULL;
+		dispose(t);
 		return;
 	case T_TARGET:
 		if (error || !json_string_value(json_object_get(res, "targetId"))) {
@@ -688,6 +733,52 @@ request_started(tab *t, const char *id)
 	}
 }
 
+/* The request's headers (a DevTools headers object) with -H's lines
+ * applied, as Fetch.continueRequest's list, which replaces them all; the
+ * secret ones only when url is the page's own origin (the input URL's:
+ * scheme, host and port, as fetch's rule across redirects).  NULL when
+ * -H gave none. */
+static json_t *
+extra_headers(tab *t, const char *url, json_t *have)
+{
+	if (!R.o.headers)
+		return NULL;
+	json_t *h = json_object();
+	const char *k;
+	json_t *v;
+	if (json_is_object(have))
+		json_object_foreach(have, k, v)
+			if (json_is_string(v))
+				json_object_set(h, k, v);
+	int own = hdr_same_origin(url, t->p->url);
+	for (const struct curl_slist *l = R.o.headers; l; l = l->next) {
+		const char *line = l->data;
+		size_t n = hdr_name_len(line);
+		if (!own && hdr_is_secret(line, n))
+			continue;
+		char name[256];
+		snprintf(name, sizeof name, "%.*s", (int)n, line);
+		void *it = json_object_iter(h);
+		while (it) {   /* one name, whatever its case */
+			void *next = json_object_iter_next(h, it);
+			if (strcasecmp(json_object_iter_key(it), name) == 0)
+				json_object_del(h, json_object_iter_key(it));
+			it = next;
+		}
+		const char *val = line + n + 1;
+		while (*val == ' ' || *val == '\t')
+			val++;
+		if (line[n] == ':' && !*val)
+			continue;   /* "Name:" drops the header */
+		json_object_set_new(h, name, json_string(line[n] == ';' ? "" : val));
+	}
+	json_t *list = json_array();
+	json_object_foreach(h, k, v)
+		json_array_append_new(list, json_pack("{s:s, s:O}", "name", k, "value", v));
+	json_decref(h);
+	return list;
+}
+
 static void
 on_request_paused(tab *t, json_t *params)
 {
@@ -702,7 +793,11 @@ on_request_paused(tab *t, json_t *params)
 	request_started(t, json_string_value(json_object_get(params, "networkId")));
 	if (e == FETCHERR_NONE) {
 		t->requests++;
-		cmd(t, T_FETCH, "Fetch.continueRequest", json_pack("{s:s}", "requestId", rid));
+		json_t *c = json_pack("{s:s}", "requestId", rid);
+		json_t *hs = url ? extra_headers(t, url, json_object_get(req, "headers")) : NULL;
+		if (hs)
+			json_object_set_new(c, "headers", hs);
+		cmd(t, T_FETCH, "Fetch.continueRequest", c);
 		return;
 	}
 	t->blocked++;

@@ -173,6 +173,42 @@ $URL/js.html 0 false interrupted" \
 expect_eq "and the server never saw the second page" 0 "$(count '^/js.html')"
 rm -rf "$T"/tmp/render-profile.*
 
+# ---- -H: every request of the page gets the header; a secret one (a
+# credential word in its name) only those to the page's own origin
+cat >"$T/www/hdr.html" <<EOF
+<!DOCTYPE html>
+<html><head><title>Headers</title></head><body><p>headers</p>
+<script>fetch('/items.json'); fetch('$U2/ok').catch(function () {});</script></body></html>
+EOF
+: >"$LOG"
+echo "$U1/hdr.html" | "$BIN/render" -q --no-robots --json -H 'X-Api-Key: s3cret-key' \
+	-H 'X-Plain: p1' >"$T/hdr.json"
+expect_eq "the page and its same-origin fetch carry both; the other origin only the plain one" \
+	"127.0.0.1 /hdr.html s3cret-key p1
+127.0.0.1 /items.json s3cret-key p1
+127.0.0.2 /ok null p1" \
+	"$(jq -r 'select(.path != "/favicon.ico") | "\(.addr) \(.path) \(.hdrs["x-api-key"]) \(.hdrs["x-plain"])"' "$LOG" | sort)"
+expect_eq "the secret is in no record" "200 0" \
+	"$(jq -r .status "$T/hdr.json") $(grep -c s3cret "$T/hdr.json")"
+
+# ---- --cookies: the jar is set into each page's context, a page's new
+# cookies reach the next page, and the jar is written back at exit
+printf '127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\ts3cret\n' >"$T/jar.txt"
+printf '%s\n' "$U1/members" "$U2/members" "$U1/login?name=tok&value=v1" "$U1/members?name=tok&value=v1" |
+	"$BIN/render" -q --no-robots --json -c 1 --cookies "$T/jar.txt" >"$T/jar.json"
+expect_eq "the jar's host-only cookie opens its host, not another; the login's cookie the next page" \
+	"$U1/members 200
+$U2/members 403
+$U1/login?name=tok&value=v1 200
+$U1/members?name=tok&value=v1 200" \
+	"$(jq -r '"\(.url) \(.status)"' "$T/jar.json")"
+expect_eq "the jar written back: both cookies, the HttpOnly one marked, mode 600" \
+	"#HttpOnly_127.0.0.1 FALSE / FALSE tok v1
+127.0.0.1 FALSE / FALSE session s3cret
+600" \
+	"$(grep -v '^#[^H]' "$T/jar.txt" | grep . | awk -F '\t' '{print $1, $2, $3, $4, $6, $7}' | sort)
+$(stat -c %a "$T/jar.txt")"
+
 # ---- Chromium runs while render does, and nothing is left after it
 mkfifo "$T/fifo"
 "$BIN/render" -q --no-robots --json <"$T/fifo" >"$T/live.json" &
