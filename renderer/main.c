@@ -34,7 +34,7 @@ static const char usage[] =
 	"\n";
 
 enum {
-	H_PACING, O_TABS, O_PER_HOST, O_DELAY,
+	H_PACING, O_TABS, O_PER_HOST, O_DELAY, O_SHARE_CONTEXT,
 	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_HEADER, O_SECRET_HEADER, O_COOKIES, O_LOAD_IMAGES,
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT,
@@ -47,6 +47,7 @@ static const opt_def opts[O_N] = {
 	[O_TABS] = { "concurrency", 'c', "N", "tabs (pages) in flight", "4" },
 	[O_PER_HOST] = { "per-host", 'p', "N", "pages in flight per host", "1" },
 	[O_DELAY] = { "delay", 'd', "S", "min seconds between navigations per host", "0" },
+	[O_SHARE_CONTEXT] = { "share-context", 0, NULL, "one browser context for every tab (cookies, cache\nand storage shared) instead of one per page", NULL },
 	[H_PAGES] = { NULL, 0, NULL, "Pages:", NULL },
 	[O_WAIT] = { "wait", 0, "RULE", "when the DOM is taken: load, networkidle (no request\nfor 500 ms) or selector:CSS", "networkidle" },
 	[O_TIMEOUT] = { "timeout", 't', "S", "seconds per page before it ends as timeout", "30" },
@@ -109,6 +110,7 @@ parse_options(int argc, char **argv)
 		case O_TABS: opt_long(name, a, 1, 256, &o->tabs); break;
 		case O_PER_HOST: opt_long(name, a, 1, 256, &o->per_host); break;
 		case O_DELAY: opt_seconds(name, a, 0, 0, "seconds, 0 or more", &o->delay); break;
+		case O_SHARE_CONTEXT: o->share_context = 1; break;
 		case O_WAIT:
 			if (strcmp(a, "load") == 0)
 				o->wait = WAIT_LOAD;

@@ -69,6 +69,10 @@ typedef struct tab {
 
 static tab *tabs;
 static long ntabs;
+/* --share-context: the one context every tab opens in, and whether it is
+ * being created (no tab starts meanwhile: each would make its own). */
+static char *shared;
+static int shared_pending;
 
 const char *const render_keys[] = {
 	"url", "final_url", "host", "status", "error", "error_detail", "ctype", "headers",
@@ -77,6 +81,7 @@ const char *const render_keys[] = {
 };
 
 static void capture(tab *t, int partial);
+static void open_target(tab *t);
 static void finish(tab *t);
 
 static char *
@@ -121,6 +126,8 @@ tab_init(void)
 int
 tab_free_slot(void)
 {
+	if (shared_pending)
+		return -1;
 	for (long i = 0; i < ntabs; i++)
 		if (tabs[i].state == S_FREE)
 			return (int)i;
@@ -187,6 +194,12 @@ tab_start(int slot, page *p)
 	t->t0 = tm_mono();
 	R.busy++;
 	uv_timer_start(&t->deadline, on_deadline, (uint64_t)(R.o.timeout * 1000), 0);
+	if (shared) {
+		t->context = xstrdup(shared);
+		open_target(t);
+		return;
+	}
+	shared_pending = R.o.share_context;
 	send_browser(t, T_CONTEXT, "Target.createBrowserContext",
 		     json_pack("{s:b}", "disposeOnDetach", 1));
 }
@@ -463,11 +476,19 @@ emit(tab *t)
 	msgpack_zone_destroy(&z);
 }
 
+/* Closes t's tab: the context with it, unless it is the shared one. */
 static void
 dispose(tab *t)
 {
-	send_browser(t, T_DISPOSE, "Target.disposeBrowserContext",
-		     json_pack("{s:s}", "browserContextId", t->context));
+	if (!R.o.share_context)
+		send_browser(t, T_DISPOSE, "Target.disposeBrowserContext",
+			     json_pack("{s:s}", "browserContextId", t->context));
+	else if (t->target)
+		send_browser(t, T_DISPOSE, "Target.closeTarget", json_pack("{s:s}", "targetId", t->target));
+	else {
+		reset(t);
+		R.busy--;
+	}
 }
 
 /* Opens the tab in t's context. */
@@ -523,12 +544,15 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 	const char *emsg = error ? json_string_value(json_object_get(error, "message")) : NULL;
 	switch (tag) {
 	case T_CONTEXT:
+		shared_pending = 0;
 		if (error || !json_string_value(json_object_get(res, "browserContextId"))) {
 			set_error(t, FETCHERR_OTHER, emsg ? emsg : "cannot create a browser context");
 			finish(t);
 			return;
 		}
 		t->context = xstrdup(json_string_value(json_object_get(res, "browserContextId")));
+		if (R.o.share_context)
+			shared = xstrdup(t->context);
 		json_t *jar = cookies_params();
 		if (jar)   /* the jar first: the tab opens once it is in */
 			send_browser(t, T_SETCOOKIES, "Storage.setCookies",
@@ -930,6 +954,9 @@ tab_event(const char *sid, const char *method, json_t *params)
 void
 tab_browser_lost(void)
 {
+	free(shared);   /* it went with the browser */
+	shared = NULL;
+	shared_pending = 0;
 	for (long i = 0; i < ntabs; i++) {
 		tab *t = &tabs[i];
 		if (t->state == S_FREE)
@@ -960,6 +987,8 @@ tab_abort_all(void)
 void
 tab_close(void)
 {
+	free(shared);
+	shared = NULL;
 	for (long i = 0; i < ntabs; i++) {
 		reset(&tabs[i]);
 		uv_close((uv_handle_t *)&tabs[i].cap, NULL);

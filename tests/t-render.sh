@@ -209,6 +209,16 @@ expect_eq "the jar written back: both cookies, the HttpOnly one marked, mode 600
 	"$(grep -v '^#[^H]' "$T/jar.txt" | grep . | awk -F '\t' '{print $1, $2, $3, $4, $6, $7}' | sort)
 $(stat -c %a "$T/jar.txt")"
 
+# ---- --share-context: one browser context, so a cookie one page got
+# reaches the next; by default each page starts clean
+printf '%s\n' "$U1/login?name=s2&value=v2" "$U1/members?name=s2&value=v2" >"$T/share.txt"
+"$BIN/render" -q --no-robots --json -c 1 <"$T/share.txt" >"$T/noshare.json"
+"$BIN/render" -q --no-robots --json -c 2 -p 1 --share-context <"$T/share.txt" >"$T/share.json"
+expect_eq "a context per page: the second page has no cookie" "200 403" \
+	"$(jq -r .status "$T/noshare.json" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "--share-context: the login's cookie opens the second page" "200 200" \
+	"$(jq -r .status "$T/share.json" | tr '\n' ' ' | sed 's/ $//')"
+
 # ---- Chromium runs while render does, and nothing is left after it
 mkfifo "$T/fifo"
 "$BIN/render" -q --no-robots --json <"$T/fifo" >"$T/live.json" &
