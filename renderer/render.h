@@ -24,6 +24,7 @@
 #include "cidr.h"
 #include "fetcherr.h"
 #include "outbuf.h"
+#include "pace.h"
 #include "rec.h"
 
 enum render_wait { WAIT_LOAD, WAIT_IDLE, WAIT_SELECTOR };
@@ -53,8 +54,7 @@ typedef struct render_opts {
 typedef struct rhost {
 	char *origin;                  /* "http://h:port", robots' scope */
 	long inflight;
-	double next_start;             /* tm_mono() before which none starts */
-	double crawl_delay;
+	struct pace pace;              /* -d, Crawl-delay and what answers taught (lib/pace) */
 	int robots_state;              /* 0 none, 1 loading, 2 ready */
 	struct robots *robots;
 } rhost;
@@ -89,6 +89,12 @@ extern const char *const render_keys[];
 void sched_init(char **files, int n);
 /* Ends p: its record is written (tab_emit or an error record). */
 void sched_done(page *p);
+/* What p's navigation taught its host's pacing: the main document's
+ * status (0: none), latency (seconds from the navigation to its
+ * answer), its Retry-After in seconds (< 0: none), when the navigation
+ * started (tm_mono), and p's error. */
+void sched_answered(page *p, long status, double latency, double retry_after, double started,
+		    enum fetcherr e);
 /* Writes p's record with error e (detail), no DOM, and frees p. */
 void sched_fail(page *p, enum fetcherr e, const char *detail);
 int sched_idle(void);

@@ -4,9 +4,9 @@
  * watched by the loop, a file read directly), as fetch does, and in
  * fetch's formats: URL lines, or msgpack records with `url`, told apart
  * by each file's first byte.  A page starts when a tab is free, its host
- * has fewer than -p pages open and -d (or robots.txt's Crawl-delay) has
- * passed since the host's last navigation, and the host's robots.txt
- * allows it.  robots.txt is fetched with libcurl on libuv's thread pool,
+ * has fewer than -p pages open and its pacing (lib/pace, as fetch's:
+ * -d, robots.txt's Crawl-delay, what its answers taught, a Retry-After)
+ * lets it, and the host's robots.txt allows it.  robots.txt is fetched with libcurl on libuv's thread pool,
  * once per origin, so the loop never waits for a slow host.
  */
 #include "render.h"
@@ -77,6 +77,29 @@ sched_fail(page *p, enum fetcherr e, const char *detail)
 	outbuf_record(&R.out);
 	msgpack_zone_destroy(&z);
 	sched_done(p);
+}
+
+/* fetch's defaults for the rules of lib/pace (docs/fetch.md, adaptive
+ * pacing): a host's interval follows its latency / 2, at most 60 s; a
+ * 429/503 with Retry-After (up to 300 s) holds the host that long, one
+ * without doubles the interval; 10 transient failures in a row pause it
+ * for 60 s, doubling. */
+static const struct pace_conf pace_conf = {
+	.target_concurrency = 2, .max_delay = 60, .max_elapsed = 600,
+	.max_retry_after = 300, .host_failures = 10, .host_pause = 60,
+};
+
+void
+sched_answered(page *p, long status, double latency, double retry_after, double started,
+	       enum fetcherr e)
+{
+	if (!p->h)
+		return;
+	double now = tm_mono();
+	if (status > 0)
+		pace_answer(&p->h->pace, &pace_conf, status, latency, retry_after, started, now);
+	pace_outcome(&p->h->pace, &pace_conf, fetcherr_retried(e), status > 0, now,
+		     (double)rand() / ((double)RAND_MAX + 1));
 }
 
 void
@@ -153,6 +176,8 @@ host_of(const char *canon)
 		if (!h || !(h->origin = strndup(canon, n)))
 			abort();
 		h->robots_state = R.o.robots ? 0 : 2;
+		h->pace.delay = R.o.delay;
+		pace_begin(&h->pace, tm_mono());
 		e->val = h;
 	}
 	return e->val;
@@ -354,7 +379,7 @@ robots_got(uv_work_t *w, int status)
 	if (r->rc == CURLE_OK && r->status >= 200 && r->status < 300) {
 		double cd = 0;
 		h->robots = robots_parse(r->body ? r->body : "", r->len, R.o.robots_agent, &cd);
-		h->crawl_delay = fmin(cd, 60);
+		h->pace.crawl_delay = fmin(cd, 60);
 	} else if (!(r->rc == CURLE_OK && r->status >= 400 && r->status < 500 && r->status != 429)) {
 		h->robots = robots_deny_all();
 		msg_note("robots.txt of %s unreachable, its URLs are refused", h->origin);
@@ -424,10 +449,11 @@ drive(void)
 			}
 		}
 		if (h->robots_state == 2 && h->inflight < R.o.per_host) {
-			if (now >= h->next_start)
+			double at = pace_ready_at(&h->pace, now);
+			if (now >= at)
 				start = (slot = tab_free_slot()) >= 0;
-			else if (h->next_start < soonest)
-				soonest = h->next_start;
+			else if (at < soonest)
+				soonest = at;
 		}
 		if (!start) {
 			if (tab_free_slot() < 0)
@@ -441,7 +467,7 @@ drive(void)
 			tail = prev;
 		p->next = NULL;
 		h->inflight++;
-		h->next_start = now + fmax(R.o.delay, h->crawl_delay);
+		pace_started(&h->pace, now);
 		tab_start(slot, p);
 	}
 	if (soonest < INFINITY)

@@ -18,6 +18,7 @@
 #include "render.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -499,6 +500,28 @@ open_target(tab *t)
 		     json_pack("{s:s, s:s}", "url", "about:blank", "browserContextId", t->context));
 }
 
+/* The main document's Retry-After in seconds (delta or HTTP date), or
+ * -1. */
+static double
+retry_after(tab *t)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(t->headers, k, v) {
+		if (strcasecmp(k, "retry-after") != 0 || !json_is_string(v))
+			continue;
+		const char *s = json_string_value(v);
+		char *end;
+		double d = strtod(s, &end);
+		if (end != s && !*end && d >= 0)
+			return d;
+		time_t when = curl_getdate(s, NULL);
+		if (when != -1)
+			return fmax(0, (double)when - tm_wall());
+	}
+	return -1;
+}
+
 /* Ends the page: its record, then the context's disposal. */
 static void
 finish(tab *t)
@@ -515,6 +538,8 @@ finish(tab *t)
 	emit(t);
 	page *p = t->p;
 	t->p = NULL;
+	if (t->t_nav)
+		sched_answered(p, t->status, t->time_ms / 1000, retry_after(t), t->t_nav, t->err);
 	t->state = S_CLOSING;
 	if (t->context && browser_ready() && R.o.cookies) {
 		/* The page's cookies into the jar, then the disposal.  Its

@@ -219,6 +219,21 @@ expect_eq "a context per page: the second page has no cookie" "200 403" \
 expect_eq "--share-context: the login's cookie opens the second page" "200 200" \
 	"$(jq -r .status "$T/share.json" | tr '\n' ' ' | sed 's/ $//')"
 
+# ---- adaptive pacing (lib/pace, as fetch): a 429 with Retry-After: 2
+# holds its host for 2 s; another host goes on meanwhile
+: >"$LOG"
+printf '%s\n' "$U1/retry-after?s=2&key=ra" "$U1/static.html" "$U2/static.html" |
+	"$BIN/render" -q --no-robots --json -c 2 -p 1 >"$T/ra.json"
+expect_eq "the 429 is the page's record, the next page of its host renders" \
+	"$U1/retry-after?s=2&key=ra 429
+$U1/static.html 200
+$U2/static.html 200" "$(jq -r '"\(.url) \(.status)"' "$T/ra.json" | sort)"
+expect_eq "no navigation to the host for 2 s after its 429" true \
+	"$(gaps 127.0.0.1 | jq 'length == 1 and .[0] >= 1.95')"
+expect_eq "the other host was not held: asked before the first host's second page" true \
+	"$(jq -s '([.[] | select(.addr == "127.0.0.2")][0].t) < ([.[] | select(.path == "/static.html" and .addr == "127.0.0.1")][0].t)' "$LOG")"
+echo "#   gap after the 429: $(gaps 127.0.0.1)"
+
 # ---- Chromium runs while render does, and nothing is left after it
 mkfifo "$T/fifo"
 "$BIN/render" -q --no-robots --json <"$T/fifo" >"$T/live.json" &
