@@ -39,7 +39,7 @@ enum {
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT,
 	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
-	H_OTHER, O_CHROMIUM, O_BROWSER_LOG, O_QUIET, O_HELP, O_VERSION, O_N
+	H_OTHER, O_CHROMIUM, O_BROWSER_TIMEOUT, O_BROWSER_LOG, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
 static const opt_def opts[O_N] = {
@@ -75,6 +75,7 @@ static const opt_def opts[O_N] = {
 	[O_JSON] = { "json", 0, NULL, "write JSON lines", NULL },
 	[H_OTHER] = { NULL, 0, NULL, "Other:", NULL },
 	[O_CHROMIUM] = { "chromium", 0, "PATH", "the Chromium binary", "/usr/lib/chromium/chromium" },
+	[O_BROWSER_TIMEOUT] = { "browser-timeout", 0, "S", "seconds Chromium may leave a command unanswered\nbefore it is restarted and its pages tried again", "30" },
 	[O_BROWSER_LOG] = { "browser-log", 0, NULL, "pass Chromium's messages on to stderr", NULL },
 	[O_QUIET] = { "quiet", 'q', NULL, "no notices on stderr", NULL },
 	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
@@ -100,7 +101,7 @@ parse_options(int argc, char **argv)
 		.tabs = 4, .per_host = 1, .pending = 256, .out_buffer = (size_t)4 << 20, .timeout = 30, .max_wait = 10,
 		.wait = WAIT_IDLE, .robots_agent = "sluice", .robots = 1, .min_text = 200,
 		.vw = 1280, .vh = 800, .max_body = (size_t)16 << 20,
-		.max_record = REC_MAX_RECORD_DEFAULT, .chromium = "/usr/lib/chromium/chromium",
+		.max_record = REC_MAX_RECORD_DEFAULT, .chromium = "/usr/lib/chromium/chromium", .browser_timeout = 30,
 	};
 	const char *ranges = CIDR_PRIVATE;
 	int i;
@@ -162,6 +163,7 @@ parse_options(int argc, char **argv)
 		case O_MAX_RECORD: opt_size(name, a, 64, "a size of 64 or more, K/M/G suffixes", &o->max_record); break;
 		case O_JSON: o->json = 1; break;
 		case O_CHROMIUM: o->chromium = a; break;
+		case O_BROWSER_TIMEOUT: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->browser_timeout); break;
 		case O_BROWSER_LOG: o->browser_log = 1; break;
 		case O_QUIET: msg_quiet = 1; break;
 		case O_HELP: opt_help(usage, opts, O_N);

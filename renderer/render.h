@@ -46,6 +46,7 @@ typedef struct render_opts {
 	size_t max_body, max_record;
 	const char *chromium;          /* the binary */
 	int browser_log;               /* Chromium's stderr passed through */
+	double browser_timeout;        /* a browser command unanswered this long: hung */
 	struct cidr *private_ranges;
 	int allow_private;
 } render_opts;
@@ -66,6 +67,7 @@ typedef struct page {
 	char *in;                      /* the input record, or NULL */
 	size_t in_len;
 	rhost *h;
+	int tries;                     /* times a hung Chromium took it down (0 or 1) */
 	struct page *next;
 } page;
 
@@ -97,6 +99,9 @@ void sched_answered(page *p, long status, double latency, double retry_after, do
 		    enum fetcherr e);
 /* Writes p's record with error e (detail), no DOM, and frees p. */
 void sched_fail(page *p, enum fetcherr e, const char *detail);
+/* Puts p, taken from its tab before it ended, back at the head of the
+ * queue (a hung Chromium's page, tried once more). */
+void sched_retry(page *p);
 int sched_idle(void);
 void sched_close(void);
 void page_free(page *p);
@@ -112,8 +117,9 @@ void tab_start(int slot, page *p);
 void tab_reply(int slot, unsigned gen, int tag, json_t *result, json_t *error);
 /* An event of the session sid. */
 void tab_event(const char *sid, const char *method, json_t *params);
-/* The browser went away: every page in a tab ends with an error. */
-void tab_browser_lost(void);
+/* The browser went away: every page in a tab ends with an error, or,
+ * when it hung (hung), is handed back to sched once (sched_retry). */
+void tab_browser_lost(int hung);
 /* Interrupted: pages in tabs end now as `interrupted`. */
 void tab_abort_all(void);
 void tab_close(void);

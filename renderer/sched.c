@@ -103,6 +103,17 @@ sched_answered(page *p, long status, double latency, double retry_after, double 
 }
 
 void
+sched_retry(page *p)
+{
+	p->tries++;
+	p->h->inflight--;
+	p->next = head;
+	head = p;
+	if (!tail)
+		tail = p;
+}
+
+void
 sched_done(page *p)
 {
 	if (p->h)

@@ -446,7 +446,7 @@ emit(tab *t)
 		if (t->err_detail)
 			rec_put_str(b, "error_detail", t->err_detail);
 	}
-	rec_put_int(b, "attempts", 1);
+	rec_put_int(b, "attempts", 1 + p->tries);
 	rec_put_double(b, "fetched_at", tm_wall());
 	if (t->final_url)
 		rec_put_str(b, "final_url", t->final_url);
@@ -977,7 +977,7 @@ tab_event(const char *sid, const char *method, json_t *params)
 }
 
 void
-tab_browser_lost(void)
+tab_browser_lost(int hung)
 {
 	free(shared);   /* it went with the browser */
 	shared = NULL;
@@ -986,11 +986,20 @@ tab_browser_lost(void)
 		tab *t = &tabs[i];
 		if (t->state == S_FREE)
 			continue;
-		if (t->state != S_CLOSING) {
-			set_error(t, FETCHERR_OTHER, "chromium exited while rendering this page");
+		if (t->state != S_CLOSING && hung && t->p->tries == 0) {
+			page *p = t->p;   /* once more, in a new Chromium */
+			t->p = NULL;
+			sched_retry(p);
+		} else if (t->state != S_CLOSING) {
+			char why[128];
+			snprintf(why, sizeof why, hung ?
+				 "render_hung: chromium answered nothing for %.0f s, twice on this page" :
+				 "chromium exited while rendering this page", R.o.browser_timeout);
+			set_error(t, FETCHERR_OTHER, why);
 			free(t->context);
 			t->context = NULL;
-			finish(t);
+			finish(t);   /* without a context it frees the slot itself */
+			continue;
 		}
 		reset(t);
 		R.busy--;

@@ -234,6 +234,33 @@ expect_eq "the other host was not held: asked before the first host's second pag
 	"$(jq -s '([.[] | select(.addr == "127.0.0.2")][0].t) < ([.[] | select(.path == "/static.html" and .addr == "127.0.0.1")][0].t)' "$LOG")"
 echo "#   gap after the 429: $(gaps 127.0.0.1)"
 
+# ---- a hung Chromium (SIGSTOP: no exit, no EOF, no answer) is killed
+# after --browser-timeout, started again, and its pages tried once more;
+# a page in flight through two hangs ends as other
+hang_chromium() {   # hang_chromium RENDER-PID N: stops Chromium when the Nth /slow arrived
+	wait_for 60 "request $2 of the page" logged_ge "$2" '^/slow'
+	kill -STOP "$(pgrep -P "$1" | head -1)"
+}
+: >"$LOG"
+echo "$U1/slow?ms=3000" | "$BIN/render" -q --no-robots --json --browser-timeout 2 >"$T/hung.json" 2>"$T/hung.err" &
+rpid=$!
+hang_chromium "$rpid" 1
+wait "$rpid"
+expect_eq "once hung: the page rendered by the new Chromium, on its second attempt" "200 2 null" \
+	"$(jq -r '"\(.status) \(.attempts) \(.error)"' "$T/hung.json")"
+expect_eq "the server saw the page twice" 2 "$(count '^/slow')"
+expect_match "and render said why" 'chromium did not answer for [0-9]+ s, restarting it' "$(cat "$T/hung.err")"
+: >"$LOG"
+echo "$U1/slow?ms=3000" | "$BIN/render" -q --no-robots --json --browser-timeout 2 >"$T/hung2.json" 2>/dev/null &
+rpid=$!
+hang_chromium "$rpid" 1
+hang_chromium "$rpid" 2
+wait "$rpid"
+expect_eq "hung twice: other, with the reason, not tried a third time" \
+	"other render_hung: chromium answered nothing for 2 s, twice on this page 2 2" \
+	"$(jq -r '"\(.error) \(.error_detail) \(.attempts)"' "$T/hung2.json") $(count '^/slow')"
+expect_eq "no Chromium left, stopped or not" 0 "$(chromes)"
+
 # ---- Chromium runs while render does, and nothing is left after it
 mkfifo "$T/fifo"
 "$BIN/render" -q --no-robots --json <"$T/fifo" >"$T/live.json" &
