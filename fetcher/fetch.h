@@ -42,6 +42,7 @@
 
 #include "cidr.h"
 #include "fetcherr.h"
+#include "hdr.h"
 #include "htab.h"
 #include "pace.h"
 #include "rec.h"
@@ -426,25 +427,7 @@ job *host_take_held(int any);
 void host_free_all(void);
 
 /* req.c */
-/* Whether s[0..n) is a header name (RFC 9110 token). */
-int req_name_ok(const char *s, size_t n);
-/* Whether header line h is curl's -H syntax, "Name: value", "Name:"
- * (drop the default header) or "Name;" (an empty one), without CR or
- * LF: 0, or -1. */
-int req_header_check(const char *h);
-/* Appends -H's argument arg to *l: a header line, or @FILE for one a
- * line (blank lines skipped).  0, or -1 with the reason in err (a line
- * of a file is named by number, never echoed, and of an argument only
- * the name, when a separator ends it). */
-int req_header_add(struct curl_slist **l, const char *arg, char *err, size_t errlen);
-/* --secret-header NAME: a header dropped across origins, like
- * Authorization.  0, or -1 when name is not a header name. */
-int req_secret_add(const char *name);
-/* Whether header name s[0..n) is a secret (any case). */
-int req_is_secret(const char *s, size_t n);
-/* Whether canonical URLs a and b have one origin: scheme, host and
- * port (user:pass@ aside).  curl's rule for sending credentials. */
-int req_same_origin(const char *a, const char *b);
+/* Header syntax, secrets and the origin rule: lib/hdr.h. */
 /* The header list j's next attempt sends (malloc'd; NULL for none):
  * -H's, then --policy's for its target's host; the secret ones only
  * while the target is the input's origin, and never for robots.txt

@@ -35,22 +35,13 @@ pack_headers(job *j)
 	}
 }
 
-/* Puts URL u under key, a password in it as *** (url_shown). */
-static void
-put_url(rec_build *b, const char *key, const char *u)
-{
-	char *shown = url_shown(u);
-	rec_put_str(b, key, shown ? shown : u);
-	free(shown);
-}
-
 /* Writes j's one record and frees it. */
 void
 job_emit(job *j)
 {
 	rec_build *b = &F.build;
 	rec_build_reset(b);
-	put_url(b, "url", j->url);
+	url_put(b, "url", j->url);
 	if (j->hname)
 		rec_put_str(b, "host", j->hname);
 	rec_put_int(b, "status", j->status);
@@ -63,7 +54,7 @@ job_emit(job *j)
 	rec_put_double(b, "fetched_at", tm_wall());
 	redirect_pack(j);
 	if (j->target && !j->easy)
-		put_url(b, "final_url", j->target);   /* a hop refused before it was sent */
+		url_put(b, "final_url", j->target);   /* a hop refused before it was sent */
 	if (j->easy) {
 		char *final = NULL, *ctype = NULL;
 		curl_off_t us = 0;
@@ -71,7 +62,7 @@ job_emit(job *j)
 		curl_easy_getinfo(j->easy, CURLINFO_CONTENT_TYPE, &ctype);
 		curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
 		if (final)
-			put_url(b, "final_url", final);
+			url_put(b, "final_url", final);
 		if (ctype)
 			rec_put_str(b, "ctype", ctype);
 		rec_put_double(b, "time_ms", (double)us / 1000.0);

@@ -293,11 +293,11 @@ parse_options(int argc, char **argv)
 		case O_ALLOW_PRIVATE: o->allow_private = 1; break;
 		case O_RESOLVE: slist_add(&o->resolve, a); break;
 		case O_HEADER:
-			if (req_header_add(&o->headers, a, err, sizeof err) != 0)
+			if (hdr_add(&o->headers, a, err, sizeof err) != 0)
 				msg_usage("--header: %s", err);
 			break;
 		case O_SECRET_HEADER:
-			if (req_secret_add(a) != 0)
+			if (hdr_secret_add(a) != 0)
 				opt_bad(name, a, "a header name");
 			break;
 		case O_USER: free(o->userpwd); o->userpwd = credentials(name, a); break;

@@ -145,7 +145,7 @@ policy_load(const char *path, struct policy **out, char *err, size_t errlen)
 			while (n && (hdr[n - 1] == '\n' || hdr[n - 1] == '\r'))
 				hdr[--n] = '\0';
 			/* The value is not echoed: it may be a key. */
-			if (req_header_check(hdr) != 0) {
+			if (hdr_check(hdr) != 0) {
 				snprintf(err, errlen, "%s:%d: bad header (want header=Name: value)",
 					 path, lineno);
 				fclose(f);

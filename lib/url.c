@@ -98,3 +98,11 @@ url_shown(const char *u)
 	memcpy(s + head + 3, at, tail + 1);
 	return s;
 }
+
+void
+url_put(rec_build *b, const char *key, const char *u)
+{
+	char *shown = url_shown(u);
+	rec_put_str(b, key, shown ? shown : u);
+	free(shown);
+}

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "rec.h"
+
 typedef struct url_parts {
 	char *canon;    /* canonical URL, malloc'd */
 	char *scheme;   /* "http", "https", or another scheme, malloc'd */
@@ -42,5 +44,8 @@ void url_parts_free(url_parts *p);
  * when it has none: how a URL (or a postgresql:// URI) is shown in
  * records and messages. */
 char *url_shown(const char *u);
+/* Puts URL u in record b under key, shown as url_shown shows it: how
+ * every URL of a record is written. */
+void url_put(rec_build *b, const char *key, const char *u);
 
 #endif

@@ -27,17 +27,21 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "xalloc.h"
 #include "tm.h"
 
 #define CMD_RING 4096
 #define B_VERSION 1
 #define B_DOWNLOADS 2
+#define B_PING 3
 
 typedef struct cmd {
 	long id;
 	int slot;
 	unsigned gen;
 	int tag;
+	int browser;       /* to the browser itself, not a tab's session */
+	double sent;       /* tm_mono */
 } cmd;
 
 static cmd cmds[CMD_RING];
@@ -51,6 +55,11 @@ static char *inbuf;
 static size_t in_len, in_cap, scanned;
 static double started_at;
 static int trace;                  /* RENDER_TRACE set: messages on stderr */
+static uv_timer_t watchdog;
+static uv_async_t kick;
+static int watching, hung;
+static int proc_closing;           /* the exited child's handle not yet closed */
+static double last_sent;           /* of a browser-level command */
 
 /* Everything a scraper never needs, measured (docs/render.md): each
  * costs CPU per page or a request to Google.  --disable-features is one
@@ -85,7 +94,7 @@ browser_ready(void)
 int
 browser_started(void)
 {
-	return child_pid > 0;
+	return child_pid > 0 || proc_closing;
 }
 
 static int
@@ -111,6 +120,8 @@ on_closed(uv_handle_t *h)
 	(void)h;
 }
 
+static void on_watchdog(uv_timer_t *t);
+
 static void
 close_pipes(void)
 {
@@ -122,10 +133,29 @@ close_pipes(void)
 }
 
 static void
+on_kick(uv_async_t *a)
+{
+	(void)a;   /* the loop woke: sched's check runs next */
+}
+
+/* The handle is free for the next Chromium: the loop is woken (it may
+ * sleep in poll with nothing else due), so sched's check runs and starts
+ * it for the pages handed back. */
+static void
+on_proc_closed(uv_handle_t *h)
+{
+	(void)h;
+	proc_closing = 0;
+	if (!uv_is_closing((uv_handle_t *)&kick))
+		uv_async_send(&kick);
+}
+
+static void
 on_exit_cb(uv_process_t *p, int64_t status, int sig)
 {
 	(void)status, (void)sig;
-	uv_close((uv_handle_t *)p, on_closed);
+	uv_close((uv_handle_t *)p, on_proc_closed);
+	proc_closing = 1;
 	/* The zygote and renderers share its group: none outlives it. */
 	kill(-child_pid, SIGKILL);
 	child_pid = 0;
@@ -133,10 +163,17 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 	close_pipes();
 	in_len = scanned = 0;
 	remove_profile();
-	tab_browser_lost();
+	if (watching) {
+		uv_timer_stop(&watchdog);
+		watching = 0;
+	}
+	/* Its unanswered commands never will be: the next one starts clean. */
+	memset(cmds, 0, sizeof cmds);
+	tab_browser_lost(hung);
 	/* sched starts it again with the next page that needs it. */
-	if (!R.stopping && R.queued > 0)
+	if (!R.stopping && R.queued > 0 && !hung)
 		msg_warn("chromium exited, starting it again");
+	hung = 0;
 }
 
 static void
@@ -184,7 +221,7 @@ on_alloc(uv_handle_t *h, size_t want, uv_buf_t *buf)
 		}
 		char *n = realloc(inbuf, cap);
 		if (!n)
-			abort();
+			xalloc_die();
 		inbuf = n;
 		in_cap = cap;
 	}
@@ -259,13 +296,15 @@ browser_send(int slot, unsigned gen, int tag, const char *sid, const char *metho
 	json_decref(m);
 	wreq *r = malloc(sizeof *r);
 	if (!text || !r)
-		abort();
+		xalloc_die();
 	r->data = text;
 	if (trace)
 		fprintf(stderr, "> %.300s\n", text);
 	uv_buf_t b = uv_buf_init(text, (unsigned)strlen(text) + 1);   /* with its NUL */
 	cmd *c = &cmds[id % CMD_RING];
-	*c = (cmd){ id, slot, gen, tag };
+	*c = (cmd){ id, slot, gen, tag, sid == NULL, tm_mono() };
+	if (!sid)
+		last_sent = c->sent;
 	if (uv_write(&r->req, (uv_stream_t *)&to_b, &b, 1, on_written) != 0) {
 		free(text);
 		free(r);
@@ -273,6 +312,32 @@ browser_send(int slot, unsigned gen, int tag, const char *sid, const char *metho
 		return 0;
 	}
 	return id;
+}
+
+/* A browser that answers nothing is hung, not gone: no exit, no EOF.
+ * Its own commands (not a tab's: a page's script may hold those) are
+ * answered at once by a live one, so one unanswered for
+ * --browser-timeout means it is hung; with none in flight for a third of
+ * that, one is sent (Browser.getVersion) to ask.  Then it is killed, and
+ * on_exit_cb hands the pages in flight back for one more try. */
+static void
+on_watchdog(uv_timer_t *t)
+{
+	(void)t;
+	if (!pipes_open || hung)
+		return;
+	double now = tm_mono(), oldest = now;
+	for (int i = 0; i < CMD_RING; i++)
+		if (cmds[i].id && cmds[i].browser && cmds[i].sent < oldest)
+			oldest = cmds[i].sent;
+	if (now - oldest > R.o.browser_timeout) {
+		msg_warn("chromium did not answer for %.0f s, restarting it", now - oldest);
+		hung = 1;
+		kill(-child_pid, SIGKILL);
+		return;
+	}
+	if (oldest == now && now - last_sent > R.o.browser_timeout / 3)
+		browser_send(-1, 0, B_PING, NULL, "Browser.getVersion", NULL);
 }
 
 static void
@@ -365,12 +430,25 @@ browser_start(void)
 	browser_send(-1, 0, B_DOWNLOADS, NULL, "Browser.setDownloadBehavior",
 		     json_pack("{s:s}", "behavior", "deny"));
 	browser_send(-1, 0, B_VERSION, NULL, "Browser.getVersion", NULL);
+	if (!watchdog.loop) {
+		uv_timer_init(R.loop, &watchdog);
+		uv_unref((uv_handle_t *)&watchdog);   /* it holds no work of its own */
+		uv_async_init(R.loop, &kick, on_kick);
+		uv_unref((uv_handle_t *)&kick);
+	}
+	uint64_t every = (uint64_t)(R.o.browser_timeout * 1000 / 6) + 1;
+	uv_timer_start(&watchdog, on_watchdog, every, every);
+	watching = 1;
 	return 0;
 }
 
 void
 browser_stop(void)
 {
+	if (watching) {
+		uv_timer_stop(&watchdog);
+		watching = 0;
+	}
 	if (child_pid > 0) {
 		/* Closing fd 3 asks Chromium to quit; the group is killed
 		 * after up to 3 s in case it does not.  A clean exit also

@@ -6,6 +6,7 @@
  *   main.c     options, the loop's life, shutdown
  *   sched.c    input, the queue, per-host pacing and robots.txt
  *   tab.c      one page in one tab: DevTools steps, its record
+ *   cookies.c  --cookies: the jar, carried from context to context
  *   browser.c  the Chromium child and the DevTools pipe (fds 3 and 4)
  *
  * Event callbacks only change state; sched_drive (a uv_check_t, once per
@@ -15,22 +16,29 @@
 #ifndef SLUICE_RENDER_H
 #define SLUICE_RENDER_H
 
+#include <curl/curl.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <uv.h>
 
 #include "cidr.h"
 #include "fetcherr.h"
+#include "outbuf.h"
+#include "pace.h"
 #include "rec.h"
 
 enum render_wait { WAIT_LOAD, WAIT_IDLE, WAIT_SELECTOR };
 
 typedef struct render_opts {
 	long tabs, per_host, pending;
+	size_t out_buffer;             /* --buffer: output bytes before starts stop */
 	double delay, timeout, max_wait;
 	enum render_wait wait;
 	const char *selector;          /* --wait selector:CSS */
 	const char *user_agent;        /* NULL: Chromium's own */
+	struct curl_slist *headers;    /* -H lines, @FILEs read (lib/hdr) */
+	const char *cookies;           /* --cookies FILE, or NULL */
+	int share_context;             /* one browser context for every tab */
 	const char *robots_agent;
 	int robots, load_images, only_shells, screenshot, pdf, json;
 	long min_text;                 /* --only-shells threshold */
@@ -38,6 +46,7 @@ typedef struct render_opts {
 	size_t max_body, max_record;
 	const char *chromium;          /* the binary */
 	int browser_log;               /* Chromium's stderr passed through */
+	double browser_timeout;        /* a browser command unanswered this long: hung */
 	struct cidr *private_ranges;
 	int allow_private;
 } render_opts;
@@ -46,8 +55,7 @@ typedef struct render_opts {
 typedef struct rhost {
 	char *origin;                  /* "http://h:port", robots' scope */
 	long inflight;
-	double next_start;             /* tm_mono() before which none starts */
-	double crawl_delay;
+	struct pace pace;              /* -d, Crawl-delay and what answers taught (lib/pace) */
 	int robots_state;              /* 0 none, 1 loading, 2 ready */
 	struct robots *robots;
 } rhost;
@@ -59,13 +67,14 @@ typedef struct page {
 	char *in;                      /* the input record, or NULL */
 	size_t in_len;
 	rhost *h;
+	int tries;                     /* times a hung Chromium took it down (0 or 1) */
 	struct page *next;
 } page;
 
 typedef struct render_state {
 	render_opts o;
 	uv_loop_t *loop;
-	rec_out out;
+	outbuf out;                    /* records go out through it, never blocking */
 	rec_build build;
 	int input_done, stopping, bad_input, failed_open;
 	long queued;                   /* pages read and not yet ended */
@@ -82,8 +91,17 @@ extern const char *const render_keys[];
 void sched_init(char **files, int n);
 /* Ends p: its record is written (tab_emit or an error record). */
 void sched_done(page *p);
+/* What p's navigation taught its host's pacing: the main document's
+ * status (0: none), latency (seconds from the navigation to its
+ * answer), its Retry-After in seconds (< 0: none), when the navigation
+ * started (tm_mono), and p's error. */
+void sched_answered(page *p, long status, double latency, double retry_after, double started,
+		    enum fetcherr e);
 /* Writes p's record with error e (detail), no DOM, and frees p. */
 void sched_fail(page *p, enum fetcherr e, const char *detail);
+/* Puts p, taken from its tab before it ended, back at the head of the
+ * queue (a hung Chromium's page, tried once more). */
+void sched_retry(page *p);
 int sched_idle(void);
 void sched_close(void);
 void page_free(page *p);
@@ -99,11 +117,24 @@ void tab_start(int slot, page *p);
 void tab_reply(int slot, unsigned gen, int tag, json_t *result, json_t *error);
 /* An event of the session sid. */
 void tab_event(const char *sid, const char *method, json_t *params);
-/* The browser went away: every page in a tab ends with an error. */
-void tab_browser_lost(void);
+/* The browser went away: every page in a tab ends with an error, or,
+ * when it hung (hung), is handed back to sched once (sched_retry). */
+void tab_browser_lost(int hung);
 /* Interrupted: pages in tabs end now as `interrupted`. */
 void tab_abort_all(void);
 void tab_close(void);
+
+/* ---- cookies.c */
+/* Reads the Netscape jar file (a missing file is an empty jar, written
+ * at exit).  0, or -1 with the reason in err. */
+int cookies_load(const char *file, char *err, size_t errlen);
+/* The jar as Storage.setCookies' cookies (new reference), or NULL
+ * without --cookies. */
+json_t *cookies_params(void);
+/* Adds or replaces the cookies of Storage.getCookies' answer. */
+void cookies_merge(json_t *cookies);
+/* Writes the jar back (0600, renamed over), frees it.  0 or -1 (said). */
+int cookies_save(void);
 
 /* ---- browser.c */
 /* Starts Chromium (once ready, browser_ready() is true).  0 or -1. */

@@ -4,9 +4,9 @@
  * watched by the loop, a file read directly), as fetch does, and in
  * fetch's formats: URL lines, or msgpack records with `url`, told apart
  * by each file's first byte.  A page starts when a tab is free, its host
- * has fewer than -p pages open and -d (or robots.txt's Crawl-delay) has
- * passed since the host's last navigation, and the host's robots.txt
- * allows it.  robots.txt is fetched with libcurl on libuv's thread pool,
+ * has fewer than -p pages open and its pacing (lib/pace, as fetch's:
+ * -d, robots.txt's Crawl-delay, what its answers taught, a Retry-After)
+ * lets it, and the host's robots.txt allows it.  robots.txt is fetched with libcurl on libuv's thread pool,
  * once per origin, so the loop never waits for a slow host.
  */
 #include "render.h"
@@ -23,6 +23,7 @@
 #include "htab.h"
 #include "jsshell.h"
 #include "msg.h"
+#include "xalloc.h"
 #include "robots.h"
 #include "tm.h"
 #include "url.h"
@@ -56,7 +57,7 @@ sched_fail(page *p, enum fetcherr e, const char *detail)
 {
 	rec_build *b = &R.build;
 	rec_build_reset(b);
-	rec_put_str(b, "url", p->url);
+	url_put(b, "url", p->url);
 	if (p->host)
 		rec_put_str(b, "host", p->host);
 	rec_put_int(b, "status", 0);
@@ -72,10 +73,45 @@ sched_fail(page *p, enum fetcherr e, const char *detail)
 		size_t off = 0;
 		msgpack_unpack(p->in, p->in_len, &off, &z, &o);
 	}
-	if (rec_out_build(&R.out, b, p->in ? &o : NULL, render_keys) != 0 || rec_out_flush(&R.out) != 0)
+	if (rec_out_build(&R.out.out, b, p->in ? &o : NULL, render_keys) != 0)
 		msg_stdout_failed(errno);
+	outbuf_record(&R.out);
 	msgpack_zone_destroy(&z);
 	sched_done(p);
+}
+
+/* fetch's defaults for the rules of lib/pace (docs/fetch.md, adaptive
+ * pacing): a host's interval follows its latency / 2, at most 60 s; a
+ * 429/503 with Retry-After (up to 300 s) holds the host that long, one
+ * without doubles the interval; 10 transient failures in a row pause it
+ * for 60 s, doubling. */
+static const struct pace_conf pace_conf = {
+	.target_concurrency = 2, .max_delay = 60, .max_elapsed = 600,
+	.max_retry_after = 300, .host_failures = 10, .host_pause = 60,
+};
+
+void
+sched_answered(page *p, long status, double latency, double retry_after, double started,
+	       enum fetcherr e)
+{
+	if (!p->h)
+		return;
+	double now = tm_mono();
+	if (status > 0)
+		pace_answer(&p->h->pace, &pace_conf, status, latency, retry_after, started, now);
+	pace_outcome(&p->h->pace, &pace_conf, fetcherr_retried(e), status > 0, now,
+		     (double)rand() / ((double)RAND_MAX + 1));
+}
+
+void
+sched_retry(page *p)
+{
+	p->tries++;
+	p->h->inflight--;
+	p->next = head;
+	head = p;
+	if (!tail)
+		tail = p;
 }
 
 void
@@ -146,12 +182,14 @@ host_of(const char *canon)
 	int added;
 	htab_ent *e = htab_put(&hosts, canon, n, &added);
 	if (!e)
-		abort();
+		xalloc_die();
 	if (added) {
 		rhost *h = calloc(1, sizeof *h);
 		if (!h || !(h->origin = strndup(canon, n)))
-			abort();
+			xalloc_die();
 		h->robots_state = R.o.robots ? 0 : 2;
+		h->pace.delay = R.o.delay;
+		pace_begin(&h->pace, tm_mono());
 		e->val = h;
 	}
 	return e->val;
@@ -183,10 +221,10 @@ new_page(const char *s, size_t n, const char *raw, size_t raw_len)
 {
 	page *p = calloc(1, sizeof *p);
 	if (!p)
-		abort();
+		xalloc_die();
 	if (raw_len) {
 		if (!(p->in = malloc(raw_len)))
-			abort();
+			xalloc_die();
 		memcpy(p->in, raw, raw_len);
 		p->in_len = raw_len;
 	}
@@ -226,8 +264,9 @@ take_one(void)
 	if (rc != REC_OK)
 		return rc;
 	if (it.raw && pass_through(&it.rec)) {
-		if (rec_out_put(&R.out, it.raw, it.raw_len) != 0 || rec_out_flush(&R.out) != 0)
+		if (rec_out_put(&R.out.out, it.raw, it.raw_len) != 0)
 			msg_stdout_failed(errno);
+		outbuf_record(&R.out);
 		return REC_OK;
 	}
 	new_page(it.url ? it.url : "", it.url ? it.url_len : 0, it.raw, it.raw_len);
@@ -249,7 +288,10 @@ on_readable(uv_poll_t *p, int status, int events)
 static void
 input_want(void)
 {
-	while (!R.input_done && !R.stopping && R.queued < R.o.pending && in_open) {
+	/* Records passed through or refused go straight to the output:
+	 * while it is full, no more is read. */
+	while (!R.input_done && !R.stopping && R.queued < R.o.pending && in_open &&
+	       !outbuf_blocked(&R.out)) {
 		int rc = take_one();
 		if (rc == REC_OK)
 			continue;
@@ -349,7 +391,7 @@ robots_got(uv_work_t *w, int status)
 	if (r->rc == CURLE_OK && r->status >= 200 && r->status < 300) {
 		double cd = 0;
 		h->robots = robots_parse(r->body ? r->body : "", r->len, R.o.robots_agent, &cd);
-		h->crawl_delay = fmin(cd, 60);
+		h->pace.crawl_delay = fmin(cd, 60);
 	} else if (!(r->rc == CURLE_OK && r->status >= 400 && r->status < 500 && r->status != 429)) {
 		h->robots = robots_deny_all();
 		msg_note("robots.txt of %s unreachable, its URLs are refused", h->origin);
@@ -364,12 +406,12 @@ robots_start(rhost *h)
 {
 	robots_work *r = calloc(1, sizeof *r);
 	if (!r)
-		abort();
+		xalloc_die();
 	r->h = h;
 	h->robots_state = 1;
 	robots_loading++;
 	if (uv_queue_work(R.loop, &r->w, robots_get, robots_got) != 0)
-		abort();
+		msg_die(EX_SOFTWARE, "cannot queue the robots.txt fetch");
 }
 
 /* ---- the pass ---------------------------------------------------------- */
@@ -399,7 +441,9 @@ drive(void)
 		msg_die(EX_OSERR, "cannot start chromium");
 	double now = tm_mono(), soonest = INFINITY;
 	page **pp = &head, *prev = NULL;
-	while (*pp && browser_ready()) {
+	/* While the output holds --buffer bytes no page starts: a stalled
+	 * reader downstream holds render back, never its loop. */
+	while (*pp && browser_ready() && !outbuf_blocked(&R.out)) {
 		page *p = *pp;
 		rhost *h = p->h;
 		if (h->robots_state == 0)
@@ -417,10 +461,11 @@ drive(void)
 			}
 		}
 		if (h->robots_state == 2 && h->inflight < R.o.per_host) {
-			if (now >= h->next_start)
+			double at = pace_ready_at(&h->pace, now);
+			if (now >= at)
 				start = (slot = tab_free_slot()) >= 0;
-			else if (h->next_start < soonest)
-				soonest = h->next_start;
+			else if (at < soonest)
+				soonest = at;
 		}
 		if (!start) {
 			if (tab_free_slot() < 0)
@@ -434,7 +479,7 @@ drive(void)
 			tail = prev;
 		p->next = NULL;
 		h->inflight++;
-		h->next_start = now + fmax(R.o.delay, h->crawl_delay);
+		pace_started(&h->pace, now);
 		tab_start(slot, p);
 	}
 	if (soonest < INFINITY)
@@ -446,6 +491,7 @@ on_check(uv_check_t *c)
 {
 	(void)c;
 	drive();
+	outbuf_drain(&R.out);
 	if (sched_idle())
 		uv_stop(R.loop);
 }

@@ -18,6 +18,7 @@
 #include "render.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,14 +26,16 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hdr.h"
 #include "htab.h"
 #include "msg.h"
+#include "xalloc.h"
 #include "tm.h"
 #include "url.h"
 
 enum tag {
 	T_IGNORE, T_CONTEXT, T_TARGET, T_ATTACH, T_NAVIGATE, T_TERMINATE, T_DOM, T_SELECTOR,
-	T_SHOT, T_PDF, T_DISPOSE, T_FETCH
+	T_SHOT, T_PDF, T_DISPOSE, T_FETCH, T_SETCOOKIES, T_GETCOOKIES
 };
 
 enum state { S_FREE, S_OPENING, S_LOADING, S_CAPTURING, S_CLOSING };
@@ -42,6 +45,7 @@ typedef struct tab {
 	unsigned gen;                  /* counts the pages the slot held */
 	enum state state;              /* from here to cap: the page's */
 	page *p;
+	page *held;                    /* ended, its host held until its cookies are in the jar */
 	char *context, *target, *session, *loader, *frame;
 	double t0, t_nav;              /* tm_mono at start, at Page.navigate */
 	double fetched_at;
@@ -67,6 +71,10 @@ typedef struct tab {
 
 static tab *tabs;
 static long ntabs;
+/* --share-context: the one context every tab opens in, and whether it is
+ * being created (no tab starts meanwhile: each would make its own). */
+static char *shared;
+static int shared_pending;
 
 const char *const render_keys[] = {
 	"url", "final_url", "host", "status", "error", "error_detail", "ctype", "headers",
@@ -75,15 +83,14 @@ const char *const render_keys[] = {
 };
 
 static void capture(tab *t, int partial);
+static void open_target(tab *t);
 static void finish(tab *t);
 
+/* A copy of s, "" for NULL: the protocol's strings may be missing. */
 static char *
-xstrdup(const char *s)
+dup_or_empty(const char *s)
 {
-	char *d = strdup(s ? s : "");
-	if (!d)
-		abort();
-	return d;
+	return xstrdup(s ? s : "");
 }
 
 static void
@@ -104,7 +111,7 @@ tab_init(void)
 	ntabs = R.o.tabs;
 	tabs = calloc((size_t)ntabs, sizeof *tabs);
 	if (!tabs)
-		abort();
+		xalloc_die();
 	for (long i = 0; i < ntabs; i++) {
 		tabs[i].slot = (int)i;
 		uv_timer_init(R.loop, &tabs[i].cap);
@@ -119,6 +126,8 @@ tab_init(void)
 int
 tab_free_slot(void)
 {
+	if (shared_pending)
+		return -1;
 	for (long i = 0; i < ntabs; i++)
 		if (tabs[i].state == S_FREE)
 			return (int)i;
@@ -134,6 +143,8 @@ reset(tab *t)
 	free(t->shot), free(t->pdf), free(t->err_detail);
 	json_decref(t->headers);
 	htab_free(&t->inflight);
+	if (t->held)
+		sched_done(t->held);
 	uv_timer_stop(&t->cap);
 	uv_timer_stop(&t->deadline);
 	uv_timer_stop(&t->poll);
@@ -149,7 +160,7 @@ set_error(tab *t, enum fetcherr e, const char *detail)
 		return;
 	t->err = e;
 	free(t->err_detail);
-	t->err_detail = xstrdup(detail);
+	t->err_detail = dup_or_empty(detail);
 }
 
 static void
@@ -183,6 +194,12 @@ tab_start(int slot, page *p)
 	t->t0 = tm_mono();
 	R.busy++;
 	uv_timer_start(&t->deadline, on_deadline, (uint64_t)(R.o.timeout * 1000), 0);
+	if (shared) {
+		t->context = dup_or_empty(shared);
+		open_target(t);
+		return;
+	}
+	shared_pending = R.o.share_context;
 	send_browser(t, T_CONTEXT, "Target.createBrowserContext",
 		     json_pack("{s:b}", "disposeOnDetach", 1));
 }
@@ -308,7 +325,7 @@ on_poll(uv_timer_t *h)
 	char *lit = json_dumps(sel, JSON_ENCODE_ANY);
 	json_decref(sel);
 	if (asprintf(&js, "!!document.querySelector(%s)", lit) < 0)
-		abort();
+		xalloc_die();
 	free(lit);
 	json_object_set_new(q, "expression", json_string(js));
 	free(js);
@@ -322,7 +339,7 @@ unbase64(const char *s, size_t *len)
 	size_t n = strlen(s);
 	unsigned char *o = malloc(n / 4 * 3 + 3);
 	if (!o)
-		abort();
+		xalloc_die();
 	uint32_t acc = 0;
 	int bits = 0;
 	size_t k = 0;
@@ -420,7 +437,7 @@ emit(tab *t)
 	page *p = t->p;
 	rec_build *b = &R.build;
 	rec_build_reset(b);
-	rec_put_str(b, "url", p->url);
+	url_put(b, "url", p->url);
 	rec_put_str(b, "host", p->host);
 	rec_put_int(b, "status", t->status);
 	if (t->err) {
@@ -428,10 +445,10 @@ emit(tab *t)
 		if (t->err_detail)
 			rec_put_str(b, "error_detail", t->err_detail);
 	}
-	rec_put_int(b, "attempts", 1);
+	rec_put_int(b, "attempts", 1 + p->tries);
 	rec_put_double(b, "fetched_at", tm_wall());
 	if (t->final_url)
-		rec_put_str(b, "final_url", t->final_url);
+		url_put(b, "final_url", t->final_url);
 	if (t->ctype)
 		rec_put_str(b, "ctype", t->ctype);
 	rec_put_double(b, "time_ms", t->time_ms);
@@ -453,10 +470,55 @@ emit(tab *t)
 		size_t off = 0;
 		msgpack_unpack(p->in, p->in_len, &off, &z, &in);
 	}
-	if (rec_out_build(&R.out, b, p->in ? &in : NULL, render_keys) != 0 ||
-	    rec_out_flush(&R.out) != 0)
+	if (rec_out_build(&R.out.out, b, p->in ? &in : NULL, render_keys) != 0)
 		msg_stdout_failed(errno);
+	outbuf_record(&R.out);
 	msgpack_zone_destroy(&z);
+}
+
+/* Closes t's tab: the context with it, unless it is the shared one. */
+static void
+dispose(tab *t)
+{
+	if (!R.o.share_context)
+		send_browser(t, T_DISPOSE, "Target.disposeBrowserContext",
+			     json_pack("{s:s}", "browserContextId", t->context));
+	else if (t->target)
+		send_browser(t, T_DISPOSE, "Target.closeTarget", json_pack("{s:s}", "targetId", t->target));
+	else {
+		reset(t);
+		R.busy--;
+	}
+}
+
+/* Opens the tab in t's context. */
+static void
+open_target(tab *t)
+{
+	send_browser(t, T_TARGET, "Target.createTarget",
+		     json_pack("{s:s, s:s}", "url", "about:blank", "browserContextId", t->context));
+}
+
+/* The main document's Retry-After in seconds (delta or HTTP date), or
+ * -1. */
+static double
+retry_after(tab *t)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(t->headers, k, v) {
+		if (strcasecmp(k, "retry-after") != 0 || !json_is_string(v))
+			continue;
+		const char *s = json_string_value(v);
+		char *end;
+		double d = strtod(s, &end);
+		if (end != s && !*end && d >= 0)
+			return d;
+		time_t when = curl_getdate(s, NULL);
+		if (when != -1)
+			return fmax(0, (double)when - tm_wall());
+	}
+	return -1;
 }
 
 /* Ends the page: its record, then the context's disposal. */
@@ -475,11 +537,20 @@ finish(tab *t)
 	emit(t);
 	page *p = t->p;
 	t->p = NULL;
-	sched_done(p);
+	if (t->t_nav)
+		sched_answered(p, t->status, t->time_ms / 1000, retry_after(t), t->t_nav, t->err);
 	t->state = S_CLOSING;
-	if (t->context && browser_ready())
-		send_browser(t, T_DISPOSE, "Target.disposeBrowserContext",
+	if (t->context && browser_ready() && R.o.cookies) {
+		/* The page's cookies into the jar, then the disposal.  Its
+		 * host's next page waits for them (-p), so it gets them. */
+		t->held = p;
+		send_browser(t, T_GETCOOKIES, "Storage.getCookies",
 			     json_pack("{s:s}", "browserContextId", t->context));
+		return;
+	}
+	sched_done(p);
+	if (t->context && browser_ready())
+		dispose(t);
 	else {
 		reset(t);
 		R.busy--;
@@ -497,14 +568,36 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 	const char *emsg = error ? json_string_value(json_object_get(error, "message")) : NULL;
 	switch (tag) {
 	case T_CONTEXT:
+		shared_pending = 0;
 		if (error || !json_string_value(json_object_get(res, "browserContextId"))) {
 			set_error(t, FETCHERR_OTHER, emsg ? emsg : "cannot create a browser context");
 			finish(t);
 			return;
 		}
-		t->context = xstrdup(json_string_value(json_object_get(res, "browserContextId")));
-		send_browser(t, T_TARGET, "Target.createTarget",
-			     json_pack("{s:s, s:s}", "url", "about:blank", "browserContextId", t->context));
+		t->context = dup_or_empty(json_string_value(json_object_get(res, "browserContextId")));
+		if (R.o.share_context)
+			shared = dup_or_empty(t->context);
+		json_t *jar = cookies_params();
+		if (jar)   /* the jar first: the tab opens once it is in */
+			send_browser(t, T_SETCOOKIES, "Storage.setCookies",
+				     json_pack("{s:o, s:s}", "cookies", jar, "browserContextId", t->context));
+		else
+			open_target(t);
+		return;
+	case T_SETCOOKIES:
+		if (error) {
+			set_error(t, FETCHERR_OTHER, emsg ? emsg : "cannot set the cookies");
+			finish(t);
+			return;
+		}
+		open_target(t);
+		return;
+	case T_GETCOOKIES:
+		if (!error)
+			cookies_merge(json_object_get(res, "cookies"));
+		sched_done(t->held);
+		t->held = NULL;
+		dispose(t);
 		return;
 	case T_TARGET:
 		if (error || !json_string_value(json_object_get(res, "targetId"))) {
@@ -512,7 +605,7 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 			finish(t);
 			return;
 		}
-		t->target = xstrdup(json_string_value(json_object_get(res, "targetId")));
+		t->target = dup_or_empty(json_string_value(json_object_get(res, "targetId")));
 		send_browser(t, T_ATTACH, "Target.attachToTarget",
 			     json_pack("{s:s, s:b}", "targetId", t->target, "flatten", 1));
 		return;
@@ -522,7 +615,7 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 			finish(t);
 			return;
 		}
-		t->session = xstrdup(json_string_value(json_object_get(res, "sessionId")));
+		t->session = dup_or_empty(json_string_value(json_object_get(res, "sessionId")));
 		setup_and_navigate(t);
 		return;
 	case T_NAVIGATE: {
@@ -539,8 +632,8 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 			return;
 		}
 		free(t->loader), free(t->frame);
-		t->loader = xstrdup(json_string_value(json_object_get(res, "loaderId")));
-		t->frame = xstrdup(json_string_value(json_object_get(res, "frameId")));
+		t->loader = dup_or_empty(json_string_value(json_object_get(res, "loaderId")));
+		t->frame = dup_or_empty(json_string_value(json_object_get(res, "frameId")));
 		t->committed = 1;
 		if (json_is_true(json_object_get(res, "isDownload"))) {
 			set_error(t, FETCHERR_OTHER, "a download, refused");
@@ -584,7 +677,7 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 		}
 		t->body = malloc(n + 1);
 		if (!t->body)
-			abort();
+			xalloc_die();
 		memcpy(t->body, json_string_value(v), n);
 		t->body_len = n;
 		next_output(t, T_DOM);
@@ -681,11 +774,57 @@ request_started(tab *t, const char *id)
 	if (!id)
 		return;
 	if (!htab_put(&t->inflight, id, strlen(id), &added))
-		abort();
+		xalloc_die();
 	if (added) {
 		t->starts++;
 		uv_timer_stop(&t->quiet);
 	}
+}
+
+/* The request's headers (a DevTools headers object) with -H's lines
+ * applied, as Fetch.continueRequest's list, which replaces them all; the
+ * secret ones only when url is the page's own origin (the input URL's:
+ * scheme, host and port, as fetch's rule across redirects).  NULL when
+ * -H gave none. */
+static json_t *
+extra_headers(tab *t, const char *url, json_t *have)
+{
+	if (!R.o.headers)
+		return NULL;
+	json_t *h = json_object();
+	const char *k;
+	json_t *v;
+	if (json_is_object(have))
+		json_object_foreach(have, k, v)
+			if (json_is_string(v))
+				json_object_set(h, k, v);
+	int own = hdr_same_origin(url, t->p->url);
+	for (const struct curl_slist *l = R.o.headers; l; l = l->next) {
+		const char *line = l->data;
+		size_t n = hdr_name_len(line);
+		if (!own && hdr_is_secret(line, n))
+			continue;
+		char name[256];
+		snprintf(name, sizeof name, "%.*s", (int)n, line);
+		void *it = json_object_iter(h);
+		while (it) {   /* one name, whatever its case */
+			void *next = json_object_iter_next(h, it);
+			if (strcasecmp(json_object_iter_key(it), name) == 0)
+				json_object_del(h, json_object_iter_key(it));
+			it = next;
+		}
+		const char *val = line + n + 1;
+		while (*val == ' ' || *val == '\t')
+			val++;
+		if (line[n] == ':' && !*val)
+			continue;   /* "Name:" drops the header */
+		json_object_set_new(h, name, json_string(line[n] == ';' ? "" : val));
+	}
+	json_t *list = json_array();
+	json_object_foreach(h, k, v)
+		json_array_append_new(list, json_pack("{s:s, s:O}", "name", k, "value", v));
+	json_decref(h);
+	return list;
 }
 
 static void
@@ -702,7 +841,11 @@ on_request_paused(tab *t, json_t *params)
 	request_started(t, json_string_value(json_object_get(params, "networkId")));
 	if (e == FETCHERR_NONE) {
 		t->requests++;
-		cmd(t, T_FETCH, "Fetch.continueRequest", json_pack("{s:s}", "requestId", rid));
+		json_t *c = json_pack("{s:s}", "requestId", rid);
+		json_t *hs = url ? extra_headers(t, url, json_object_get(req, "headers")) : NULL;
+		if (hs)
+			json_object_set_new(c, "headers", hs);
+		cmd(t, T_FETCH, "Fetch.continueRequest", c);
 		return;
 	}
 	t->blocked++;
@@ -729,7 +872,7 @@ note_address(tab *t, const char *ip)
 {
 	if (!ip || t->remote_ip)
 		return;
-	t->remote_ip = xstrdup(ip);
+	t->remote_ip = dup_or_empty(ip);
 	char a[64];
 	size_t n = strlen(ip);
 	if (ip[0] == '[' && n < sizeof a && n >= 2) {
@@ -752,7 +895,8 @@ on_response(tab *t, json_t *params)
 	json_decref(t->headers);
 	t->headers = json_incref(json_object_get(r, "headers"));
 	free(t->final_url);
-	t->final_url = xstrdup(json_string_value(json_object_get(r, "url")));
+	const char *fu = json_string_value(json_object_get(r, "url"));
+	t->final_url = fu ? dup_or_empty(fu) : NULL;   /* a message without one: none */
 	note_address(t, json_string_value(json_object_get(r, "remoteIPAddress")));
 	free(t->ctype);
 	t->ctype = NULL;
@@ -760,9 +904,9 @@ on_response(tab *t, json_t *params)
 	json_t *v;
 	json_object_foreach(t->headers, k, v)
 		if (strcasecmp(k, "content-type") == 0 && json_string_value(v))
-			t->ctype = xstrdup(json_string_value(v));
+			t->ctype = dup_or_empty(json_string_value(v));
 	if (!t->ctype && json_string_value(json_object_get(r, "mimeType")))
-		t->ctype = xstrdup(json_string_value(json_object_get(r, "mimeType")));
+		t->ctype = dup_or_empty(json_string_value(json_object_get(r, "mimeType")));
 	t->time_ms = (tm_mono() - t->t_nav) * 1000;
 }
 
@@ -811,7 +955,7 @@ tab_event(const char *sid, const char *method, json_t *params)
 		const char *l = json_string_value(json_object_get(f, "loaderId"));
 		if (!json_object_get(f, "parentId") && l && t->loader && strcmp(l, t->loader)) {
 			free(t->loader);
-			t->loader = xstrdup(l);
+			t->loader = dup_or_empty(l);
 			t->loaded = t->idle = t->chrome_idle = 0;
 			htab_clear(&t->inflight);   /* the old document's end unseen */
 			uv_timer_stop(&t->quiet);
@@ -833,17 +977,29 @@ tab_event(const char *sid, const char *method, json_t *params)
 }
 
 void
-tab_browser_lost(void)
+tab_browser_lost(int hung)
 {
+	free(shared);   /* it went with the browser */
+	shared = NULL;
+	shared_pending = 0;
 	for (long i = 0; i < ntabs; i++) {
 		tab *t = &tabs[i];
 		if (t->state == S_FREE)
 			continue;
-		if (t->state != S_CLOSING) {
-			set_error(t, FETCHERR_OTHER, "chromium exited while rendering this page");
+		if (t->state != S_CLOSING && hung && t->p->tries == 0) {
+			page *p = t->p;   /* once more, in a new Chromium */
+			t->p = NULL;
+			sched_retry(p);
+		} else if (t->state != S_CLOSING) {
+			char why[128];
+			snprintf(why, sizeof why, hung ?
+				 "render_hung: chromium answered nothing for %.0f s, twice on this page" :
+				 "chromium exited while rendering this page", R.o.browser_timeout);
+			set_error(t, FETCHERR_OTHER, why);
 			free(t->context);
 			t->context = NULL;
-			finish(t);
+			finish(t);   /* without a context it frees the slot itself */
+			continue;
 		}
 		reset(t);
 		R.busy--;
@@ -865,6 +1021,8 @@ tab_abort_all(void)
 void
 tab_close(void)
 {
+	free(shared);
+	shared = NULL;
 	for (long i = 0; i < ntabs; i++) {
 		reset(&tabs[i]);
 		uv_close((uv_handle_t *)&tabs[i].cap, NULL);

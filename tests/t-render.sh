@@ -142,6 +142,125 @@ echo "$U1/redirect-to?url=$U2/ok" | "$BIN/render" -q --no-robots --json >"$T/pri
 expect_eq "where both are private (the default ranges), the redirect is followed" "200 $U2/ok" \
 	"$(jq -r '"\(.status) \(.final_url)"' "$T/priv2.json")"
 
+# ---- a stalled reader: render's loop goes on, no page starts while the
+# output holds --buffer bytes (lib/outbuf, as fetch)
+python3 -c 'import sys; sys.stdout.write("<!DOCTYPE html><title>Big</title><p>" + "x" * 300000 + "</p>")' \
+	>"$T/www/big.html"
+printf '%s\n' "$URL/big.html" "$URL/js.html" >"$T/stall.txt"
+mkfifo "$T/ofifo"
+: >"$LOG"
+"$BIN/render" -q --no-robots --json -c 2 -p 1 --buffer 1K <"$T/stall.txt" >"$T/ofifo" &
+rpid=$!
+exec 4<"$T/ofifo"
+unread() { python3 -c 'import fcntl, struct, termios
+print(struct.unpack("i", fcntl.ioctl(0, termios.FIONREAD, b"\0" * 4))[0])' <&4; }
+pipe_full() { [ "$(unread)" -ge 65536 ]; }
+wait_for 60 "the stdout pipe to fill" pipe_full
+expect_eq "the pipe is full with the first record: the second page, free to start by -c and -p, is not opened" \
+	"/big.html" "$(jq -r .path "$LOG" | tr '\n' ' ' | sed 's/ $//')"
+kill -TERM "$rpid"
+no_chromes() { [ "$(chromes)" = 0 ]; }
+wait_for 30 "Chromium to exit while stdout is still unread" no_chromes
+expect_eq "render's loop ran meanwhile: SIGTERM stopped Chromium though nothing more was read" "0 $(unread)" \
+	"$(chromes) $(unread)"
+cat <&4 >"$T/stall.json"
+exec 4<&-
+wait "$rpid"
+expect_eq "both records, whole: the big page, and the other interrupted before it started" \
+	"$URL/big.html 200 true null
+$URL/js.html 0 false interrupted" \
+	"$(jq -r '"\(.url) \(.status) \(.bytes > 300000) \(.error)"' "$T/stall.json")"
+expect_eq "and the server never saw the second page" 0 "$(count '^/js.html')"
+rm -rf "$T"/tmp/render-profile.*
+
+# ---- -H: every request of the page gets the header; a secret one (a
+# credential word in its name) only those to the page's own origin
+cat >"$T/www/hdr.html" <<EOF
+<!DOCTYPE html>
+<html><head><title>Headers</title></head><body><p>headers</p>
+<script>fetch('/items.json'); fetch('$U2/ok').catch(function () {});</script></body></html>
+EOF
+: >"$LOG"
+echo "$U1/hdr.html" | "$BIN/render" -q --no-robots --json -H 'X-Api-Key: s3cret-key' \
+	-H 'X-Plain: p1' >"$T/hdr.json"
+expect_eq "the page and its same-origin fetch carry both; the other origin only the plain one" \
+	"127.0.0.1 /hdr.html s3cret-key p1
+127.0.0.1 /items.json s3cret-key p1
+127.0.0.2 /ok null p1" \
+	"$(jq -r 'select(.path != "/favicon.ico") | "\(.addr) \(.path) \(.hdrs["x-api-key"]) \(.hdrs["x-plain"])"' "$LOG" | sort)"
+expect_eq "the secret is in no record" "200 0" \
+	"$(jq -r .status "$T/hdr.json") $(grep -c s3cret "$T/hdr.json")"
+
+# ---- --cookies: the jar is set into each page's context, a page's new
+# cookies reach the next page, and the jar is written back at exit
+printf '127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\ts3cret\n' >"$T/jar.txt"
+printf '%s\n' "$U1/members" "$U2/members" "$U1/login?name=tok&value=v1" "$U1/members?name=tok&value=v1" |
+	"$BIN/render" -q --no-robots --json -c 1 --cookies "$T/jar.txt" >"$T/jar.json"
+expect_eq "the jar's host-only cookie opens its host, not another; the login's cookie the next page" \
+	"$U1/members 200
+$U2/members 403
+$U1/login?name=tok&value=v1 200
+$U1/members?name=tok&value=v1 200" \
+	"$(jq -r '"\(.url) \(.status)"' "$T/jar.json")"
+expect_eq "the jar written back: both cookies, the HttpOnly one marked, mode 600" \
+	"#HttpOnly_127.0.0.1 FALSE / FALSE tok v1
+127.0.0.1 FALSE / FALSE session s3cret
+600" \
+	"$(grep -v '^#[^H]' "$T/jar.txt" | grep . | awk -F '\t' '{print $1, $2, $3, $4, $6, $7}' | sort)
+$(stat -c %a "$T/jar.txt")"
+
+# ---- --share-context: one browser context, so a cookie one page got
+# reaches the next; by default each page starts clean
+printf '%s\n' "$U1/login?name=s2&value=v2" "$U1/members?name=s2&value=v2" >"$T/share.txt"
+"$BIN/render" -q --no-robots --json -c 1 <"$T/share.txt" >"$T/noshare.json"
+"$BIN/render" -q --no-robots --json -c 2 -p 1 --share-context <"$T/share.txt" >"$T/share.json"
+expect_eq "a context per page: the second page has no cookie" "200 403" \
+	"$(jq -r .status "$T/noshare.json" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "--share-context: the login's cookie opens the second page" "200 200" \
+	"$(jq -r .status "$T/share.json" | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- adaptive pacing (lib/pace, as fetch): a 429 with Retry-After: 2
+# holds its host for 2 s; another host goes on meanwhile
+: >"$LOG"
+printf '%s\n' "$U1/retry-after?s=2&key=ra" "$U1/static.html" "$U2/static.html" |
+	"$BIN/render" -q --no-robots --json -c 2 -p 1 >"$T/ra.json"
+expect_eq "the 429 is the page's record, the next page of its host renders" \
+	"$U1/retry-after?s=2&key=ra 429
+$U1/static.html 200
+$U2/static.html 200" "$(jq -r '"\(.url) \(.status)"' "$T/ra.json" | sort)"
+expect_eq "no navigation to the host for 2 s after its 429" true \
+	"$(gaps 127.0.0.1 | jq 'length == 1 and .[0] >= 1.95')"
+expect_eq "the other host was not held: asked before the first host's second page" true \
+	"$(jq -s '([.[] | select(.addr == "127.0.0.2")][0].t) < ([.[] | select(.path == "/static.html" and .addr == "127.0.0.1")][0].t)' "$LOG")"
+echo "#   gap after the 429: $(gaps 127.0.0.1)"
+
+# ---- a hung Chromium (SIGSTOP: no exit, no EOF, no answer) is killed
+# after --browser-timeout, started again, and its pages tried once more;
+# a page in flight through two hangs ends as other
+hang_chromium() {   # hang_chromium RENDER-PID N: stops Chromium when the Nth /slow arrived
+	wait_for 60 "request $2 of the page" logged_ge "$2" '^/slow'
+	kill -STOP "$(pgrep -P "$1" | head -1)"
+}
+: >"$LOG"
+echo "$U1/slow?ms=3000" | "$BIN/render" -q --no-robots --json --browser-timeout 2 >"$T/hung.json" 2>"$T/hung.err" &
+rpid=$!
+hang_chromium "$rpid" 1
+wait "$rpid"
+expect_eq "once hung: the page rendered by the new Chromium, on its second attempt" "200 2 null" \
+	"$(jq -r '"\(.status) \(.attempts) \(.error)"' "$T/hung.json")"
+expect_eq "the server saw the page twice" 2 "$(count '^/slow')"
+expect_match "and render said why" 'chromium did not answer for [0-9]+ s, restarting it' "$(cat "$T/hung.err")"
+: >"$LOG"
+echo "$U1/slow?ms=3000" | "$BIN/render" -q --no-robots --json --browser-timeout 2 >"$T/hung2.json" 2>/dev/null &
+rpid=$!
+hang_chromium "$rpid" 1
+hang_chromium "$rpid" 2
+wait "$rpid"
+expect_eq "hung twice: other, with the reason, not tried a third time" \
+	"other render_hung: chromium answered nothing for 2 s, twice on this page 2 2" \
+	"$(jq -r '"\(.error) \(.error_detail) \(.attempts)"' "$T/hung2.json") $(count '^/slow')"
+expect_eq "no Chromium left, stopped or not" 0 "$(chromes)"
+
 # ---- Chromium runs while render does, and nothing is left after it
 mkfifo "$T/fifo"
 "$BIN/render" -q --no-robots --json <"$T/fifo" >"$T/live.json" &
