@@ -394,7 +394,9 @@ robots_got(uv_work_t *w, int status)
 		h->pace.crawl_delay = fmin(cd, 60);
 	} else if (!(r->rc == CURLE_OK && r->status >= 400 && r->status < 500 && r->status != 429)) {
 		h->robots = robots_deny_all();
-		msg_note("robots.txt of %s unreachable, its URLs are refused", h->origin);
+		char *shown = url_shown(h->origin);
+		msg_note("robots.txt of %s unreachable, its URLs are refused", shown ? shown : h->origin);
+		free(shown);
 	}
 	h->robots_state = 2;
 	free(r->body);

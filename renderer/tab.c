@@ -692,8 +692,10 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 			else
 				t->pdf = unbase64(d, &t->pdf_len);
 		} else if (!t->err) {
-			msg_warn("%s of %s: %s", tag == T_SHOT ? "screenshot" : "pdf", t->p->url,
-				 emsg ? emsg : "no data");
+			char *shown = url_shown(t->p->url);
+			msg_warn("%s of %s: %s", tag == T_SHOT ? "screenshot" : "pdf",
+				 shown ? shown : t->p->url, emsg ? emsg : "no data");
+			free(shown);
 		}
 		next_output(t, tag);
 		return;
