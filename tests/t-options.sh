@@ -49,9 +49,9 @@ for p in validate sink fetch parse render; do
 		# The OPTIONS section is generated from the option table:
 		# `make man` must leave the committed page as it is.
 		cp "$ROOT/man/$p.1" "$T/$p.1"
-		"$ROOT/scripts/man-options" "$BIN/$p" "$T/$p.1"
+		gen=$("$ROOT/scripts/man-options" "$BIN/$p" "$T/$p.1" 2>&1) || gen="make man fails: $gen"
 		expect_eq "$p: man/$p.1 OPTIONS is what make man writes" "" \
-			"$(diff "$ROOT/man/$p.1" "$T/$p.1")"
+			"$gen$(diff "$ROOT/man/$p.1" "$T/$p.1")"
 		;;
 	esac
 done
