@@ -34,7 +34,7 @@
 #include "url.h"
 
 enum tag {
-	T_IGNORE, T_CONTEXT, T_TARGET, T_ATTACH, T_NAVIGATE, T_TERMINATE, T_DOM, T_SELECTOR,
+	T_IGNORE, T_SETUP, T_CONTEXT, T_TARGET, T_ATTACH, T_NAVIGATE, T_TERMINATE, T_DOM, T_SELECTOR,
 	T_SHOT, T_PDF, T_DISPOSE, T_FETCH, T_SETCOOKIES, T_GETCOOKIES
 };
 
@@ -59,10 +59,8 @@ typedef struct tab {
 	size_t shot_len, pdf_len;
 	long requests, blocked, console_errors;
 	htab inflight;                 /* ids of requests started, not ended */
-	long starts;                   /* requests started so far */
-	long chrome_idle_at;           /* starts when Chromium said networkIdle */
-	int chrome_idle;
 	int loaded, idle, partial, committed, from_public;
+	int setup_pending;             /* setup commands not yet answered */
 	enum fetcherr err;
 	char *err_detail;
 	enum fetcherr main_blocked;    /* why we refused the main document */
@@ -204,27 +202,42 @@ tab_start(int slot, page *p)
 		     json_pack("{s:b}", "disposeOnDetach", 1));
 }
 
-/* Sends the session's setup and the navigation. */
+/* One command of the session's setup, counted: the page is opened only
+ * once every one is answered. */
 static void
-setup_and_navigate(tab *t)
+setup(tab *t, const char *method, json_t *params)
 {
-	cmd(t, T_IGNORE, "Page.enable", NULL);
-	cmd(t, T_IGNORE, "Page.setLifecycleEventsEnabled", json_pack("{s:b}", "enabled", 1));
-	cmd(t, T_IGNORE, "Network.enable", NULL);
-	cmd(t, T_IGNORE, "Runtime.enable", NULL);
+	t->setup_pending++;
+	cmd(t, T_SETUP, method, params);
+}
+
+/* Sends the session's setup.  The navigation waits for its answers: a
+ * request a page's first script makes before the renderer has Network
+ * enabled is never reported, and a long poll would then look finished. */
+static void
+setup_session(tab *t)
+{
+	setup(t, "Page.enable", NULL);
+	setup(t, "Page.setLifecycleEventsEnabled", json_pack("{s:b}", "enabled", 1));
+	setup(t, "Network.enable", NULL);
+	setup(t, "Runtime.enable", NULL);
 	if (R.o.user_agent)
-		cmd(t, T_IGNORE, "Network.setUserAgentOverride",
-		     json_pack("{s:s}", "userAgent", R.o.user_agent));
+		setup(t, "Network.setUserAgentOverride", json_pack("{s:s}", "userAgent", R.o.user_agent));
 	/* Every request passes through us: the page's own schemes and
 	 * addresses are checked, images, media and fonts refused. */
-	cmd(t, T_IGNORE, "Fetch.enable",
-	     json_pack("{s:[{s:s, s:s}]}", "patterns", "urlPattern", "*", "requestStage", "Request"));
+	setup(t, "Fetch.enable",
+	      json_pack("{s:[{s:s, s:s}]}", "patterns", "urlPattern", "*", "requestStage", "Request"));
 	if (R.o.screenshot)
-		cmd(t, T_IGNORE, "Emulation.setDeviceMetricsOverride",
-		     json_pack("{s:I, s:I, s:f, s:b}", "width", (json_int_t)R.o.vw,
-			       "height", (json_int_t)R.o.vh, "deviceScaleFactor", 1.0, "mobile", 0));
+		setup(t, "Emulation.setDeviceMetricsOverride",
+		      json_pack("{s:I, s:I, s:f, s:b}", "width", (json_int_t)R.o.vw,
+				"height", (json_int_t)R.o.vh, "deviceScaleFactor", 1.0, "mobile", 0));
 	send_browser(t, T_IGNORE, "Browser.setDownloadBehavior",
 		     json_pack("{s:s, s:s}", "behavior", "deny", "browserContextId", t->context));
+}
+
+static void
+navigate(tab *t)
+{
 	t->t_nav = tm_mono();
 	t->state = S_LOADING;
 	cmd(t, T_NAVIGATE, "Page.navigate", json_pack("{s:s}", "url", t->p->url));
@@ -284,13 +297,16 @@ check_wait(tab *t)
 		capture(t, 0);
 }
 
-/* Whether the network is quiet: no request in flight by render's count,
- * or Chromium's own networkIdle came after the last request started (a
- * request whose end no event told is not in flight for Chromium). */
+/* Whether the network is quiet: no request in flight by render's count.
+ * Not Chromium's networkIdle: its lifecycle event comes from the renderer
+ * and its requests' events from the network service, in no set order, so
+ * under load it was seen to call a long poll in flight idle.  A request
+ * whose end no event tells costs the page the cap (partial), never a
+ * wrong "complete". */
 static int
 quiet(tab *t)
 {
-	return t->inflight.n == 0 || (t->chrome_idle && t->chrome_idle_at == t->starts);
+	return t->inflight.n == 0;
 }
 
 /* --wait networkidle: 500 ms after the load event and after the last
@@ -616,7 +632,11 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 			return;
 		}
 		t->session = dup_or_empty(json_string_value(json_object_get(res, "sessionId")));
-		setup_and_navigate(t);
+		setup_session(t);
+		return;
+	case T_SETUP:
+		if (--t->setup_pending == 0)
+			navigate(t);
 		return;
 	case T_NAVIGATE: {
 		const char *et = json_string_value(json_object_get(res, "errorText"));
@@ -777,10 +797,8 @@ request_started(tab *t, const char *id)
 		return;
 	if (!htab_put(&t->inflight, id, strlen(id), &added))
 		xalloc_die();
-	if (added) {
-		t->starts++;
+	if (added)
 		uv_timer_stop(&t->quiet);
-	}
 }
 
 /* The request's headers (a DevTools headers object) with -H's lines
@@ -840,8 +858,11 @@ on_request_paused(tab *t, json_t *params)
 		return;
 	const char *why = NULL;
 	enum fetcherr e = url ? refused(t, url, type, &why) : FETCHERR_NONE;
-	request_started(t, json_string_value(json_object_get(params, "networkId")));
 	if (e == FETCHERR_NONE) {
+		/* Only a request let through is in flight: one refused here
+		 * ends by our word, and a browser-made one (the favicon) may
+		 * never see its end reported. */
+		request_started(t, json_string_value(json_object_get(params, "networkId")));
 		t->requests++;
 		json_t *c = json_pack("{s:s}", "requestId", rid);
 		json_t *hs = url ? extra_headers(t, url, json_object_get(req, "headers")) : NULL;
@@ -944,10 +965,6 @@ tab_event(const char *sid, const char *method, json_t *params)
 		if (strcmp(name, "load") == 0) {
 			t->loaded = 1;
 			quiet_restart(t);
-		} else if (strcmp(name, "networkIdle") == 0) {
-			t->chrome_idle = 1;
-			t->chrome_idle_at = t->starts;
-			quiet_restart(t);
 		}
 		check_wait(t);
 	} else if (strcmp(method, "Page.frameNavigated") == 0) {
@@ -958,7 +975,7 @@ tab_event(const char *sid, const char *method, json_t *params)
 		if (!json_object_get(f, "parentId") && l && t->loader && strcmp(l, t->loader)) {
 			free(t->loader);
 			t->loader = dup_or_empty(l);
-			t->loaded = t->idle = t->chrome_idle = 0;
+			t->loaded = t->idle = 0;
 			htab_clear(&t->inflight);   /* the old document's end unseen */
 			uv_timer_stop(&t->quiet);
 		}
