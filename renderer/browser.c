@@ -29,6 +29,7 @@
 #include "msg.h"
 #include "xalloc.h"
 #include "tm.h"
+#include "url.h"
 
 #define CMD_RING 4096
 #define B_VERSION 1
@@ -228,6 +229,59 @@ on_alloc(uv_handle_t *h, size_t want, uv_buf_t *buf)
 	*buf = uv_buf_init(inbuf + in_len, (unsigned)(in_cap - in_len));
 }
 
+/* Keys whose values may hold a secret: -H's values, cookies, a login's
+ * form.  RENDER_TRACE shows them as ***. */
+static const char *const secret_keys[] = {
+	"headers", "requestHeaders", "cookies", "associatedCookies", "postData",
+	"postDataEntries", "headersText", "requestHeadersText", NULL
+};
+
+/* Replaces the values of secret_keys in J, at any depth, and a URL's
+ * password. */
+static void
+redact(json_t *j)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+	if (json_is_string(j)) {
+		char *shown = strchr(json_string_value(j), '@') ? url_shown(json_string_value(j)) : NULL;
+		if (shown)
+			json_string_set(j, shown);
+		free(shown);
+	} else if (json_is_object(j)) {
+		json_object_foreach(j, k, v) {
+			int secret = 0;
+			for (const char *const *s = secret_keys; *s && !secret; s++)
+				secret = strcmp(k, *s) == 0;
+			if (secret)
+				json_object_set_new(j, k, json_string("***"));
+			else
+				redact(v);
+		}
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			redact(v);
+	}
+}
+
+/* RENDER_TRACE: one message on stderr, secrets redacted, cut at 1000
+ * bytes (a DOM or a screenshot would be megabytes). */
+static void
+trace_print(char dir, json_t *m)
+{
+	if (!m) {
+		fprintf(stderr, "%c (not JSON)\n", dir);
+		return;
+	}
+	json_t *c = json_deep_copy(m);
+	redact(c);
+	char *text = json_dumps(c, JSON_COMPACT);
+	json_decref(c);
+	fprintf(stderr, "%c %.1000s\n", dir, text ? text : "");
+	free(text);
+}
+
 static void
 on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
@@ -248,9 +302,9 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		if (inbuf[i] != 0)
 			continue;
 		json_error_t je;
-		if (trace)
-			fprintf(stderr, "< %.1000s\n", inbuf + start);
 		json_t *m = json_loadb(inbuf + start, i - start, 0, &je);
+		if (trace)
+			trace_print('<', m);
 		if (m) {
 			dispatch(m);
 			json_decref(m);
@@ -293,13 +347,13 @@ browser_send(int slot, unsigned gen, int tag, const char *sid, const char *metho
 	if (sid)
 		json_object_set_new(m, "sessionId", json_string(sid));
 	char *text = json_dumps(m, JSON_COMPACT);
+	if (trace)
+		trace_print('>', m);
 	json_decref(m);
 	wreq *r = malloc(sizeof *r);
 	if (!text || !r)
 		xalloc_die();
 	r->data = text;
-	if (trace)
-		fprintf(stderr, "> %.300s\n", text);
 	uv_buf_t b = uv_buf_init(text, (unsigned)strlen(text) + 1);   /* with its NUL */
 	cmd *c = &cmds[id % CMD_RING];
 	*c = (cmd){ id, slot, gen, tag, sid == NULL, tm_mono() };

@@ -181,8 +181,8 @@ cat >"$T/www/hdr.html" <<EOF
 <script>fetch('/items.json'); fetch('$U2/ok').catch(function () {});</script></body></html>
 EOF
 : >"$LOG"
-echo "$U1/hdr.html" | "$BIN/render" -q --no-robots --json -H 'X-Api-Key: s3cret-key' \
-	-H 'X-Plain: p1' >"$T/hdr.json"
+echo "$U1/hdr.html" | RENDER_TRACE=1 "$BIN/render" -q --no-robots --json -H 'X-Api-Key: s3cret-key' \
+	-H 'X-Plain: p1' >"$T/hdr.json" 2>"$T/hdr.trace"
 expect_eq "the page and its same-origin fetch carry both; the other origin only the plain one" \
 	"127.0.0.1 /hdr.html s3cret-key p1
 127.0.0.1 /items.json s3cret-key p1
@@ -190,6 +190,8 @@ expect_eq "the page and its same-origin fetch carry both; the other origin only 
 	"$(jq -r 'select(.path != "/favicon.ico") | "\(.addr) \(.path) \(.hdrs["x-api-key"]) \(.hdrs["x-plain"])"' "$LOG" | sort)"
 expect_eq "the secret is in no record" "200 0" \
 	"$(jq -r .status "$T/hdr.json") $(grep -c s3cret "$T/hdr.json")"
+expect_eq "nor in RENDER_TRACE's DevTools messages, which show headers as ***" "0 yes" \
+	"$(grep -c s3cret "$T/hdr.trace") $(grep -q '"headers":"\*\*\*"' "$T/hdr.trace" && echo yes)"
 
 # ---- --cookies: the jar is set into each page's context, a page's new
 # cookies reach the next page, and the jar is written back at exit
