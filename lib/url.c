@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "wurl.h"
 #include "xalloc.h"
@@ -76,26 +77,58 @@ url_parts_free(url_parts *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* A copy of u with its bytes [from, to) replaced by ***. */
+static char *
+masked(const char *u, size_t from, size_t to)
+{
+	size_t n = strlen(u);
+	char *s = xmalloc(n - (to - from) + 3 + 1);
+	memcpy(s, u, from);
+	memcpy(s + from, "***", 3);
+	memcpy(s + from + 3, u + to, n - to + 1);
+	return s;
+}
+
+/* The value of a password= parameter in a postgresql:// URI's query
+ * (libpq takes one there too): [*from, *to), or 0 when there is none. */
+static int
+query_password(const char *u, size_t *from, size_t *to)
+{
+	if (strncasecmp(u, "postgresql://", 13) && strncasecmp(u, "postgres://", 11))
+		return 0;
+	const char *q = strchr(u, '?');
+	for (const char *k = q; k && *k && *k != '#'; k = strchr(k + 1, '&')) {
+		if (strncasecmp(k + 1, "password=", 9) == 0) {
+			*from = (size_t)(k + 10 - u);
+			*to = *from + strcspn(u + *from, "&#");
+			return 1;
+		}
+	}
+	return 0;
+}
+
 char *
 url_shown(const char *u)
 {
+	char *s = NULL;
+	size_t from, to;
 	const char *p = strstr(u, "://");
-	if (!p)
-		return NULL;
-	p += 3;
-	size_t auth = strcspn(p, "/?#");
-	const char *at = NULL;
-	for (const char *q = p; q < p + auth; q++)
-		if (*q == '@')
-			at = q;
-	const char *colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
-	if (!colon)
-		return NULL;
-	size_t head = (size_t)(colon + 1 - u), tail = strlen(at);
-	char *s = xmalloc(head + 3 + tail + 1);
-	memcpy(s, u, head);
-	memcpy(s + head, "***", 3);
-	memcpy(s + head + 3, at, tail + 1);
+	if (p) {
+		p += 3;
+		size_t auth = strcspn(p, "/?#");
+		const char *at = NULL;
+		for (const char *q = p; q < p + auth; q++)
+			if (*q == '@')
+				at = q;
+		const char *colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
+		if (colon)
+			s = masked(u, (size_t)(colon + 1 - u), (size_t)(at - u));
+	}
+	if (query_password(s ? s : u, &from, &to)) {
+		char *t = masked(s ? s : u, from, to);
+		free(s);
+		s = t;
+	}
 	return s;
 }
 
