@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,6 +62,7 @@ static uv_async_t kick;
 static int watching, hung;
 static int proc_closing;           /* the exited child's handle not yet closed */
 static double last_sent;           /* of a browser-level command */
+enum { START_TIMEOUT = 60 };       /* seconds Chromium may take to start */
 
 /* Everything a scraper never needs, measured (docs/render.md): each
  * costs CPU per page or a request to Google.  --disable-features is one
@@ -384,7 +386,10 @@ on_watchdog(uv_timer_t *t)
 	for (int i = 0; i < CMD_RING; i++)
 		if (cmds[i].id && cmds[i].browser && cmds[i].sent < oldest)
 			oldest = cmds[i].sent;
-	if (now - oldest > R.o.browser_timeout) {
+	/* Starting (no answer to Browser.getVersion yet) is allowed longer:
+	 * on a loaded machine it was seen to take 7 s. */
+	double limit = ready ? R.o.browser_timeout : fmax(R.o.browser_timeout, START_TIMEOUT);
+	if (now - oldest > limit) {
 		msg_warn("chromium did not answer for %.0f s, restarting it", now - oldest);
 		hung = 1;
 		kill(-child_pid, SIGKILL);
