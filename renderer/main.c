@@ -38,7 +38,7 @@ enum {
 	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_HEADER, O_SECRET_HEADER, O_COOKIES, O_LOAD_IMAGES,
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT,
-	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
+	H_STREAMS, O_MAX_HOSTS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
 	H_OTHER, O_CHROMIUM, O_BROWSER_TIMEOUT, O_BROWSER_LOG, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
@@ -69,6 +69,7 @@ static const opt_def opts[O_N] = {
 	[O_PDF] = { "pdf", 0, NULL, "add `pdf`: the page printed on A4", NULL },
 	[O_VIEWPORT] = { "viewport", 0, "WxH", "window size (the screenshot's width)", "1280x800" },
 	[H_STREAMS] = { NULL, 0, NULL, "Streams:", NULL },
+	[O_MAX_HOSTS] = { "max-hosts", 0, "N", "host states kept before idle ones are dropped", "10000" },
 	[O_PENDING] = { "pending", 0, "N", "URLs held in memory ahead of starts", "256" },
 	[O_BUFFER] = { "buffer", 0, "BYTES", "output held while stdout's reader is slow before\nno page starts, K/M/G suffixes", "4M" },
 	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record and DevTools message", "64M" },
@@ -98,7 +99,7 @@ parse_options(int argc, char **argv)
 {
 	render_opts *o = &R.o;
 	*o = (render_opts){
-		.tabs = 4, .per_host = 1, .pending = 256, .out_buffer = (size_t)4 << 20, .timeout = 30, .max_wait = 10,
+		.tabs = 4, .per_host = 1, .pending = 256, .max_hosts = 10000, .out_buffer = (size_t)4 << 20, .timeout = 30, .max_wait = 10,
 		.wait = WAIT_IDLE, .robots_agent = "sluice", .robots = 1, .min_text = 200,
 		.vw = 1280, .vh = 800, .max_body = (size_t)16 << 20,
 		.max_record = REC_MAX_RECORD_DEFAULT, .chromium = "/usr/lib/chromium/chromium", .browser_timeout = 30,
@@ -158,6 +159,7 @@ parse_options(int argc, char **argv)
 				opt_bad(name, a, "WIDTHxHEIGHT, each from 100 to 10000");
 			break;
 		}
+		case O_MAX_HOSTS: opt_long(name, a, 1, 100000000, &o->max_hosts); break;
 		case O_PENDING: opt_long(name, a, 1, 1000000, &o->pending); break;
 		case O_BUFFER: opt_size(name, a, 1024, "a size of 1K or more, K/M/G suffixes", &o->out_buffer); break;
 		case O_MAX_RECORD: opt_size(name, a, 64, "a size of 64 or more, K/M/G suffixes", &o->max_record); break;

@@ -30,7 +30,7 @@
 enum render_wait { WAIT_LOAD, WAIT_IDLE, WAIT_SELECTOR };
 
 typedef struct render_opts {
-	long tabs, per_host, pending;
+	long tabs, per_host, pending, max_hosts;
 	size_t out_buffer;             /* --buffer: output bytes before starts stop */
 	double delay, timeout, max_wait;
 	enum render_wait wait;
@@ -55,6 +55,7 @@ typedef struct render_opts {
 typedef struct rhost {
 	char *origin;                  /* "http://h:port", robots' scope */
 	long inflight;
+	long pages;                    /* pages that point here (waiting, in a tab) */
 	struct pace pace;              /* -d, Crawl-delay and what answers taught (lib/pace) */
 	int robots_state;              /* 0 none, 1 loading, 2 ready */
 	struct robots *robots;

@@ -41,11 +41,21 @@ static long robots_loading;
 
 static void drive(void);
 
+/* Drops p's hold on its host: a host no page holds may be evicted. */
+static void
+page_unhost(page *p)
+{
+	if (p->h)
+		p->h->pages--;
+	p->h = NULL;
+}
+
 void
 page_free(page *p)
 {
 	if (!p)
 		return;
+	page_unhost(p);
 	free(p->url), free(p->host), free(p->in);
 	free(p);
 }
@@ -175,11 +185,43 @@ next_file(void)
 	}
 }
 
+static void
+host_free(rhost *h)
+{
+	robots_free(h->robots);
+	free(h->origin);
+	free(h);
+}
+
+/* Frees every host no page holds, whose robots.txt is not loading and
+ * whose pacing has nothing left to wait for.  Above --max-hosts only
+ * hosts with work keep state, so memory follows the flags, not the
+ * number of hosts in the input; one that comes back starts afresh. */
+static void
+evict(double now)
+{
+	size_t i = 0;
+	for (htab_ent *e; (e = htab_next(&hosts, &i));) {
+		rhost *h = e->val;
+		if (h->pages == 0 && h->robots_state != 1 && pace_idle(&h->pace, now)) {
+			host_free(h);
+			htab_del(&hosts, e->key, e->len);
+		}
+	}
+}
+
 static rhost *
 host_of(const char *canon)
 {
 	size_t n = url_origin_len(canon);
 	int added;
+	/* Hosts with pages cannot go (at most --pending of them): sweep
+	 * again only once the table doubled. */
+	static size_t sweep_at;
+	if (hosts.n >= (size_t)R.o.max_hosts && hosts.n >= sweep_at) {
+		evict(tm_mono());
+		sweep_at = hosts.n * 2;
+	}
 	htab_ent *e = htab_put(&hosts, canon, n, &added);
 	if (!e)
 		xalloc_die();
@@ -249,6 +291,7 @@ new_page(const char *s, size_t n, const char *raw, size_t raw_len)
 	u.canon = u.host = NULL;
 	url_parts_free(&u);
 	p->h = host_of(p->url);
+	p->h->pages++;
 	if (tail)
 		tail->next = p;
 	else
@@ -432,7 +475,7 @@ drive(void)
 		while (head) {
 			page *p = head;
 			head = p->next;
-			p->h = NULL;
+			page_unhost(p);
 			sched_fail(p, FETCHERR_INTERRUPTED, "stopped by signal before the page was started");
 		}
 		tail = NULL;
@@ -457,7 +500,7 @@ drive(void)
 				*pp = p->next;
 				if (tail == p)
 					tail = prev;
-				p->h = NULL;
+				page_unhost(p);
 				sched_fail(p, FETCHERR_ROBOTS, robots_reason(h->robots));
 				continue;
 			}
@@ -529,12 +572,8 @@ sched_close(void)
 	uv_close((uv_handle_t *)&wake, NULL);
 	size_t i = 0;
 	htab_ent *e;
-	while ((e = htab_next(&hosts, &i))) {
-		rhost *h = e->val;
-		robots_free(h->robots);
-		free(h->origin);
-		free(h);
-	}
+	while ((e = htab_next(&hosts, &i)))
+		host_free(e->val);
 	htab_free(&hosts);
 	while (head) {
 		page *p = head;

@@ -118,6 +118,18 @@ expect_eq "-p 1: one page at a time per host, while -c 4 opens the other host be
 expect_eq "-d 1: navigations to one host at least 1 s apart" true \
 	"$(gaps 127.0.0.1 | jq 'length == 2 and all(. >= 0.95)')"
 
+# ---- --max-hosts: above it a host with no page left is dropped, and
+# fetches its robots.txt again when it comes back (memory follows flags)
+robots_at() { jq -s --arg a "$1" '[.[] | select(.addr == $a and .path == "/robots.txt")] | length' "$LOG"; }
+printf '%s\n' "$U1/static.html" "$U2/static.html" "$U1/static.html" >"$T/evict.txt"
+: >"$LOG"
+"$BIN/render" -q --json -c 1 --pending 1 <"$T/evict.txt" >/dev/null
+expect_eq "by default the host that comes back keeps its robots.txt: asked once" 1 "$(robots_at 127.0.0.1)"
+: >"$LOG"
+"$BIN/render" -q --json -c 1 --pending 1 --max-hosts 1 <"$T/evict.txt" >"$T/evict.json"
+expect_eq "--max-hosts 1: dropped while the other host's page ran, asked again; all three rendered" "2 200 200 200" \
+	"$(robots_at 127.0.0.1) $(jq -r .status "$T/evict.json" | tr '\n' ' ' | sed 's/ $//')"
+
 # ---- safety: with 127.0.0.2 private and 127.0.0.1 public, a public page
 # reaches no private address, by script or by redirect; downloads refused
 cat >"$T/www/private.html" <<EOF
