@@ -82,6 +82,57 @@ expect_eq "and so does its frontier line" "$(tail -1 "$T/pg.out")" "$(tail -1 "$
 expect_eq "--host: only those hosts" "127.0.0.2 127.0.0.3" \
 	"$(awk '/^127\./ { print $1 }' "$T/h.out" | sort | tr '\n' ' ' | sed 's/ $//')"
 
+# --sample N --host H: N accepted and N rejected pages of H only (all
+# there are when H has fewer), each with its status and reason, picked
+# by --seed: the same pages for the same seed from either store.
+# sample FILE: the lines of the sample, from its first line on
+sample() { sed -n '/^sample: /,$p' "$1"; }
+# picks FILE OUTCOME: the URL of each page of OUTCOME the sample shows
+picks() { sample "$1" | awk -v o="$2" '$1 == o { print $3 }'; }
+"$report" "$J" --sample 2 --host 127.0.0.1 --seed 7 >"$T/s1.out" 2>&1
+expect_eq "--sample exits 0" 0 $?
+expect_eq "the sample names H alone, with how many it picked from" \
+	"127.0.0.1: 2 of 6 accepted, 2 of 2 rejected" "$(sample "$T/s1.out" | grep '^[^ ].*: ' | grep -v '^sample: ')"
+expect_eq "2 accepted pages of H" "2 2" \
+	"$(picks "$T/s1.out" accepted | wc -l) $(picks "$T/s1.out" accepted | grep -c "^$U1/")"
+expect_eq "2 rejected pages of H, with status and reason" \
+	"  rejected  404  $U1/status/404  status 404|  rejected  410  $U1/status/410  status 410" \
+	"$(sample "$T/s1.out" | grep '^  rejected ' | sort | paste -sd'|')"
+expect_eq "no other host's page in the output" 0 "$(grep -c '127\.0\.0\.[23]' "$T/s1.out")"
+expect_eq "each page has its title and text" "4 4" \
+	"$(sample "$T/s1.out" | grep -c '^      title: ') $(sample "$T/s1.out" | grep -c '^      text: ')"
+"$report" "$J" --sample 3 --host 127.0.0.2 --host 127.0.0.3 --seed 7 >"$T/s2.out"
+expect_eq "fewer than N: all there are (2 accepted on .2), N of more (3 of 4 rejected)" \
+	"127.0.0.2: 2 of 2 accepted, 3 of 4 rejected|127.0.0.3: 3 of 3 accepted, 2 of 2 rejected" \
+	"$(sample "$T/s2.out" | grep '^127' | paste -sd'|')"
+expect_eq "the dead letters are rejected pages with the fetch error as reason" \
+	"fetch_error retries_exhausted|fetch_error retries_exhausted" \
+	"$(sample "$T/s2.out" | grep "^  rejected .* $U3/" | sed 's/.* fetch_error/fetch_error/' | paste -sd'|')"
+"$report" "$J" --sample 2 --host 127.0.0.1 --seed 7 >"$T/s3.out"
+expect_eq "the same seed picks the same pages" "$(sample "$T/s1.out")" "$(sample "$T/s3.out")"
+"$report" "$T/w1.db" "$T/w2.db" "$T/w3.db" --sample 2 --host 127.0.0.1 --seed 7 >"$T/s4.out"
+expect_eq "and the same from the SQLite stores" "$(sample "$T/s1.out")" "$(sample "$T/s4.out")"
+for seed in 1 2 3 4 5 6; do
+	"$report" "$J" --sample 2 --host 127.0.0.1 --seed $seed | picks /dev/stdin accepted | sort | paste -sd' '
+done | sort -u >"$T/seeds.picks"
+expect_cmd "other seeds pick other pages ($(wc -l <"$T/seeds.picks") pairs of 6 seeds)" \
+	test "$(wc -l <"$T/seeds.picks")" -ge 2
+"$report" "$J" --sample 1 | sample /dev/stdin >"$T/s5.out"
+expect_match "without --seed a new one, printed to reproduce the sample" \
+	'^sample: 1 accepted and 1 rejected per host, seed [0-9]+$' "$(head -1 "$T/s5.out")"
+"$report" "$J" --sample 1 --seed "$(head -1 "$T/s5.out" | sed 's/.*seed //')" | sample /dev/stdin >"$T/s6.out"
+expect_eq "which it does" "$(cat "$T/s5.out")" "$(cat "$T/s6.out")"
+"$report" "$J" --sample 0 >/dev/null 2>"$T/s0.err"
+expect_eq "--sample 0: exit 64" "64 report: argument --sample: want a count of 1 or more" "$? $(tail -1 "$T/s0.err")"
+
+# --html shows the sample as a table, every value escaped: the page
+# titled <script>alert(1)</script> is text, not a script.
+"$report" "$J" --queue "$J" --sample 6 --host 127.0.0.1 --seed 7 --html "$T/s.html" >/dev/null
+expect_eq "the sample table: a header and 8 rows" "1 8" \
+	"$(grep -c '<table class=.sample.>' "$T/s.html") $(sed -n "/<table class='sample'>/,/<\/table>/p" "$T/s.html" | grep -o '<tr><td>' | wc -l)"
+expect_match "the title, escaped" '<td>&lt;script&gt;alert\(1\)&lt;/script&gt;</td>' "$(cat "$T/s.html")"
+expect_eq "no <script> in the page" 0 "$(grep -ci '<script' "$T/s.html")"
+
 # A password in the URI (trust authentication lets it through unused)
 # is shown nowhere: not on stdout, not in the page, not in an error.
 S="postgresql://sluice:pw-s3cret@/three?host=$PGDIR"
