@@ -2,8 +2,9 @@
 # the frontier and sink into the job's own pages table; the report counts
 # every host exactly as SQL does, agrees with the same crawl stored in
 # SQLite (three workers, a pages file each), and never shows the password
-# of the URI it was given.
-# run.sh: alone
+# of the URI it was given.  --sample picks from the named hosts only, the
+# same pages for the same seed from either store, escaped in --html.  No
+# timing is checked: it runs beside the others.
 . "$TESTS/lib.sh"
 server_start
 pg_start
