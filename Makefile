@@ -116,12 +116,14 @@ fuzz:
 
 # Debian packages, by what needs them.  DEPS: building the programs
 # (the libraries' -dev packages) and make demo (the test server, the
-# sqlite3 shell, gnuplot for scripts/report --html), and Chromium, which
+# sqlite3 shell, gnuplot for scripts/report --html, python3-psycopg2 for
+# its postgresql:// stores), and Chromium, which
 # render drives at run time (t-report renders its page with it too).  Each other list is
 # what its target needs beyond DEPS.
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpsl-dev libpq-dev \
-        libxml2-dev zlib1g-dev libjansson-dev chromium python3 sqlite3 gnuplot-nox
+        libxml2-dev zlib1g-dev libjansson-dev chromium python3 sqlite3 gnuplot-nox \
+        python3-psycopg2
 # make test and test-asan: the tests' tools (jq, curl, bc, /usr/bin/time,
 # pgrep, strace in t-sync, GNU parallel in t-scale), PostgreSQL for the
 # --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as

@@ -60,6 +60,23 @@ else
 	echo "# skipped: headless Chromium cannot start here (install it: make deps-test)"
 fi
 
+# --sample: a page's first 200 characters of text (whitespace collapsed),
+# or of its markdown when the pages table has that column; a title with
+# control characters shown escaped, not sent to the terminal.
+echo "$U1/big?bytes=3000" | "$BIN/fetch" -q --no-robots | "$BIN/parse" -q | "$BIN/validate" -q |
+	"$BIN/sink" -q "$T/big.db"
+text=$(q "$T/big.db" "select json_extract(record, '\$.text') from pages" | tr -s ' \n\t' ' ' | sed 's/^ //' | cut -c1-200)
+"$report" "$T/big.db" --sample 1 --seed 1 >"$T/sout"
+expect_eq "the text: its first 200 characters" "      text:  $text" "$(grep '^      text: ' "$T/sout")"
+expect_eq "which are 200" 200 "$(printf '%s' "$text" | wc -m)"
+q "$T/big.db" "alter table pages add column markdown text;
+	update pages set markdown = '# Big' || char(10) || char(10) || replace(hex(zeroblob(150)), '0', 'ab'),
+		title = 'red ' || char(27) || '[31m' || char(7)"
+"$report" "$T/big.db" --sample 1 --seed 1 >"$T/sout"
+expect_eq "the markdown, when a column holds it, cut at 200 characters" \
+	"      text:  # Big $(printf 'ab%.0s' $(seq 97))" "$(grep '^      text: ' "$T/sout")"
+expect_eq "control characters escaped" '      title: red \x1b[31m\x07' "$(grep '^      title: ' "$T/sout")"
+
 # Careless input: a missing file, a database that is not sink's, stats
 # that are not JSON, a bad option.
 expect_eq "a missing database: exit 66" 66 "$("$report" "$T/nope.db" >/dev/null 2>&1; echo $?)"
