@@ -23,6 +23,9 @@
  *   loop.c    libuv + libcurl multi-socket glue (loop_)
  *   output.c  records out through a bounded non-blocking buffer (output_)
  *   stats.c   --stats FILE: counters as JSON (stats_)
+ *   metrics.c --metrics FILE: counters in Prometheus's text format (metrics_)
+ *   sinkstats.c  --sink-stats FILE: sink's accepted/s, for the status line
+ *             (sinkstats_)
  *   progress.c  the status line on a terminal (progress_)
  *
  * Calls go down this list, never up: event callbacks only change state,
@@ -88,6 +91,8 @@ typedef struct fetch_opts {
 	double recrawl;          /* --recrawl: seconds; < 0 off */
 	long max_hosts;          /* host states kept before idle ones go */
 	const char *stats;       /* --stats FILE */
+	const char *metrics;     /* --metrics FILE */
+	const char *sink_stats;  /* --sink-stats FILE: sink's --stats */
 	int progress;            /* status line: 1 on, 0 off, -1 on a terminal */
 	long shard_k, shard_n;   /* --shard K/N; shard_n 0 = off */
 	int redirects;           /* --redirects: REDIR_* */
@@ -509,6 +514,19 @@ void stats_finished(const job *j);/* it ended: xfer_end has run */
 void stats_evicted(const host *h);/* h's counters go to "other" */
 void stats_write(void);           /* writes --stats FILE now */
 void stats_close(void);
+
+/* metrics.c */
+void metrics_init(void);          /* writes --metrics FILE, starts its timer */
+void metrics_request(double seconds);  /* a request took this long */
+void metrics_pass(void);          /* rewrites the file when its timer fired */
+void metrics_write(void);         /* rewrites it now */
+void metrics_close(void);         /* the last write */
+
+/* sinkstats.c */
+/* sink's accepted records per second over its last minute, from the
+ * --sink-stats file (re-read only once it changed), or -1 when there is
+ * no such file or it does not say. */
+double sinkstats_accepted_rate(void);
 
 /* progress.c */
 void progress_init(void);         /* starts the status line, if wanted */
