@@ -24,8 +24,8 @@
  *   output.c  records out through a bounded non-blocking buffer (output_)
  *   stats.c   --stats FILE: counters as JSON (stats_)
  *   metrics.c --metrics FILE: counters in Prometheus's text format (metrics_)
- *   sinkstats.c  --sink-stats FILE: sink's accepted/s, for the status line
- *             (sinkstats_)
+ *   sinkstats.c  accepted/s for the status line: sink's --stats FILE, or
+ *             the frontier's count in --queue mode (sinkstats_)
  *   progress.c  the status line on a terminal (progress_)
  *
  * Calls go down this list, never up: event callbacks only change state,
@@ -302,6 +302,9 @@ int shard_takes(const char *host);  /* NULL host: an input not fetched */
 int lease_open(const char *path);
 int lease_init_loop(void);
 int lease_active(void);
+/* The frontier (NULL outside --queue), for a task of another module:
+ * only the task's run(), on the frontier's thread, may use it. */
+struct fr *lease_frontier(void);
 void lease_admit(const char *canon, const char *host);
 void lease_seeded(void);
 /* Marks a redirect target done in the frontier (queue mode only). */
@@ -523,9 +526,10 @@ void metrics_write(void);         /* rewrites it now */
 void metrics_close(void);         /* the last write */
 
 /* sinkstats.c */
-/* sink's accepted records per second over its last minute, from the
- * --sink-stats file (re-read only once it changed), or -1 when there is
- * no such file or it does not say. */
+/* Accepted records per second over about the last minute: sink's, from
+ * the --sink-stats file (re-read only once it changed); else, with
+ * --queue, the job's, from the frontier's count (read on the frontier's
+ * thread every few seconds, never waited for); -1 while unknown. */
 double sinkstats_accepted_rate(void);
 
 /* progress.c */

@@ -149,7 +149,7 @@ static const opt_def opts[O_N] = {
 	[O_METRICS] = { "metrics", 0, "FILE", "write counters in Prometheus's text format to FILE\nevery 5 s and at exit (docs/operating.md)", NULL,
 		"counters in Prometheus's text exposition format, per host up to \\fB\\-\\-max\\-hosts\\fR (evicted hosts in host=\"other\"), rewritten every 5 s and at exit through a temporary file and rename, as node_exporter's textfile collector wants (docs/fetch.md, docs/operating.md)" },
 	[O_SINK_STATS] = { "sink-stats", 0, "FILE", "show sink's accepted/s from its --stats FILE\non the status line", NULL,
-		"the \\fB\\-\\-stats\\fR file of the sink downstream: the status line shows its accepted records per second over the last minute" },
+		"the \\fB\\-\\-stats\\fR file of the sink downstream: the status line shows its accepted records per second over the last minute (with \\fB\\-\\-queue\\fR and without this, the job's, from the frontier's count)" },
 	[O_PROGRESS] = { "progress", 0, NULL, "draw a status line on stderr (on a terminal without -q)", NULL,
 		"draw the status line on stderr: the default on a terminal without \\fB\\-q\\fR" },
 	[O_NO_PROGRESS] = { "no-progress", 0, NULL, "never draw it", NULL,

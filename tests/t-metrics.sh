@@ -132,4 +132,17 @@ expect_eq "sink --stats at exit: all 40 accepted, as stored" "40 $(q "$T/live.db
 	"$(jq '.hosts["127.0.0.1"].accepted' "$S") 40"
 expect_eq "the paced run's metrics files pass promtool" "" \
 	"$(promtool_ok "$T/live-f.prom")$(promtool_ok "$T/live-s.prom")"
+
+# --- queue mode: accepted/s from the frontier's counts ---
+"$BIN/fetch" --progress --no-robots -d 0.2 --queue "$T/job.db" "$T/paced.txt" 2>"$T/queue.err" |
+	"$BIN/parse" | "$BIN/validate" 2>/dev/null | "$BIN/sink" -q --queue "$T/job.db" "$T/qpages.db" &
+PIPE=$!
+# Two readings of the count, 5 s apart, make the first rate.
+wait_for 20 "accepted/s on fetch's status line in queue mode" grep -q 'accepted/s' "$T/queue.err"
+a=$(tr '\r' '\n' <"$T/queue.err" | grep -o '[0-9.]* accepted/s' | tail -1 | cut -d' ' -f1)
+expect_eq "fetch --queue: the status line shows the job's accepted/s (got $a)" true \
+	"$(echo "${a:-0}" | jq '. >= 3.5 and . <= 6.5')"
+wait $PIPE
+expect_eq "fetch --queue: every page accepted and acknowledged" "40 40" \
+	"$(q "$T/qpages.db" 'select count(*) from pages where accepted = 1') $(q "$T/job.db" "select accepted from frontier_host")"
 finish
