@@ -130,9 +130,11 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
 # t-fetch-pipeline's corpus, fonts and PIL for t-report's screenshot,
 # tinyproxy as t-fetch-transport's forward proxy and openssl to make its
 # CA, zstd for its compression bomb, nginx (with its ssl and http_v2
-# modules, as Debian builds it) as t-fetch-nginx's origin.
+# modules, as Debian builds it) as t-fetch-nginx's origin; promtool
+# (prometheus) and python3-prometheus-client to read t-metrics' files.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
-        fonts-dejavu-core python3-pil tinyproxy openssl zstd nginx
+        fonts-dejavu-core python3-pil tinyproxy openssl zstd nginx \
+        prometheus python3-prometheus-client
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and

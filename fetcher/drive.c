@@ -138,6 +138,7 @@ drive_pass(uv_prepare_t *p)
 			lease_queue_ages();
 			stats_write();
 		}
+		metrics_pass();
 		output_drain();
 		/* Output may block and reopen within one pass (a finished
 		 * transfer fills the buffer, the pump holds back, the pipe

@@ -23,6 +23,9 @@
  *   loop.c    libuv + libcurl multi-socket glue (loop_)
  *   output.c  records out through a bounded non-blocking buffer (output_)
  *   stats.c   --stats FILE: counters as JSON (stats_)
+ *   metrics.c --metrics FILE: counters in Prometheus's text format (metrics_)
+ *   sinkstats.c  accepted/s for the status line: sink's --stats FILE, or
+ *             the frontier's count in --queue mode (sinkstats_)
  *   progress.c  the status line on a terminal (progress_)
  *
  * Calls go down this list, never up: event callbacks only change state,
@@ -88,6 +91,8 @@ typedef struct fetch_opts {
 	double recrawl;          /* --recrawl: seconds; < 0 off */
 	long max_hosts;          /* host states kept before idle ones go */
 	const char *stats;       /* --stats FILE */
+	const char *metrics;     /* --metrics FILE */
+	const char *sink_stats;  /* --sink-stats FILE: sink's --stats */
 	int progress;            /* status line: 1 on, 0 off, -1 on a terminal */
 	long shard_k, shard_n;   /* --shard K/N; shard_n 0 = off */
 	int redirects;           /* --redirects: REDIR_* */
@@ -297,6 +302,9 @@ int shard_takes(const char *host);  /* NULL host: an input not fetched */
 int lease_open(const char *path);
 int lease_init_loop(void);
 int lease_active(void);
+/* The frontier (NULL outside --queue), for a task of another module:
+ * only the task's run(), on the frontier's thread, may use it. */
+struct fr *lease_frontier(void);
 void lease_admit(const char *canon, const char *host);
 void lease_seeded(void);
 /* Marks a redirect target done in the frontier (queue mode only). */
@@ -509,6 +517,20 @@ void stats_finished(const job *j);/* it ended: xfer_end has run */
 void stats_evicted(const host *h);/* h's counters go to "other" */
 void stats_write(void);           /* writes --stats FILE now */
 void stats_close(void);
+
+/* metrics.c */
+void metrics_init(void);          /* writes --metrics FILE, starts its timer */
+void metrics_request(double seconds);  /* a request took this long */
+void metrics_pass(void);          /* rewrites the file when its timer fired */
+void metrics_write(void);         /* rewrites it now */
+void metrics_close(void);         /* the last write */
+
+/* sinkstats.c */
+/* Accepted records per second over about the last minute: sink's, from
+ * the --sink-stats file (re-read only once it changed); else, with
+ * --queue, the job's, from the frontier's count (read on the frontier's
+ * thread every few seconds, never waited for); -1 while unknown. */
+double sinkstats_accepted_rate(void);
 
 /* progress.c */
 void progress_init(void);         /* starts the status line, if wanted */

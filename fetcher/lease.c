@@ -129,6 +129,12 @@ lease_active(void)
 	return front != NULL;
 }
 
+struct fr *
+lease_frontier(void)
+{
+	return front;
+}
+
 /* Admits one input URL.  Seeds are their own scope at depth 0. */
 void
 lease_admit(const char *canon, const char *host)

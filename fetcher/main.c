@@ -48,7 +48,7 @@ enum {
 	H_RETRIES, O_RETRIES, O_RETRY_ON, O_BACKOFF, O_MAX_RETRY_AFTER,
 	O_MAX_ELAPSED, O_TARGET_CONC, O_MAX_DELAY, O_NO_ADAPT, O_HOST_FAILURES,
 	O_HOST_PAUSE, O_ROBOTS_AGENT, O_NO_ROBOTS,
-	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_MAX_HOSTS, O_STATS,
+	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_MAX_HOSTS, O_STATS, O_METRICS, O_SINK_STATS,
 	O_PROGRESS, O_NO_PROGRESS, O_JSON, O_SHARD,
 	H_JOBS, O_QUEUE, O_SITEMAPS, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
 	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW, O_RECRAWL,
@@ -146,6 +146,10 @@ static const opt_def opts[O_N] = {
 	[O_MAX_HOSTS] = { "max-hosts", 0, "N", "host states kept before idle ones are dropped", "10000" },
 	[O_STATS] = { "stats", 0, "FILE", "write counters as JSON to FILE every 5 s and at exit", NULL,
 		"counters as JSON, overall and per host, rewritten every 5 s and at exit; with the event loop's lag (loop_lag_ms: p50, p99, max of how late a 100 ms timer runs)" },
+	[O_METRICS] = { "metrics", 0, "FILE", "write counters in Prometheus's text format to FILE\nevery 5 s and at exit (docs/operating.md)", NULL,
+		"counters in Prometheus's text exposition format, per host up to \\fB\\-\\-max\\-hosts\\fR (evicted hosts in host=\"other\"), rewritten every 5 s and at exit through a temporary file and rename, as node_exporter's textfile collector wants (docs/fetch.md, docs/operating.md)" },
+	[O_SINK_STATS] = { "sink-stats", 0, "FILE", "show sink's accepted/s from its --stats FILE\non the status line", NULL,
+		"the \\fB\\-\\-stats\\fR file of the sink downstream: the status line shows its accepted records per second over the last minute (with \\fB\\-\\-queue\\fR and without this, the job's, from the frontier's count)" },
 	[O_PROGRESS] = { "progress", 0, NULL, "draw a status line on stderr (on a terminal without -q)", NULL,
 		"draw the status line on stderr: the default on a terminal without \\fB\\-q\\fR" },
 	[O_NO_PROGRESS] = { "no-progress", 0, NULL, "never draw it", NULL,
@@ -335,6 +339,8 @@ parse_options(int argc, char **argv)
 		case O_MAX_RECORD: opt_size(name, a, 64, "a size of 64 or more, K/M/G suffixes", &o->max_record); break;
 		case O_MAX_HOSTS: opt_long(name, a, 1, 100000000, &o->max_hosts); break;
 		case O_STATS: o->stats = a; break;
+		case O_METRICS: o->metrics = a; break;
+		case O_SINK_STATS: o->sink_stats = a; break;
 		case O_PROGRESS: o->progress = 1; break;
 		case O_NO_PROGRESS: o->progress = 0; break;
 		case O_JSON: o->json = 1; break;
@@ -447,6 +453,7 @@ main(int argc, char **argv)
 	uv_timer_init(F.loop, &F.sched_timer);
 	lease_init_loop();
 	stats_init();
+	metrics_init();
 	progress_init();
 	uv_signal_init(F.loop, &F.sig_int);
 	uv_signal_init(F.loop, &F.sig_term);
@@ -467,6 +474,7 @@ main(int argc, char **argv)
 	lease_end_loop();
 	lease_queue_ages();
 	stats_close();
+	metrics_close();
 	progress_close();
 	output_close();
 	input_close();

@@ -2,6 +2,9 @@
  *
  *   fetch: 250/1024 done, 41.7/s, 12 in flight, 3 hosts waiting, 1 paused, 2 errors, 5 × 429
  *
+ * With --sink-stats, sink's accepted records per second over its last
+ * minute follow the rate: "41.7/s, 30.2 accepted/s, ...".
+ *
  * Drawn when stderr is a terminal and -q is not given (--progress forces
  * it, --no-progress turns it off), at most 4 times a second, and ended
  * with a newline at exit.  Only fetch draws one: it is the stage that
@@ -40,11 +43,14 @@ draw(void)
 	unsigned long long errors = 0;
 	for (int e = 0; e < FETCHERR_COUNT; e++)
 		errors += s->errors[e];
-	fprintf(stderr, "\r\033[K%s: %llu/%llu done, %.1f/s, %ld in flight, %zu hosts waiting,"
-		" %zu paused, %llu errors, %llu × 429",
+	fprintf(stderr, "\r\033[K%s: %llu/%llu done, %.1f/s, ",
 		msg_prog, s->records, s->records + (unsigned long long)F.alive,
-		elapsed > 0 ? (double)s->records / elapsed : 0.0, F.inflight, F.n_ring,
-		paused_hosts(now), errors, s->throttled);
+		elapsed > 0 ? (double)s->records / elapsed : 0.0);
+	double accepted = sinkstats_accepted_rate();
+	if (accepted >= 0)
+		fprintf(stderr, "%.1f accepted/s, ", accepted);
+	fprintf(stderr, "%ld in flight, %zu hosts waiting, %zu paused, %llu errors, %llu × 429",
+		F.inflight, F.n_ring, paused_hosts(now), errors, s->throttled);
 	if (s->not_modified)   /* a recrawl's */
 		fprintf(stderr, ", %llu unchanged", s->not_modified);
 	fflush(stderr);

@@ -162,6 +162,7 @@ stats_finished(const job *j)
 	curl_off_t us = 0;
 	curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
 	st->latency[bucket((double)us / 1000.0)]++;
+	metrics_request((double)us / 1e6);
 }
 
 /* Writes error counts (by enum fetcherr) as the members of a JSON

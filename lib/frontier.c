@@ -146,7 +146,8 @@ enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE
        S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
        S_CLAIM, S_FREE_HOSTS, S_FREE_IDLE, S_SHARE, S_COOKIE_PUT, S_COOKIES,
        S_BEGIN, S_BEGIN_LEASE, S_TURN, S_COMMIT, S_ROLLBACK,
-       S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD, S_N };
+       S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD,
+       S_ACCEPTED, S_N };
 
 const int fr_n_sql = S_N;
 
@@ -239,6 +240,8 @@ static const char *const common[S_N] = {
 		     " ORDER BY host",
 	[S_HELD] = "SELECT count(*) FROM frontier WHERE state = 'pending'"
 		   " AND host IN (SELECT host FROM frontier_host WHERE paused = 1)",
+	/* One row a host: cheap enough for every few seconds. */
+	[S_ACCEPTED] = "SELECT CAST(coalesce(sum(accepted), 0) AS bigint) FROM frontier_host",
 	[S_UNLEASE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
 		      " attempts = attempts - 1, updated_at = ?2 WHERE url = ?1 AND coalesce(state, '') = 'leased'",
 	/* Takes host ?1 for owner ?2 unless another owns it; the row comes
@@ -474,6 +477,12 @@ long long
 fr_held(fr *f)
 {
 	return scalar(f, S_HELD, NULL, 0);
+}
+
+long long
+fr_accepted(fr *f)
+{
+	return scalar(f, S_ACCEPTED, NULL, 0);
 }
 
 int

@@ -170,6 +170,9 @@ int fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, doubl
 int fr_queue_ages(fr *f, double now, void (*each)(void *arg, const char *host, double age), void *arg);
 /* Pending URLs of paused hosts. */
 long long fr_held(fr *f);
+/* The records sink stored accepted over the whole job, every host's and
+ * every worker's (fr_stored's count); -1 on error. */
+long long fr_accepted(fr *f);
 /* Hands url's lease back (pending, no owner) without an outcome: its
  * host was paused before it started, so the lease does not count. */
 int fr_unlease(fr *f, const char *url);

@@ -20,6 +20,7 @@
 #include "pgsql.h"
 #include "rec.h"
 #include "sql.h"
+#include "stats.h"
 #include "stop.h"
 #include "tm.h"
 #include "url.h"
@@ -36,7 +37,7 @@ static const char usage[] =
 enum {
 	O_BATCH, O_BATCH_MS, O_SYNC, O_BODY, O_LINKS, O_SCHEMA, O_MAX_RECORD,
 	O_QUEUE, O_FOLLOW, O_MAX_DEPTH, O_MAX_PAGES, O_INCLUDE, O_EXCLUDE,
-	O_SCOPE, O_QUIET, O_HELP, O_VERSION, O_N
+	O_SCOPE, O_STATS, O_METRICS, O_MAX_HOSTS, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
 static const opt_def opts[O_N] = {
@@ -67,6 +68,12 @@ static const opt_def opts[O_N] = {
 		"never follow links whose URL matches one; repeatable, and checked first" },
 	[O_SCOPE] = { "scope", 0, "host|domain|any", "where followed links may lead, from the seed", "host",
 		"where followed links may lead: host, the seed's host; domain, the seed's registrable domain by the Public Suffix List; any, anywhere" },
+	[O_STATS] = { "stats", 0, "FILE", "write counters as JSON to FILE every 5 s and at exit:\nper host stored, accepted, rejected by reason, accepted/s", NULL,
+		"counters as JSON, overall and per host: records stored, accepted, rejected by reason, accepted records per second over the last minute and overall, and commit latency; rewritten every 5 s and at exit through a temporary file and rename (docs/sink.md)" },
+	[O_METRICS] = { "metrics", 0, "FILE", "write counters in Prometheus's text format to FILE\nevery 5 s and at exit", NULL,
+		"the same counters in Prometheus's text exposition format, with a histogram of commit durations, rewritten every 5 s and at exit through a temporary file and rename, as node_exporter's textfile collector wants (docs/sink.md)" },
+	[O_MAX_HOSTS] = { "max-hosts", 0, "N", "hosts counted one by one in --stats and --metrics;\nthe least recently seen fold into other", "10000",
+		"hosts counted one by one in \\fB\\-\\-stats\\fR and \\fB\\-\\-metrics\\fR; past it, the half seen least recently fold their counters into \\fBother\\fR" },
 	[O_QUIET] = { "quiet", 'q', NULL, "no closing note on stderr", NULL },
 	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
 		"print the options with their defaults and exit" },
@@ -91,6 +98,8 @@ typedef struct sink {
 	unsigned long long kept;        /* failed refetches that kept a good row */
 	long pending;             /* records since the last commit */
 	ack_opts q;                /* --queue, when q.path is set */
+	const char *stats, *metrics;  /* --stats FILE, --metrics FILE */
+	long max_hosts;
 	long long deadline;       /* when the pending batch must commit */
 } sink;
 
@@ -158,6 +167,9 @@ parse_args(int argc, char **argv, sink *k)
 			else if (strcmp(optarg, "any") == 0) k->q.scope = SCOPE_ANY;
 			else opt_bad("scope", optarg, "host, domain or any");
 			break;
+		case O_STATS: k->stats = optarg; break;
+		case O_METRICS: k->metrics = optarg; break;
+		case O_MAX_HOSTS: opt_long("max-hosts", optarg, 1, 100000000, &k->max_hosts); break;
 		case O_QUIET: msg_quiet = 1; break;
 		case O_HELP: opt_help(usage, opts, O_N);
 		case O_VERSION: {
@@ -188,6 +200,7 @@ parse_args(int argc, char **argv, sink *k)
 static void
 commit(sink *k)
 {
+	double t0 = tm_mono();
 	if (k->q.path && ack_shared())
 		ack_flush();   /* inside the open transaction: one commit */
 	if (k->is_db) {
@@ -203,6 +216,8 @@ commit(sink *k)
 	}
 	if (k->q.path && !ack_shared())
 		ack_flush();   /* only after the rows are durable */
+	if (k->pending)
+		stats_commit(tm_mono() - t0);
 	k->pending = 0;
 }
 
@@ -244,9 +259,11 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 		if (++k->skipped <= SKIP_WARNINGS)
 			msg_warn("record at byte %llu has no url: skipped%s", start,
 				 k->skipped == SKIP_WARNINGS ? " (further ones only counted)" : "");
+		stats_skipped();
 		return;
 	}
 	k->stored++;
+	stats_record(rec);
 	k->unchanged += rec_not_modified(rec);
 	k->kept += rc == SDB_KEPT;
 	if (k->q.path)
@@ -259,8 +276,9 @@ int
 main(int argc, char **argv)
 {
 	msg_init("sink");
-	sink k = { .batch = 1000, .batch_ms = 1000, .q.max_depth = 5 };
+	sink k = { .batch = 1000, .batch_ms = 1000, .q.max_depth = 5, .max_hosts = 10000 };
 	parse_args(argc, argv, &k);
+	stats_open(k.stats, k.metrics, k.max_hosts);
 	stop_signals();
 
 	char err[300];
@@ -287,6 +305,7 @@ main(int argc, char **argv)
 			if (k.pending >= k.batch ||
 			    (k.pending && tm_mono_ms() >= k.deadline))
 				commit(&k);
+			stats_tick();
 			continue;
 		}
 		if (rc == REC_EOF)
@@ -308,8 +327,16 @@ main(int argc, char **argv)
 			if (k.q.path)
 				wait = 0;
 		}
+		/* Woken for the --stats and --metrics writes too: a quiet
+		 * input is what they should show. */
+		long swait = stats_wait_ms();
+		int for_stats = swait >= 0 && (wait < 0 || swait < wait);
+		if (for_stats)
+			wait = swait;
 		int f = stop_fill(&in, wait);
-		if (f == STOP_TIMEOUT)
+		if (f == STOP_TIMEOUT && for_stats)
+			stats_tick();
+		else if (f == STOP_TIMEOUT)
 			commit(&k);
 		else if (f == STOP_ERROR) {
 			commit(&k);
@@ -323,6 +350,7 @@ main(int argc, char **argv)
 	/* Every good record before a malformed one, or before the signal,
 	 * is committed before sink says anything. */
 	commit(&k);
+	stats_close();
 	if (k.q.path)
 		ack_close();
 	if (k.is_db)
