@@ -714,5 +714,16 @@ content_skipped(const content *c, content_cur *k, const GumboNode *n)
 int
 content_hidden(const GumboNode *n)
 {
-	return n->type == GUMBO_NODE_ELEMENT && (ct_flags(n) & CT_HIDE);
+	/* One pass over the attributes: this runs for every element of
+	 * the Markdown walk. */
+	const GumboVector *v = &n->v.element.attributes;
+	for (unsigned i = 0; i < v->length; i++) {
+		const GumboAttribute *a = v->data[i];
+		const char *k = a->name;
+		if ((k[0] == 'h' && strcmp(k, "hidden") == 0) ||
+		    (k[0] == 'a' && strcmp(k, "aria-hidden") == 0 && strcasecmp(a->value, "true") == 0) ||
+		    (k[0] == 's' && strcmp(k, "style") == 0 && ct_style_hidden(a->value)))
+			return 1;
+	}
+	return 0;
 }
