@@ -131,16 +131,19 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
 # tinyproxy as t-fetch-transport's forward proxy and openssl to make its
 # CA, zstd for its compression bomb, nginx (with its ssl and http_v2
 # modules, as Debian builds it) as t-fetch-nginx's origin; promtool
-# (prometheus) and python3-prometheus-client to read t-metrics' files.
+# (prometheus) and python3-prometheus-client to read t-metrics' files;
+# cmark-gfm to read t-parse-markdown's output back.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
         fonts-dejavu-core python3-pil tinyproxy openssl zstd nginx \
-        prometheus python3-prometheus-client
+        prometheus python3-prometheus-client cmark-gfm
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and
-# the crawlers compared with (Scrapy, aiohttp + bs4, wget2).
+# the crawlers compared with (Scrapy, aiohttp + bs4, wget2), the
+# extractors parse --markdown is compared with (readability, html2text).
 DEPS_BENCH := nginx wrk python3-aiohttp python3-bs4 python3-scrapy wget2 \
-        postgresql postgresql-doc-15 python3.11-doc jq curl time parallel
+        postgresql postgresql-doc-15 python3.11-doc jq curl time parallel \
+        python3-readability python3-html2text
 
 # make deps installs what the programs and make demo need; make test,
 # test-asan, fuzz and bench install their extras themselves when run as

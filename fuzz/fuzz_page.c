@@ -1,6 +1,7 @@
 /* Charset detection + page extraction: the first line is the record's
  * Content-Type, the rest its body, through the code parse runs for every
- * HTML record. */
+ * HTML record: once with --markdown (of the body), once with --main
+ * --markdown (of the main content). */
 #include "fuzz.h"
 
 #include <fcntl.h>
@@ -14,12 +15,13 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static page *p;
-	static page_opts opts;
+	static page *p, *pm;
+	static page_opts opts = { .markdown = 1 }, mopts = { .main = 1, .markdown = 1 };
 	static rec_out out;
 	static int devnull = -1;
 	if (!p) {
 		p = page_new(&opts);
+		pm = page_new(&mopts);
 		devnull = open("/dev/null", O_WRONLY);
 		rec_out_init(&out, devnull, 0);
 	}
@@ -38,6 +40,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	msgpack_object in;
 	fuzz_record(&b, &raw, &z, &in);
 	page_process(p, raw.data, raw.size, &in, &out);
+	page_process(pm, raw.data, raw.size, &in, &out);
 	rec_out_flush(&out);
 	msgpack_zone_destroy(&z);
 	msgpack_sbuffer_destroy(&raw);

@@ -40,7 +40,16 @@ struct content {
 	uint32_t nel, cap;
 	uint32_t body;
 	pbuf first;   /* the first attempt's text, while the second runs */
+	/* parse --markdown: what each attempt took (see "The choice, for
+	 * other writers" below); tr_cur is the attempt running, tr_kept
+	 * the one whose text content_main returned. */
+	struct ct_trace { uint32_t *roots, *skips; uint32_t nroots, nskips, caproots, capskips; } tr[2];
+	int tr_cur, tr_kept;
 };
+
+static void ct_note_root(content *c, uint32_t i);
+static void ct_note_skip(content *c, uint32_t i);
+static void ct_trace_start(content *c, int attempt);
 
 content *
 content_new(void)
@@ -57,6 +66,10 @@ content_free(content *c)
 		return;
 	free(c->el);
 	pbuf_free(&c->first);
+	for (int k = 0; k < 2; k++) {
+		free(c->tr[k].roots);
+		free(c->tr[k].skips);
+	}
 	free(c);
 }
 
@@ -528,6 +541,8 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	if (!skip && k->dense)
 		skip = t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;
 	k->i = skip ? e->end : i + 1;
+	if (skip)
+		ct_note_skip(c, i);
 	return skip;
 }
 
@@ -536,6 +551,7 @@ static void
 ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 {
 	ct_skip k = { c, top + 1, mask, dense };
+	ct_note_root(c, top);
 	pbuf_break(b);
 	ex_text_skip(b, c->el[top].n, ct_skip_fn, &k);
 }
@@ -595,6 +611,7 @@ void
 content_main(content *c, const GumboOutput *out, pbuf *b)
 {
 	pbuf_reset(b);
+	ct_trace_start(c, 0);
 	ct_collect(c, out);
 	if (c->body == CT_NONE)
 		return;
@@ -607,15 +624,106 @@ content_main(content *c, const GumboOutput *out, pbuf *b)
 		return;
 	pbuf_reset(&c->first);
 	pbuf_put(&c->first, b->p ? b->p : "", b->len);
+	ct_trace_start(c, 1);
 	ct_mark(c, 0);
 	ct_extract(c, b);
 	if (b->len < c->first.len) {
 		pbuf_reset(b);
 		pbuf_put(b, c->first.p, c->first.len);
+		c->tr_kept = 0;
 	}
 	if (b->len >= CT_MIN_MAIN)
 		return;
 	/* Not an article: the body's text, without what is never content. */
 	pbuf_reset(b);
+	ct_trace_start(c, 1);
 	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG, 0);
+}
+
+/* ---- The choice, for other writers (parse --markdown) ----
+ *
+ * Kept apart from the scoring: ct_text notes each subtree it writes
+ * (ct_note_root), ct_skip_fn each element it leaves out (ct_note_skip),
+ * and content_main starts a trace per attempt (ct_trace_start) and
+ * says which attempt it kept.  Both lists are element indexes in
+ * document order. */
+
+/* Starts attempt's trace (0 or 1) empty and makes it the kept one. */
+static void
+ct_trace_start(content *c, int attempt)
+{
+	c->tr_cur = c->tr_kept = attempt;
+	c->tr[attempt].nroots = c->tr[attempt].nskips = 0;
+	if (attempt == 0)
+		c->tr[1].nroots = c->tr[1].nskips = 0;
+}
+
+/* Appends i to list (n entries, room for cap). */
+static void
+ct_note(uint32_t **list, uint32_t *n, uint32_t *cap, uint32_t i)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*list = xrealloc(*list, *cap * sizeof **list);
+	}
+	(*list)[(*n)++] = i;
+}
+
+static void
+ct_note_root(content *c, uint32_t i)
+{
+	struct ct_trace *t = &c->tr[c->tr_cur];
+	ct_note(&t->roots, &t->nroots, &t->caproots, i);
+}
+
+static void
+ct_note_skip(content *c, uint32_t i)
+{
+	struct ct_trace *t = &c->tr[c->tr_cur];
+	ct_note(&t->skips, &t->nskips, &t->capskips, i);
+}
+
+size_t
+content_nroots(const content *c)
+{
+	return c->tr[c->tr_kept].nroots;
+}
+
+const GumboNode *
+content_root(const content *c, size_t i)
+{
+	return c->el[c->tr[c->tr_kept].roots[i]].n;
+}
+
+int
+content_skipped(const content *c, content_cur *k, const GumboNode *n)
+{
+	const struct ct_trace *t = &c->tr[c->tr_kept];
+	uint32_t i = k->el;
+	while (i < c->nel && c->el[i].n != n)
+		i++;
+	if (i == c->nel)
+		return 0;
+	while (k->skip < t->nskips && t->skips[k->skip] < i)
+		k->skip++;
+	int skip = k->skip < t->nskips && t->skips[k->skip] == i;
+	k->el = skip ? c->el[i].end : i + 1;
+	return skip;
+}
+
+int
+content_hidden(const GumboNode *n)
+{
+	/* One pass over the attributes: this runs for every element of
+	 * the Markdown walk. */
+	const GumboVector *v = &n->v.element.attributes;
+	for (unsigned i = 0; i < v->length; i++) {
+		const GumboAttribute *a = v->data[i];
+		const char *k = a->name;
+		if ((k[0] == 'h' && strcmp(k, "hidden") == 0) ||
+		    (k[0] == 'a' && strcmp(k, "aria-hidden") == 0 && strcasecmp(a->value, "true") == 0) ||
+		    (k[0] == 's' && strcmp(k, "style") == 0 && ct_style_hidden(a->value)))
+			return 1;
+	}
+	return 0;
 }

@@ -12,6 +12,8 @@
 #define PARSE_CONTENT_H
 
 #include <gumbo.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 
@@ -25,5 +27,26 @@ void content_free(content *c);
 /* Writes the main content's text of the document out to b (reset
  * first), whitespace collapsed as for `text`. */
 void content_main(content *c, const GumboOutput *out, pbuf *b);
+
+/* The choice content_main made, for a writer of another form of the
+ * same content (markdown.c); valid until the next content_main.
+ * content_nroots: how many subtrees main_text was written from (0 when
+ * the document has no body); content_root: the i-th, in document
+ * order. */
+size_t content_nroots(const content *c);
+const GumboNode *content_root(const content *c, size_t i);
+
+/* A cursor for content_skipped over one document-order walk of the
+ * roots: start it zeroed. */
+typedef struct content_cur { uint32_t el, skip; } content_cur;
+
+/* Whether element n, the next element entered in a document-order walk
+ * of the roots (the walk may leave out subtrees of its own), was left
+ * out of main_text with its subtree as boilerplate. */
+int content_skipped(const content *c, content_cur *k, const GumboNode *n);
+
+/* Whether element n is hidden by its attributes (hidden, aria-hidden,
+ * display:none or visibility:hidden in style), as main_text reads them. */
+int content_hidden(const GumboNode *n);
 
 #endif

@@ -45,12 +45,12 @@ static const char usage[] =
 	"       parse --html [--base URL] [OPTION...] FILE...\n"
 	"Reads fetch records (msgpack) on stdin and writes each with title,\n"
 	"links, canonical, lang, description, meta_robots, text, main_text\n"
-	"(--main), fields, parser and parse_ms added; sitemaps get links and\n"
-	"sitemap; other records pass through.\n"
+	"(--main), markdown (--markdown), fields, parser and parse_ms added;\n"
+	"sitemaps get links and sitemap; other records pass through.\n"
 	"\n";
 
 enum {
-	O_JOBS, O_FIELD, O_FIELD_ALL, O_KEEP, O_NOTEXT, O_MAIN, O_HTML, O_BASE,
+	O_JOBS, O_FIELD, O_FIELD_ALL, O_KEEP, O_NOTEXT, O_MAIN, O_MARKDOWN, O_HTML, O_BASE,
 	O_MAXREC, O_MAXTIME, O_MAXMEM, O_JSON, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
@@ -67,6 +67,8 @@ static const opt_def opts_tab[O_N] = {
 		"do not write \\fBtext\\fR" },
 	[O_MAIN] = { "main", 0, NULL, "write main_text: the main content's text", NULL,
 		"write \\fBmain_text\\fR: the text of the page's main content (the article without navigation, comments, share bars, cookie banners, related links and footers), or the body's text when the page is not an article" },
+	[O_MARKDOWN] = { "markdown", 0, NULL, "write markdown: the page (--main: its main\ncontent) as CommonMark", NULL,
+		"write \\fBmarkdown\\fR: CommonMark of the page's body, or of its main content with \\fB\\-\\-main\\fR: headings, paragraphs, emphasis, links and images made absolute, lists, block quotes, fenced code, GitHub tables, line breaks; the title first as a heading" },
 	[O_HTML] = { "html", 0, NULL, "operands are HTML files, not a record stream", NULL,
 		"operands are HTML files; each becomes a record with \\fBurl\\fR = file:// and its absolute path" },
 	[O_BASE] = { "base", 0, "URL", "with --html: url and base for links", NULL,
@@ -192,6 +194,7 @@ parse_args(int argc, char **argv, pargs *a, page_opts *opts, ex_field *fields)
 		case O_KEEP: opts->keep_body = 1; break;
 		case O_NOTEXT: opts->no_text = 1; break;
 		case O_MAIN: opts->main = 1; break;
+		case O_MARKDOWN: opts->markdown = 1; break;
 		case O_HTML: a->html = 1; break;
 		case O_BASE: a->base = optarg; break;
 		case O_HELP: opt_help(usage, opts_tab, O_N);

@@ -7,6 +7,7 @@
 #include "charset.h"
 #include "content.h"
 #include "links.h"
+#include "markdown.h"
 #include "msg.h"
 #include "sitemap.h"
 #include "tm.h"
@@ -22,6 +23,7 @@ struct page {
 	sitemap *sm;     /* sitemaps.org XML records */
 	content *ct;     /* --main */
 	pbuf main;       /* main_text */
+	md *md;          /* --markdown */
 };
 
 static const char *const page_drop_body[] = { "body", NULL };
@@ -36,6 +38,7 @@ page_new(const page_opts *opts)
 	p->links = lnk_new();
 	p->sm = sitemap_new();
 	p->ct = content_new();
+	p->md = md_new();
 	if (!p->links || !p->sm) {
 		page_free(p);
 		return NULL;
@@ -57,6 +60,7 @@ page_free(page *p)
 	lnk_free(p->links);
 	sitemap_free(p->sm);
 	content_free(p->ct);
+	md_free(p->md);
 	pbuf_free(&p->main);
 	ex_free(&p->ex);
 	pbuf_free(&p->utf8);
@@ -230,6 +234,29 @@ page_url(const msgpack_object *in, const char **url, size_t *un)
 			*url = NULL, *un = 0;
 }
 
+/* The Markdown of a page gives at most this many bytes over twice its
+ * decoded size (escapes double some characters, links get longer once
+ * made absolute): the cap that keeps a hostile page's Markdown in
+ * proportion to the page, which --max-record bounds. */
+#define PAGE_MD_SLACK ((size_t)64 << 10)
+
+/* Puts `markdown`: of the main content under --main (content_main has
+ * run), else of the body.  Before arena_reset: it reads the tree. */
+static void
+page_markdown(page *p, const GumboOutput *g, size_t hn)
+{
+	const ex_result *r = &p->ex;
+	md_page pg = {
+		.out = g, .ct = p->opts->main ? p->ct : NULL, .links = p->links,
+		.title = r->has_title ? r->title.p : NULL, .title_len = r->has_title ? r->title.len : 0,
+		.max = 2 * hn + PAGE_MD_SLACK,
+	};
+	const char *s;
+	size_t n;
+	md_render(p->md, &pg, &s, &n);
+	rec_put_strn(&p->b, "markdown", s, n);
+}
+
 /* A record that is not HTML: a sitemap's or a robots.txt's links and
  * `sitemap` map, its input plus parse_error when it is a sitemap parse
  * could not read, or else the input byte for byte. */
@@ -314,6 +341,8 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 		content_main(p->ct, g, &p->main);
 		rec_put_strn(b, "main_text", p->main.p ? p->main.p : "", p->main.len);
 	}
+	if (opt->markdown)
+		page_markdown(p, g, hn);
 	if (opt->nfields)
 		page_put_fields(p);
 	/* Instead of gumbo_destroy_output: see arena.h. */

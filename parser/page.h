@@ -29,6 +29,7 @@ typedef struct page_opts {
 	int keep_body;        /* --keep-body */
 	int no_text;          /* --no-text */
 	int main;             /* --main: main_text */
+	int markdown;         /* --markdown: markdown */
 	size_t max_mem;       /* --max-parse-memory: bytes of parse tree; 0: no cap */
 	const ex_field *fields;
 	int nfields;

@@ -39,44 +39,78 @@ def norm(s):
     return WS.sub(" ", s).strip()
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--field", default="main_text")
-    ap.add_argument("--bin", default=os.path.join(ROOT, "bin"))
-    ap.add_argument("--dev", default=os.environ.get(
-        "EXTRACT_DEV", os.path.join(os.path.dirname(ROOT), "shared", "extraction-dev")))
-    ap.add_argument("--list", type=int, default=0)
-    ap.add_argument("parse_args", nargs="*")
-    a = ap.parse_args()
-    with open(os.path.join(a.dev, "cases.json"), encoding="utf-8") as f:
+def default_dev():
+    """The development set: $EXTRACT_DEV, else ../shared/extraction-dev."""
+    return os.environ.get(
+        "EXTRACT_DEV", os.path.join(os.path.dirname(ROOT), "shared", "extraction-dev"))
+
+
+def load(dev):
+    """The cases of the set in dev, and each page's bytes by URL."""
+    with open(os.path.join(dev, "cases.json"), encoding="utf-8") as f:
         cases = json.load(f)
-    stream = bytearray()
+    pages = {}
     for url, c in cases.items():
-        with gzip.open(os.path.join(a.dev, c["file"]), "rb") as f:
-            body = f.read()
+        with gzip.open(os.path.join(dev, c["file"]), "rb") as f:
+            pages[url] = f.read()
+    return cases, pages
+
+
+def run_parse(bindir, pages, args):
+    """Runs parse -j0 over the pages as fetch records; returns each
+    output record by URL and the wall time in seconds."""
+    stream = bytearray()
+    for url, body in pages.items():
         pack({"url": url, "final_url": url, "status": 200,
               "ctype": "text/html", "body": body}, stream)
-    args = a.parse_args or ([] if a.field == "text" else ["--main"])
     t0 = time.monotonic()
-    p = subprocess.run([os.path.join(a.bin, "parse"), "-j0", "-q", "--json"] + args,
+    p = subprocess.run([os.path.join(bindir, "parse"), "-j0", "-q", "--json"] + args,
                        input=bytes(stream), stdout=subprocess.PIPE, check=True)
     secs = time.monotonic() - t0
-    got = {}
+    recs = {}
     for line in p.stdout.splitlines():
         r = json.loads(line)
-        got[r["url"]] = norm(r.get(a.field) or "")
+        recs[r["url"]] = r
+    return recs, secs
+
+
+def score(cases, got):
+    """The metric over texts by URL: tp, fp, fn summed over the pages,
+    and per page (misses, fn, fp, url)."""
     tp = fp = fn = 0
-    worst = []
+    per = []
     for url, c in cases.items():
-        t = got.get(url, "")
+        t = norm(got.get(url) or "")
         ptp = sum(norm(s) in t for s in c["with"])
         pfn = len(c["with"]) - ptp
         pfp = sum(norm(s) in t for s in c["without"])
         tp, fp, fn = tp + ptp, fp + pfp, fn + pfn
-        worst.append((pfn + pfp, pfn, pfp, url))
+        per.append((pfn + pfp, pfn, pfp, url))
+    return tp, fp, fn, per
+
+
+def prf(tp, fp, fn):
+    """Precision, recall and F of the counts."""
     prec = tp / (tp + fp) if tp + fp else 0.0
     rec = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    return prec, rec, f1
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--field", default="main_text")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "bin"))
+    ap.add_argument("--dev", default=default_dev())
+    ap.add_argument("--list", type=int, default=0)
+    ap.add_argument("parse_args", nargs="*")
+    a = ap.parse_args()
+    cases, pages = load(a.dev)
+    args = a.parse_args or ([] if a.field == "text" else ["--main"])
+    recs, secs = run_parse(a.bin, pages, args)
+    got = {url: r.get(a.field) for url, r in recs.items()}
+    tp, fp, fn, worst = score(cases, got)
+    prec, rec, f1 = prf(tp, fp, fn)
     print("field %s: tp %d fp %d fn %d  P %.3f R %.3f F %.3f  %.0f pages/s"
           % (a.field, tp, fp, fn, prec, rec, f1, len(cases) / secs))
     worst.sort(reverse=True)
