@@ -22,6 +22,8 @@ enum {
 	CT_POS = 1 << 7,       /* class or id names content */
 	CT_HASHINT = 1 << 8,   /* a descendant has CT_HINT or CT_MAIN */
 	CT_MAIN = 1 << 9,      /* main, role=main */
+	CT_LEAFKID = 1 << 10,  /* has a child that starts a block of text */
+	CT_DROP = 1 << 11,     /* a block trimmed from the content's edges */
 };
 
 typedef struct ct_el {
@@ -31,6 +33,7 @@ typedef struct ct_el {
 	uint32_t link;         /* of them, inside <a> */
 	uint32_t links;        /* <a href> elements in the subtree */
 	uint32_t commas;
+	uint32_t stops;        /* sentence ends: . ! ? and their kin, then space */
 	uint32_t flags;
 	float score;
 } ct_el;
@@ -40,6 +43,8 @@ struct content {
 	uint32_t nel, cap;
 	uint32_t body;
 	pbuf first;   /* the first attempt's text, while the second runs */
+	uint32_t *blk;   /* the content's blocks of text, in document order */
+	uint32_t nblk, capblk;
 };
 
 content *
@@ -56,6 +61,7 @@ content_free(content *c)
 	if (!c)
 		return;
 	free(c->el);
+	free(c->blk);
 	pbuf_free(&c->first);
 	free(c);
 }
@@ -210,12 +216,28 @@ ct_flags(const GumboNode *n)
 static void
 ct_count(ct_el *e, const char *s, size_t n, int inlink)
 {
-	uint32_t k = 0, commas = 0;
+	uint32_t k = 0, commas = 0, stops = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
 		if ((ch & 0xC0) == 0x80 || pbuf_isspace(ch))
 			continue;
 		k++;
+		/* A full stop, question or exclamation mark that ends a
+		 * sentence is followed by a space or the end of the text (not
+		 * a date's "12.04.2020"); the ideographic and Arabic ones and
+		 * the danda end one by themselves. */
+		if ((ch == '.' || ch == '!' || ch == '?') &&
+		    (i + 1 == n || pbuf_isspace((unsigned char)s[i + 1]) || s[i + 1] == '"' ||
+		     (unsigned char)s[i + 1] == 0xE2))
+			stops++;
+		else if ((ch == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+			  (unsigned char)s[i + 2] == 0x82) ||
+			 (ch == 0xEF && i + 2 < n && (unsigned char)s[i + 1] == 0xBC &&
+			  ((unsigned char)s[i + 2] == 0x81 || (unsigned char)s[i + 2] == 0x9F)) ||
+			 (ch == 0xD8 && i + 1 < n && (unsigned char)s[i + 1] == 0x9F) ||
+			 (ch == 0xE0 && i + 2 < n && (unsigned char)s[i + 1] == 0xA5 &&
+			  (unsigned char)s[i + 2] == 0xA4))
+			stops++;
 		if (ch == ',' ||
 		    (ch == 0xD8 && i + 1 < n && (unsigned char)s[i + 1] == 0x8C) ||
 		    (ch == 0xEF && i + 2 < n && (unsigned char)s[i + 1] == 0xBC &&
@@ -224,6 +246,7 @@ ct_count(ct_el *e, const char *s, size_t n, int inlink)
 	}
 	e->text += k;
 	e->commas += commas;
+	e->stops += stops;
 	if (inlink)
 		e->link += k;
 }
@@ -256,6 +279,9 @@ ct_collect(content *c, const GumboOutput *out)
 				ct_el *p = &c->el[cur];
 				if (!ex_is_inline(t))
 					p->flags |= CT_BLOCKKID;
+				if (!ex_is_inline(t) && !ex_is_hidden(t) && t != GUMBO_TAG_BR &&
+				    t != GUMBO_TAG_HR)
+					p->flags |= CT_LEAFKID;
 			}
 			if (t == GUMBO_TAG_BODY && c->body == CT_NONE)
 				c->body = i;
@@ -292,6 +318,7 @@ ct_collect(content *c, const GumboOutput *out)
 					p->link += e->link;
 					p->links += e->links;
 					p->commas += e->commas;
+					p->stops += e->stops;
 					if (e->flags & (CT_HINT | CT_MAIN | CT_HASHINT))
 						p->flags |= CT_HASHINT;
 				}
@@ -319,9 +346,14 @@ ct_mark(content *c, int classes)
 {
 	for (uint32_t i = 0; i < c->nel; i++) {
 		ct_el *e = &c->el[i];
-		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED);
+		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED | CT_DROP);
 		e->score = 0;
 		if (e->flags & CT_HASHINT)
+			e->flags &= ~(uint32_t)CT_BOILCLS;
+		/* Furniture is a small part of a page: a "footer" that holds
+		 * over half the page's text is a layout wrapper
+		 * ("above-footer"). */
+		if (c->body != CT_NONE && (uint64_t)e->text * 2 > c->el[c->body].text)
 			e->flags &= ~(uint32_t)CT_BOILCLS;
 		if (!classes)
 			e->flags &= ~(uint32_t)(CT_BOILCLS | CT_POS);
@@ -495,6 +527,34 @@ typedef struct ct_skip {
 	int dense;
 } ct_skip;
 
+/* Whether the text leaves element i out (with its subtree). */
+static int
+ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
+{
+	const ct_el *e = &c->el[i];
+	if (e->flags & mask)
+		return 1;
+	if (!dense)
+		return 0;
+	GumboTag t = e->n->v.element.tag;
+	/* A block that is mostly link text is a menu, a list of related
+	 * articles or a "read also" line. */
+	if (e->links >= 1 && e->link * 2 > e->text && !ex_is_inline(t))
+		return 1;
+	/* readability's conditional cleaning: a container with few commas
+	 * (little prose), no content name and over a fifth link text is a
+	 * box of teasers or links. */
+	if (e->commas < 10 && e->links >= 1 && !(e->flags & CT_POS) &&
+	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_UL ||
+	     t == GUMBO_TAG_OL || t == GUMBO_TAG_TABLE || t == GUMBO_TAG_FORM) &&
+	    (float)e->link > 0.2f * (float)e->text)
+		return 1;
+	/* A form inside the article asks for a comment, a search or an
+	 * address: nothing to read.  Figures' captions and credits are not
+	 * the article's prose. */
+	return t == GUMBO_TAG_FORM || t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;
+}
+
 static int
 ct_skip_fn(const GumboNode *n, void *ctx)
 {
@@ -505,29 +565,8 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 		i++;
 	if (i == c->nel)
 		return 0;
-	const ct_el *e = &c->el[i];
-	int skip = (e->flags & k->mask) != 0;
-	GumboTag t = n->v.element.tag;
-	/* A block that is mostly link text is a menu, a list of related
-	 * articles or a "read also" line. */
-	if (!skip && k->dense && e->links >= 1 && e->link * 2 > e->text)
-		skip = !ex_is_inline(t);
-	/* readability's conditional cleaning: a container with few commas
-	 * (little prose), no content name and over a fifth link text is a
-	 * box of teasers or links. */
-	if (!skip && k->dense && e->commas < 10 && e->links >= 1 && !(e->flags & CT_POS) &&
-	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_UL ||
-	     t == GUMBO_TAG_OL || t == GUMBO_TAG_TABLE || t == GUMBO_TAG_FORM) &&
-	    (float)e->link > 0.2f * (float)e->text)
-		skip = 1;
-	/* A form inside the article asks for a comment, a search or an
-	 * address: nothing to read. */
-	if (!skip && k->dense && t == GUMBO_TAG_FORM)
-		skip = 1;
-	/* Figures' captions and credits are not the article's prose. */
-	if (!skip && k->dense)
-		skip = t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;
-	k->i = skip ? e->end : i + 1;
+	int skip = ct_skipped(c, i, k->mask, k->dense);
+	k->i = skip ? c->el[i].end : i + 1;
 	return skip;
 }
 
@@ -538,6 +577,93 @@ ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 	ct_skip k = { c, top + 1, mask, dense };
 	pbuf_break(b);
 	ex_text_skip(b, c->el[top].n, ct_skip_fn, &k);
+}
+
+/* Appends to c->blk the blocks of text under element top (itself, when
+ * it is one) that the text keeps: elements that start a block and hold
+ * no other block. */
+static void
+ct_blocks(content *c, uint32_t top, uint32_t mask)
+{
+	if (c->capblk < c->nel) {
+		c->capblk = c->nel;
+		c->blk = xrealloc(c->blk, c->capblk * sizeof *c->blk);
+	}
+	for (uint32_t i = top; i < c->el[top].end;) {
+		const ct_el *e = &c->el[i];
+		GumboTag t = e->n->v.element.tag;
+		if (i != top && ct_skipped(c, i, mask, 1)) {
+			i = e->end;
+			continue;
+		}
+		if (ex_is_hidden(t)) {
+			i = e->end;
+			continue;
+		}
+		if (!(e->flags & CT_LEAFKID) && !ex_is_inline(t) && t != GUMBO_TAG_BR &&
+		    t != GUMBO_TAG_HR) {
+			if (e->text && c->nblk < c->capblk)
+				c->blk[c->nblk++] = i;
+			i = e->end;
+			continue;
+		}
+		i++;
+	}
+}
+
+static int
+ct_heading(const ct_el *e)
+{
+	GumboTag t = e->n->v.element.tag;
+	return t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6;
+}
+
+/* Whether e is an item of a list or a cell of a table. */
+static int
+ct_item(const ct_el *e)
+{
+	GumboTag t = e->n->v.element.tag;
+	return t == GUMBO_TAG_LI || t == GUMBO_TAG_TD || t == GUMBO_TAG_TH ||
+	       t == GUMBO_TAG_DD || t == GUMBO_TAG_DT;
+}
+
+/* A block of prose has this many visible characters (spaces not
+ * counted; jusText's 70 with spaces is about 60), or this many and a
+ * sentence's end. */
+#define CT_PROSE 80
+#define CT_SENTENCE 30
+
+/* Whether block e reads as prose: long enough, or a sentence, and under
+ * a third link text. */
+static int
+ct_good(const ct_el *e)
+{
+	if (ct_density(e) >= 1.0f / 3)
+		return 0;
+	return e->text >= CT_PROSE || (e->text >= CT_SENTENCE && e->stops >= 1);
+}
+
+/* jusText's edges: blocks before the first block of prose and after the
+ * last one are a date, a byline, a share line, a "related" heading or a
+ * rating rather than the article.  Before the first prose, a heading is
+ * the article's title and a list item or table cell is content that is
+ * not prose (a recipe's ingredients): they stay. */
+static void
+ct_trim(content *c)
+{
+	uint32_t first = 0, last;
+	while (first < c->nblk && !ct_good(&c->el[c->blk[first]]))
+		first++;
+	if (first == c->nblk)
+		return;
+	last = c->nblk - 1;
+	while (!ct_good(&c->el[c->blk[last]]))
+		last--;
+	for (uint32_t k = 0; k < first; k++)
+		if (!ct_heading(&c->el[c->blk[k]]) && !ct_item(&c->el[c->blk[k]]))
+			c->el[c->blk[k]].flags |= CT_DROP;
+	for (uint32_t k = last + 1; k < c->nblk; k++)
+		c->el[c->blk[k]].flags |= CT_DROP;
 }
 
 /* Main content shorter than this (bytes of collapsed text) is taken for
@@ -566,27 +692,36 @@ ct_extract(content *c, pbuf *b)
 			break;
 		}
 	uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
-	if (root != best || c->el[best].parent == CT_NONE) {
-		ct_text(c, root, b, mask, 1);
-		return 1;
-	}
 	/* readability's siblings: parts of the article split across blocks
 	 * next to the best one. */
+	int one = root != best || c->el[best].parent == CT_NONE;
 	const ct_el *be = &c->el[best];
 	float th = be->score * 0.2f > 10 ? be->score * 0.2f : 10;
-	uint32_t par = be->parent;
-	for (uint32_t i = par + 1; i < c->el[par].end; i = c->el[i].end) {
-		const ct_el *e = &c->el[i];
-		int take = i == best;
-		if (!take && !(e->flags & mask)) {
-			float d = ct_density(e);
-			if ((e->flags & CT_SCORED) && e->score >= th)
-				take = 1;
-			else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
-				take = 1;
+	uint32_t par = one ? root : be->parent;
+	uint32_t from = one ? root : par + 1, to = one ? root + 1 : c->el[par].end;
+	/* Twice: the blocks of every part first, to trim the edges of the
+	 * whole, then the text. */
+	c->nblk = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = from; i < to; i = c->el[i].end) {
+			const ct_el *e = &c->el[i];
+			int take = one || i == best;
+			if (!take && !(e->flags & mask)) {
+				float d = ct_density(e);
+				if ((e->flags & CT_SCORED) && e->score >= th)
+					take = 1;
+				else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
+					take = 1;
+			}
+			if (!take || (e->flags & CT_DROP))
+				continue;
+			if (pass == 0)
+				ct_blocks(c, i, mask);
+			else
+				ct_text(c, i, b, mask | CT_DROP, 1);
 		}
-		if (take)
-			ct_text(c, i, b, mask, 1);
+		if (pass == 0)
+			ct_trim(c);
 	}
 	return 1;
 }
