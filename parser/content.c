@@ -104,7 +104,7 @@ static const char *const ct_strong[] = {
 static const char *const ct_weak[] = {
 	"social", "recommend", "newsletter", "subscri", "banner", "promo",
 	"sponsor", "advert", "widget", "masthead", "tagcloud", "shoutbox",
-	"login", "signup", "print", "toolbar", "rating",
+	"login", "signup", "print", "toolbar", "rating", "caption", "credit", "copyright",
 };
 
 static const char *const ct_pos[] = {
