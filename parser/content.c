@@ -10,6 +10,9 @@
 
 #define CT_NONE UINT32_MAX
 
+/* At least the number of words in ct_strong, ct_weak and ct_pos. */
+#define CT_NWORDS 64
+
 /* Per-element flags. */
 enum {
 	CT_HIDE = 1 << 0,      /* hidden: attribute, aria-hidden, display:none */
@@ -43,28 +46,13 @@ struct content {
 	uint32_t nel, cap;
 	uint32_t body;
 	pbuf first;   /* the first attempt's text, while the second runs */
+	/* The class-name words by first byte: those starting with byte b
+	 * are word[wstart[b]] .. word[wstart[b + 1] - 1]. */
+	uint16_t wstart[257];
+	struct ct_word { const char *w; size_t len; unsigned list; } word[CT_NWORDS];
 	uint32_t *blk;   /* the content's blocks of text, in document order */
 	uint32_t nblk, capblk;
 };
-
-content *
-content_new(void)
-{
-	content *c = xcalloc(1, sizeof(content));
-	pbuf_init(&c->first);
-	return c;
-}
-
-void
-content_free(content *c)
-{
-	if (!c)
-		return;
-	free(c->el);
-	free(c->blk);
-	pbuf_free(&c->first);
-	free(c);
-}
 
 /* Same traversal as extract.c's walk, so element indexes agree. */
 static const GumboVector *
@@ -112,14 +100,70 @@ static const char *const ct_pos[] = {
 	"blog", "column",
 };
 
-/* Whether any word of words (n of them) is in s. */
-static int
-ct_any(const char *s, const char *const *words, size_t n)
+/* The lists, as bits. */
+enum { CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4 };
+
+static const struct {
+	const char *const *w;
+	size_t n;
+} ct_lists[] = {
+	{ ct_strong, sizeof ct_strong / sizeof ct_strong[0] },
+	{ ct_weak, sizeof ct_weak / sizeof ct_weak[0] },
+	{ ct_pos, sizeof ct_pos / sizeof ct_pos[0] },
+};
+
+/* The CT_W* bits of the lists with a word in s.  One pass over s: only
+ * where a word of some list starts with the byte are words compared
+ * (class names are matched on every element, so this is parse's hot
+ * path under --main). */
+static unsigned
+ct_scan(const content *c, const char *s)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strstr(s, words[i]))
-			return 1;
-	return 0;
+	unsigned found = 0;
+	for (; *s; s++) {
+		unsigned char b = (unsigned char)*s;
+		for (unsigned k = c->wstart[b]; k < c->wstart[b + 1]; k++) {
+			const struct ct_word *w = &c->word[k];
+			if (!(found & w->list) && strncmp(s, w->w, w->len) == 0)
+				found |= w->list;
+		}
+	}
+	return found;
+}
+
+content *
+content_new(void)
+{
+	content *c = xcalloc(1, sizeof(content));
+	pbuf_init(&c->first);
+	/* A counting sort of the words by first byte. */
+	size_t nw = 0;
+	for (unsigned l = 0; l < sizeof ct_lists / sizeof ct_lists[0]; l++)
+		for (size_t k = 0; k < ct_lists[l].n; k++)
+			c->wstart[(unsigned char)ct_lists[l].w[k][0] + 1]++, nw++;
+	if (nw > CT_NWORDS)
+		abort();   /* CT_NWORDS is too small: a programming error */
+	for (int b = 0; b < 256; b++)
+		c->wstart[b + 1] = (uint16_t)(c->wstart[b + 1] + c->wstart[b]);
+	uint16_t next[256];
+	memcpy(next, c->wstart, sizeof next);
+	for (unsigned l = 0; l < sizeof ct_lists / sizeof ct_lists[0]; l++)
+		for (size_t k = 0; k < ct_lists[l].n; k++) {
+			const char *w = ct_lists[l].w[k];
+			c->word[next[(unsigned char)w[0]]++] = (struct ct_word){ w, strlen(w), 1u << l };
+		}
+	return c;
+}
+
+void
+content_free(content *c)
+{
+	if (!c)
+		return;
+	free(c->el);
+	free(c->blk);
+	pbuf_free(&c->first);
+	free(c);
 }
 
 /* The class and id of n, lowercased, in buf (cap bytes). */
@@ -155,7 +199,7 @@ ct_style_hidden(const char *style)
 
 /* The flags n's own tag and attributes give. */
 static uint32_t
-ct_flags(const GumboNode *n)
+ct_flags(const content *c, const GumboNode *n)
 {
 	GumboTag t = n->v.element.tag;
 	uint32_t f = 0;
@@ -201,9 +245,9 @@ ct_flags(const GumboNode *n)
 	/* The article's own element is never boilerplate by name: its
 	 * classes list its categories and tags ("category-social-media"). */
 	if (buf[0] && !(f & (CT_HINT | CT_MAIN)) && t != GUMBO_TAG_BODY && t != GUMBO_TAG_HTML) {
-		int pos = ct_any(buf, ct_pos, sizeof ct_pos / sizeof ct_pos[0]);
-		if (ct_any(buf, ct_strong, sizeof ct_strong / sizeof ct_strong[0]) ||
-		    (!pos && ct_any(buf, ct_weak, sizeof ct_weak / sizeof ct_weak[0])))
+		unsigned w = ct_scan(c, buf);
+		int pos = (w & CT_WPOS) != 0;
+		if ((w & CT_WSTRONG) || (!pos && (w & CT_WWEAK)))
 			f |= CT_BOILCLS;
 		else if (pos)
 			f |= CT_POS;
@@ -216,33 +260,37 @@ ct_flags(const GumboNode *n)
 static void
 ct_count(ct_el *e, const char *s, size_t n, int inlink)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	uint32_t k = 0, commas = 0, stops = 0;
 	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
+		unsigned char ch = u[i];
 		if ((ch & 0xC0) == 0x80 || pbuf_isspace(ch))
 			continue;
 		k++;
-		/* A full stop, question or exclamation mark that ends a
-		 * sentence is followed by a space or the end of the text (not
-		 * a date's "12.04.2020"); the ideographic and Arabic ones and
-		 * the danda end one by themselves. */
-		if ((ch == '.' || ch == '!' || ch == '?') &&
-		    (i + 1 == n || pbuf_isspace((unsigned char)s[i + 1]) || s[i + 1] == '"' ||
-		     (unsigned char)s[i + 1] == 0xE2))
-			stops++;
-		else if ((ch == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
-			  (unsigned char)s[i + 2] == 0x82) ||
-			 (ch == 0xEF && i + 2 < n && (unsigned char)s[i + 1] == 0xBC &&
-			  ((unsigned char)s[i + 2] == 0x81 || (unsigned char)s[i + 2] == 0x9F)) ||
-			 (ch == 0xD8 && i + 1 < n && (unsigned char)s[i + 1] == 0x9F) ||
-			 (ch == 0xE0 && i + 2 < n && (unsigned char)s[i + 1] == 0xA5 &&
-			  (unsigned char)s[i + 2] == 0xA4))
-			stops++;
-		if (ch == ',' ||
-		    (ch == 0xD8 && i + 1 < n && (unsigned char)s[i + 1] == 0x8C) ||
-		    (ch == 0xEF && i + 2 < n && (unsigned char)s[i + 1] == 0xBC &&
-		     (unsigned char)s[i + 2] == 0x8C))
-			commas++;
+		if (ch < 0x80) {
+			/* A full stop, question or exclamation mark ends a
+			 * sentence when a space, a quote or the end of the text
+			 * follows (not a date's "12.04.2020"). */
+			if (ch == ',')
+				commas++;
+			else if ((ch == '.' || ch == '!' || ch == '?') &&
+				 (i + 1 == n || pbuf_isspace(u[i + 1]) || u[i + 1] == '"' ||
+				  u[i + 1] == 0xE2))
+				stops++;
+			continue;
+		}
+		/* Arabic comma and question mark; full-width comma, full
+		 * stop... (U+FF0C, U+FF01, U+FF1F); ideographic full stop
+		 * (U+3002); the danda (U+0964). */
+		unsigned b1 = i + 1 < n ? u[i + 1] : 0, b2 = i + 2 < n ? u[i + 2] : 0;
+		if (ch == 0xD8)
+			commas += b1 == 0x8C, stops += b1 == 0x9F;
+		else if (ch == 0xEF && b1 == 0xBC)
+			commas += b2 == 0x8C, stops += b2 == 0x81 || b2 == 0x9F;
+		else if (ch == 0xE3)
+			stops += b1 == 0x80 && b2 == 0x82;
+		else if (ch == 0xE0)
+			stops += b1 == 0xA5 && b2 == 0xA4;
 	}
 	e->text += k;
 	e->commas += commas;
@@ -273,7 +321,7 @@ ct_collect(content *c, const GumboOutput *out)
 			memset(e, 0, sizeof *e);
 			e->n = n;
 			e->parent = cur;
-			e->flags = ct_flags(n);
+			e->flags = ct_flags(c, n);
 			GumboTag t = n->v.element.tag;
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
