@@ -695,7 +695,8 @@ ct_good(const ct_el *e)
  * last one are a date, a byline, a share line, a "related" heading or a
  * rating rather than the article.  Before the first prose, a heading is
  * the article's title and a list item or table cell is content that is
- * not prose (a recipe's ingredients): they stay. */
+ * not prose (a recipe's ingredients): they stay.  Preformatted text
+ * (code, a poem) is content wherever it is. */
 static void
 ct_trim(content *c)
 {
@@ -707,11 +708,14 @@ ct_trim(content *c)
 	last = c->nblk - 1;
 	while (!ct_good(&c->el[c->blk[last]]))
 		last--;
-	for (uint32_t k = 0; k < first; k++)
-		if (!ct_heading(&c->el[c->blk[k]]) && !ct_item(&c->el[c->blk[k]]))
+	for (uint32_t k = 0; k < first; k++) {
+		const ct_el *e = &c->el[c->blk[k]];
+		if (!ct_heading(e) && !ct_item(e) && e->n->v.element.tag != GUMBO_TAG_PRE)
 			c->el[c->blk[k]].flags |= CT_DROP;
+	}
 	for (uint32_t k = last + 1; k < c->nblk; k++)
-		c->el[c->blk[k]].flags |= CT_DROP;
+		if (c->el[c->blk[k]].n->v.element.tag != GUMBO_TAG_PRE)
+			c->el[c->blk[k]].flags |= CT_DROP;
 }
 
 /* Main content shorter than this (bytes of collapsed text) is taken for

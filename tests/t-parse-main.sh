@@ -62,6 +62,15 @@ expect_eq "trailing tags, link list and share line out; the closing sentence in"
 	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, so that the block is the article without any doubt at all. A third paragraph closes the story, with one more comma, and a full stop at the very end. Thanks for reading, and see you soon." \
 	"$("$P" --html -j0 --main --json "$T/trail.html" | jq -r .main_text)"
 
+# Preformatted text is content at the edges too: the command that ends a
+# how-to stays, the short line after it does not.
+printf '<html><body><div class="post"><p>%s</p><p>%s</p><pre>make install</pre><p>Share this</p></div></body></html>' \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read." \
+	"A second paragraph, just as long, so that the block is the article without any doubt at all, and then a third sentence that ends with the command:" >"$T/pre.html"
+expect_eq "a trailing <pre> stays" \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, so that the block is the article without any doubt at all, and then a third sentence that ends with the command: make install" \
+	"$("$P" --html -j0 --main --json "$T/pre.html" | jq -r .main_text)"
+
 # Hidden elements are never content.
 printf '<html><body><div class="post"><p>%s</p><p style="display: none">secret hidden words</p><p hidden>more hidden words</p><p>%s</p></div></body></html>' \
 	"A first paragraph long enough to count as prose, with a comma, and some more words to read." \
