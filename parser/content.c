@@ -591,10 +591,11 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 		return 1;
 	/* readability's conditional cleaning: a container with few commas
 	 * (little prose), no content name and over a fifth link text is a
-	 * box of teasers or links. */
+	 * box of teasers or links.  Lists and tables in the article often
+	 * link a name or a term in each item ("Ada Lovelace, engineer at
+	 * X"): they go only when mostly links, by the rule above. */
 	if (e->commas < 10 && e->links >= 1 && !(e->flags & CT_POS) &&
-	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_UL ||
-	     t == GUMBO_TAG_OL || t == GUMBO_TAG_TABLE || t == GUMBO_TAG_FORM) &&
+	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_FORM) &&
 	    (float)e->link > 0.2f * (float)e->text)
 		return 1;
 	/* A form inside the article asks for a comment, a search or an
