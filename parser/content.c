@@ -660,6 +660,7 @@ ct_blocks(content *c, uint32_t top, uint32_t mask)
 	}
 }
 
+/* Whether e is a heading, h1 to h6. */
 static int
 ct_heading(const ct_el *e)
 {
@@ -676,9 +677,9 @@ ct_item(const ct_el *e)
 	       t == GUMBO_TAG_DD || t == GUMBO_TAG_DT;
 }
 
-/* A block of prose has this many visible characters (spaces not
- * counted; jusText's 70 with spaces is about 60), or this many and a
- * sentence's end. */
+/* A block of prose has CT_PROSE visible characters (spaces not counted:
+ * about 95 with them, near jusText's 70 to 200 for a good block), or
+ * CT_SENTENCE and a sentence's end (a short closing line). */
 #define CT_PROSE 80
 #define CT_SENTENCE 30
 
