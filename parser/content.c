@@ -10,6 +10,9 @@
 
 #define CT_NONE UINT32_MAX
 
+/* At least the number of words in ct_strong, ct_weak and ct_pos. */
+#define CT_NWORDS 64
+
 /* Per-element flags. */
 enum {
 	CT_HIDE = 1 << 0,      /* hidden: attribute, aria-hidden, display:none */
@@ -22,6 +25,8 @@ enum {
 	CT_POS = 1 << 7,       /* class or id names content */
 	CT_HASHINT = 1 << 8,   /* a descendant has CT_HINT or CT_MAIN */
 	CT_MAIN = 1 << 9,      /* main, role=main */
+	CT_LEAFKID = 1 << 10,  /* has a child that starts a block of text */
+	CT_DROP = 1 << 11,     /* a block trimmed from the content's edges */
 };
 
 typedef struct ct_el {
@@ -31,6 +36,7 @@ typedef struct ct_el {
 	uint32_t link;         /* of them, inside <a> */
 	uint32_t links;        /* <a href> elements in the subtree */
 	uint32_t commas;
+	uint32_t stops;        /* sentence ends: . ! ? and their kin, then space */
 	uint32_t flags;
 	float score;
 } ct_el;
@@ -40,6 +46,12 @@ struct content {
 	uint32_t nel, cap;
 	uint32_t body;
 	pbuf first;   /* the first attempt's text, while the second runs */
+	/* The class-name words by first byte: those starting with byte b
+	 * are word[wstart[b]] .. word[wstart[b + 1] - 1]. */
+	uint16_t wstart[257];
+	struct ct_word { const char *w; size_t len; unsigned list; } word[CT_NWORDS];
+	uint32_t *blk;   /* the content's blocks of text, in document order */
+	uint32_t nblk, capblk;
 	/* parse --markdown: what each attempt took (see "The choice, for
 	 * other writers" below); tr_cur is the attempt running, tr_kept
 	 * the one whose text content_main returned. */
@@ -50,28 +62,6 @@ struct content {
 static void ct_note_root(content *c, uint32_t i);
 static void ct_note_skip(content *c, uint32_t i);
 static void ct_trace_start(content *c, int attempt);
-
-content *
-content_new(void)
-{
-	content *c = xcalloc(1, sizeof(content));
-	pbuf_init(&c->first);
-	return c;
-}
-
-void
-content_free(content *c)
-{
-	if (!c)
-		return;
-	free(c->el);
-	pbuf_free(&c->first);
-	for (int k = 0; k < 2; k++) {
-		free(c->tr[k].roots);
-		free(c->tr[k].skips);
-	}
-	free(c);
-}
 
 /* Same traversal as extract.c's walk, so element indexes agree. */
 static const GumboVector *
@@ -111,7 +101,7 @@ static const char *const ct_strong[] = {
 static const char *const ct_weak[] = {
 	"social", "recommend", "newsletter", "subscri", "banner", "promo",
 	"sponsor", "advert", "widget", "masthead", "tagcloud", "shoutbox",
-	"login", "signup", "print", "toolbar", "rating",
+	"login", "signup", "print", "toolbar", "rating", "caption", "credit", "copyright",
 };
 
 static const char *const ct_pos[] = {
@@ -119,14 +109,74 @@ static const char *const ct_pos[] = {
 	"blog", "column",
 };
 
-/* Whether any word of words (n of them) is in s. */
-static int
-ct_any(const char *s, const char *const *words, size_t n)
+/* The lists, as bits. */
+enum { CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4 };
+
+static const struct {
+	const char *const *w;
+	size_t n;
+} ct_lists[] = {
+	{ ct_strong, sizeof ct_strong / sizeof ct_strong[0] },
+	{ ct_weak, sizeof ct_weak / sizeof ct_weak[0] },
+	{ ct_pos, sizeof ct_pos / sizeof ct_pos[0] },
+};
+
+/* The CT_W* bits of the lists with a word in s.  One pass over s: only
+ * where a word of some list starts with the byte are words compared
+ * (class names are matched on every element, so this is parse's hot
+ * path under --main). */
+static unsigned
+ct_scan(const content *c, const char *s)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strstr(s, words[i]))
-			return 1;
-	return 0;
+	unsigned found = 0;
+	for (; *s; s++) {
+		unsigned char b = (unsigned char)*s;
+		for (unsigned k = c->wstart[b]; k < c->wstart[b + 1]; k++) {
+			const struct ct_word *w = &c->word[k];
+			if (!(found & w->list) && strncmp(s, w->w, w->len) == 0)
+				found |= w->list;
+		}
+	}
+	return found;
+}
+
+content *
+content_new(void)
+{
+	content *c = xcalloc(1, sizeof(content));
+	pbuf_init(&c->first);
+	/* A counting sort of the words by first byte. */
+	size_t nw = 0;
+	for (unsigned l = 0; l < sizeof ct_lists / sizeof ct_lists[0]; l++)
+		for (size_t k = 0; k < ct_lists[l].n; k++)
+			c->wstart[(unsigned char)ct_lists[l].w[k][0] + 1]++, nw++;
+	if (nw > CT_NWORDS)
+		abort();   /* CT_NWORDS is too small: a programming error */
+	for (int b = 0; b < 256; b++)
+		c->wstart[b + 1] = (uint16_t)(c->wstart[b + 1] + c->wstart[b]);
+	uint16_t next[256];
+	memcpy(next, c->wstart, sizeof next);
+	for (unsigned l = 0; l < sizeof ct_lists / sizeof ct_lists[0]; l++)
+		for (size_t k = 0; k < ct_lists[l].n; k++) {
+			const char *w = ct_lists[l].w[k];
+			c->word[next[(unsigned char)w[0]]++] = (struct ct_word){ w, strlen(w), 1u << l };
+		}
+	return c;
+}
+
+void
+content_free(content *c)
+{
+	if (!c)
+		return;
+	free(c->el);
+	free(c->blk);
+	pbuf_free(&c->first);
+	for (int k = 0; k < 2; k++) {
+		free(c->tr[k].roots);
+		free(c->tr[k].skips);
+	}
+	free(c);
 }
 
 /* The class and id of n, lowercased, in buf (cap bytes). */
@@ -162,7 +212,7 @@ ct_style_hidden(const char *style)
 
 /* The flags n's own tag and attributes give. */
 static uint32_t
-ct_flags(const GumboNode *n)
+ct_flags(const content *c, const GumboNode *n)
 {
 	GumboTag t = n->v.element.tag;
 	uint32_t f = 0;
@@ -208,9 +258,9 @@ ct_flags(const GumboNode *n)
 	/* The article's own element is never boilerplate by name: its
 	 * classes list its categories and tags ("category-social-media"). */
 	if (buf[0] && !(f & (CT_HINT | CT_MAIN)) && t != GUMBO_TAG_BODY && t != GUMBO_TAG_HTML) {
-		int pos = ct_any(buf, ct_pos, sizeof ct_pos / sizeof ct_pos[0]);
-		if (ct_any(buf, ct_strong, sizeof ct_strong / sizeof ct_strong[0]) ||
-		    (!pos && ct_any(buf, ct_weak, sizeof ct_weak / sizeof ct_weak[0])))
+		unsigned w = ct_scan(c, buf);
+		int pos = (w & CT_WPOS) != 0;
+		if ((w & CT_WSTRONG) || (!pos && (w & CT_WWEAK)))
 			f |= CT_BOILCLS;
 		else if (pos)
 			f |= CT_POS;
@@ -223,20 +273,41 @@ ct_flags(const GumboNode *n)
 static void
 ct_count(ct_el *e, const char *s, size_t n, int inlink)
 {
-	uint32_t k = 0, commas = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t k = 0, commas = 0, stops = 0;
 	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
+		unsigned char ch = u[i];
 		if ((ch & 0xC0) == 0x80 || pbuf_isspace(ch))
 			continue;
 		k++;
-		if (ch == ',' ||
-		    (ch == 0xD8 && i + 1 < n && (unsigned char)s[i + 1] == 0x8C) ||
-		    (ch == 0xEF && i + 2 < n && (unsigned char)s[i + 1] == 0xBC &&
-		     (unsigned char)s[i + 2] == 0x8C))
-			commas++;
+		if (ch < 0x80) {
+			/* A full stop, question or exclamation mark ends a
+			 * sentence when a space, a quote or the end of the text
+			 * follows (not a date's "12.04.2020"). */
+			if (ch == ',')
+				commas++;
+			else if ((ch == '.' || ch == '!' || ch == '?') &&
+				 (i + 1 == n || pbuf_isspace(u[i + 1]) || u[i + 1] == '"' ||
+				  u[i + 1] == 0xE2))
+				stops++;
+			continue;
+		}
+		/* Arabic comma and question mark; full-width comma, full
+		 * stop... (U+FF0C, U+FF01, U+FF1F); ideographic full stop
+		 * (U+3002); the danda (U+0964). */
+		unsigned b1 = i + 1 < n ? u[i + 1] : 0, b2 = i + 2 < n ? u[i + 2] : 0;
+		if (ch == 0xD8)
+			commas += b1 == 0x8C, stops += b1 == 0x9F;
+		else if (ch == 0xEF && b1 == 0xBC)
+			commas += b2 == 0x8C, stops += b2 == 0x81 || b2 == 0x9F;
+		else if (ch == 0xE3)
+			stops += b1 == 0x80 && b2 == 0x82;
+		else if (ch == 0xE0)
+			stops += b1 == 0xA5 && b2 == 0xA4;
 	}
 	e->text += k;
 	e->commas += commas;
+	e->stops += stops;
 	if (inlink)
 		e->link += k;
 }
@@ -263,12 +334,15 @@ ct_collect(content *c, const GumboOutput *out)
 			memset(e, 0, sizeof *e);
 			e->n = n;
 			e->parent = cur;
-			e->flags = ct_flags(n);
+			e->flags = ct_flags(c, n);
 			GumboTag t = n->v.element.tag;
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
 				if (!ex_is_inline(t))
 					p->flags |= CT_BLOCKKID;
+				if (!ex_is_inline(t) && !ex_is_hidden(t) && t != GUMBO_TAG_BR &&
+				    t != GUMBO_TAG_HR)
+					p->flags |= CT_LEAFKID;
 			}
 			if (t == GUMBO_TAG_BODY && c->body == CT_NONE)
 				c->body = i;
@@ -305,6 +379,7 @@ ct_collect(content *c, const GumboOutput *out)
 					p->link += e->link;
 					p->links += e->links;
 					p->commas += e->commas;
+					p->stops += e->stops;
 					if (e->flags & (CT_HINT | CT_MAIN | CT_HASHINT))
 						p->flags |= CT_HASHINT;
 				}
@@ -332,9 +407,14 @@ ct_mark(content *c, int classes)
 {
 	for (uint32_t i = 0; i < c->nel; i++) {
 		ct_el *e = &c->el[i];
-		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED);
+		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED | CT_DROP);
 		e->score = 0;
 		if (e->flags & CT_HASHINT)
+			e->flags &= ~(uint32_t)CT_BOILCLS;
+		/* Furniture is a small part of a page: a "footer" that holds
+		 * over half the page's text is a layout wrapper
+		 * ("above-footer"). */
+		if (c->body != CT_NONE && (uint64_t)e->text * 2 > c->el[c->body].text)
 			e->flags &= ~(uint32_t)CT_BOILCLS;
 		if (!classes)
 			e->flags &= ~(uint32_t)(CT_BOILCLS | CT_POS);
@@ -508,6 +588,35 @@ typedef struct ct_skip {
 	int dense;
 } ct_skip;
 
+/* Whether the text leaves element i out (with its subtree). */
+static int
+ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
+{
+	const ct_el *e = &c->el[i];
+	if (e->flags & mask)
+		return 1;
+	if (!dense)
+		return 0;
+	GumboTag t = e->n->v.element.tag;
+	/* A block that is mostly link text is a menu, a list of related
+	 * articles or a "read also" line. */
+	if (e->links >= 1 && e->link * 2 > e->text && !ex_is_inline(t))
+		return 1;
+	/* readability's conditional cleaning: a container with few commas
+	 * (little prose), no content name and over a fifth link text is a
+	 * box of teasers or links.  Lists and tables in the article often
+	 * link a name or a term in each item ("Ada Lovelace, engineer at
+	 * X"): they go only when mostly links, by the rule above. */
+	if (e->commas < 10 && e->links >= 1 && !(e->flags & CT_POS) &&
+	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_FORM) &&
+	    (float)e->link > 0.2f * (float)e->text)
+		return 1;
+	/* A form inside the article asks for a comment, a search or an
+	 * address: nothing to read.  Figures' captions and credits are not
+	 * the article's prose. */
+	return t == GUMBO_TAG_FORM || t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;
+}
+
 static int
 ct_skip_fn(const GumboNode *n, void *ctx)
 {
@@ -518,29 +627,8 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 		i++;
 	if (i == c->nel)
 		return 0;
-	const ct_el *e = &c->el[i];
-	int skip = (e->flags & k->mask) != 0;
-	GumboTag t = n->v.element.tag;
-	/* A block that is mostly link text is a menu, a list of related
-	 * articles or a "read also" line. */
-	if (!skip && k->dense && e->links >= 1 && e->link * 2 > e->text)
-		skip = !ex_is_inline(t);
-	/* readability's conditional cleaning: a container with few commas
-	 * (little prose), no content name and over a fifth link text is a
-	 * box of teasers or links. */
-	if (!skip && k->dense && e->commas < 10 && e->links >= 1 && !(e->flags & CT_POS) &&
-	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_UL ||
-	     t == GUMBO_TAG_OL || t == GUMBO_TAG_TABLE || t == GUMBO_TAG_FORM) &&
-	    (float)e->link > 0.2f * (float)e->text)
-		skip = 1;
-	/* A form inside the article asks for a comment, a search or an
-	 * address: nothing to read. */
-	if (!skip && k->dense && t == GUMBO_TAG_FORM)
-		skip = 1;
-	/* Figures' captions and credits are not the article's prose. */
-	if (!skip && k->dense)
-		skip = t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;
-	k->i = skip ? e->end : i + 1;
+	int skip = ct_skipped(c, i, k->mask, k->dense);
+	k->i = skip ? c->el[i].end : i + 1;
 	if (skip)
 		ct_note_skip(c, i);
 	return skip;
@@ -554,6 +642,98 @@ ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 	ct_note_root(c, top);
 	pbuf_break(b);
 	ex_text_skip(b, c->el[top].n, ct_skip_fn, &k);
+}
+
+/* Appends to c->blk the blocks of text under element top (itself, when
+ * it is one) that the text keeps: elements that start a block and hold
+ * no other block. */
+static void
+ct_blocks(content *c, uint32_t top, uint32_t mask)
+{
+	if (c->capblk < c->nel) {
+		c->capblk = c->nel;
+		c->blk = xrealloc(c->blk, c->capblk * sizeof *c->blk);
+	}
+	for (uint32_t i = top; i < c->el[top].end;) {
+		const ct_el *e = &c->el[i];
+		GumboTag t = e->n->v.element.tag;
+		if (i != top && ct_skipped(c, i, mask, 1)) {
+			i = e->end;
+			continue;
+		}
+		if (ex_is_hidden(t)) {
+			i = e->end;
+			continue;
+		}
+		if (!(e->flags & CT_LEAFKID) && !ex_is_inline(t) && t != GUMBO_TAG_BR &&
+		    t != GUMBO_TAG_HR) {
+			if (e->text && c->nblk < c->capblk)
+				c->blk[c->nblk++] = i;
+			i = e->end;
+			continue;
+		}
+		i++;
+	}
+}
+
+/* Whether e is a heading, h1 to h6. */
+static int
+ct_heading(const ct_el *e)
+{
+	GumboTag t = e->n->v.element.tag;
+	return t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6;
+}
+
+/* Whether e is an item of a list or a cell of a table. */
+static int
+ct_item(const ct_el *e)
+{
+	GumboTag t = e->n->v.element.tag;
+	return t == GUMBO_TAG_LI || t == GUMBO_TAG_TD || t == GUMBO_TAG_TH ||
+	       t == GUMBO_TAG_DD || t == GUMBO_TAG_DT;
+}
+
+/* A block of prose has CT_PROSE visible characters (spaces not counted:
+ * about 95 with them, near jusText's 70 to 200 for a good block), or
+ * CT_SENTENCE and a sentence's end (a short closing line). */
+#define CT_PROSE 80
+#define CT_SENTENCE 30
+
+/* Whether block e reads as prose: long enough, or a sentence, and under
+ * a third link text. */
+static int
+ct_good(const ct_el *e)
+{
+	if (ct_density(e) >= 1.0f / 3)
+		return 0;
+	return e->text >= CT_PROSE || (e->text >= CT_SENTENCE && e->stops >= 1);
+}
+
+/* jusText's edges: blocks before the first block of prose and after the
+ * last one are a date, a byline, a share line, a "related" heading or a
+ * rating rather than the article.  Before the first prose, a heading is
+ * the article's title and a list item or table cell is content that is
+ * not prose (a recipe's ingredients): they stay.  Preformatted text
+ * (code, a poem) is content wherever it is. */
+static void
+ct_trim(content *c)
+{
+	uint32_t first = 0, last;
+	while (first < c->nblk && !ct_good(&c->el[c->blk[first]]))
+		first++;
+	if (first == c->nblk)
+		return;
+	last = c->nblk - 1;
+	while (!ct_good(&c->el[c->blk[last]]))
+		last--;
+	for (uint32_t k = 0; k < first; k++) {
+		const ct_el *e = &c->el[c->blk[k]];
+		if (!ct_heading(e) && !ct_item(e) && e->n->v.element.tag != GUMBO_TAG_PRE)
+			c->el[c->blk[k]].flags |= CT_DROP;
+	}
+	for (uint32_t k = last + 1; k < c->nblk; k++)
+		if (c->el[c->blk[k]].n->v.element.tag != GUMBO_TAG_PRE)
+			c->el[c->blk[k]].flags |= CT_DROP;
 }
 
 /* Main content shorter than this (bytes of collapsed text) is taken for
@@ -582,27 +762,36 @@ ct_extract(content *c, pbuf *b)
 			break;
 		}
 	uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
-	if (root != best || c->el[best].parent == CT_NONE) {
-		ct_text(c, root, b, mask, 1);
-		return 1;
-	}
 	/* readability's siblings: parts of the article split across blocks
 	 * next to the best one. */
+	int one = root != best || c->el[best].parent == CT_NONE;
 	const ct_el *be = &c->el[best];
 	float th = be->score * 0.2f > 10 ? be->score * 0.2f : 10;
-	uint32_t par = be->parent;
-	for (uint32_t i = par + 1; i < c->el[par].end; i = c->el[i].end) {
-		const ct_el *e = &c->el[i];
-		int take = i == best;
-		if (!take && !(e->flags & mask)) {
-			float d = ct_density(e);
-			if ((e->flags & CT_SCORED) && e->score >= th)
-				take = 1;
-			else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
-				take = 1;
+	uint32_t par = one ? root : be->parent;
+	uint32_t from = one ? root : par + 1, to = one ? root + 1 : c->el[par].end;
+	/* Twice: the blocks of every part first, to trim the edges of the
+	 * whole, then the text. */
+	c->nblk = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = from; i < to; i = c->el[i].end) {
+			const ct_el *e = &c->el[i];
+			int take = one || i == best;
+			if (!take && !(e->flags & mask)) {
+				float d = ct_density(e);
+				if ((e->flags & CT_SCORED) && e->score >= th)
+					take = 1;
+				else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
+					take = 1;
+			}
+			if (!take || (e->flags & CT_DROP))
+				continue;
+			if (pass == 0)
+				ct_blocks(c, i, mask);
+			else
+				ct_text(c, i, b, mask | CT_DROP, 1);
 		}
-		if (take)
-			ct_text(c, i, b, mask, 1);
+		if (pass == 0)
+			ct_trim(c);
 	}
 	return 1;
 }

@@ -3,7 +3,7 @@
 
 Usage:
     scripts/eval-extract.py [--field main_text|text] [--bin DIR] [--dev DIR]
-                            [--list N] [-- PARSE_ARGS...]
+                            [--list N] [--half even|odd] [-- PARSE_ARGS...]
 
 Builds one fetch-shaped record (url, final_url, status 200, ctype
 text/html, body as bin) per page of the extraction development set
@@ -13,7 +13,9 @@ with --field text the default is no option: the baseline),
 and scores FIELD with the set's metric as its README gives it: whitespace
 normalized on both sides, a `with` segment found as a substring is a true
 positive (else a false negative), a `without` segment found is a false
-positive; counts summed over every page.  Prints tp, fp, fn, precision,
+positive; counts summed over every page (with --half, over the pages
+at even or odd positions of cases.json only: tune on one half, report
+the other too).  Prints tp, fp, fn, precision,
 recall, F and parse's pages/s (wall time of the parse run).  --list N
 also prints the N pages with the most misses, for reading, not fitting.
 """
@@ -103,9 +105,14 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "bin"))
     ap.add_argument("--dev", default=default_dev())
     ap.add_argument("--list", type=int, default=0)
+    ap.add_argument("--half", choices=["even", "odd"])
     ap.add_argument("parse_args", nargs="*")
     a = ap.parse_args()
     cases, pages = load(a.dev)
+    if a.half:
+        keep = 0 if a.half == "even" else 1
+        cases = {u: c for i, (u, c) in enumerate(cases.items()) if i % 2 == keep}
+        pages = {u: pages[u] for u in cases}
     args = a.parse_args or ([] if a.field == "text" else ["--main"])
     recs, secs = run_parse(a.bin, pages, args)
     got = {url: r.get(a.field) for url, r in recs.items()}

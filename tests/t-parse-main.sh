@@ -39,6 +39,48 @@ expect_eq "windows-1252 from ctype (latin1 label) too" \
 	"The café on the square reopened on Monday, and the first coffee cost one €, as it did in 2002. “We wanted to thank our regulars,” the owner said, pouring the naïve visitors a second cup." \
 	"$(main win1252.html 'text/html; charset=latin1')"
 
+# The edges of the content: a date and a "last updated" line before the
+# first prose are dropped, the title heading and the ingredients list
+# (items, not prose) stay; after the last prose, a question, a
+# "more recipes" heading and a rating line are dropped.  The whole
+# page sits in a wrapper called "above-footer": a name holding over half
+# the page's text is layout, not a footer, so the article is found
+# rather than the site's note below it.
+expect_eq "edges: short lines before and after the prose out, title and list in" \
+	"Lentil soup for a cold evening 250 g red lentils 1 onion 2 carrots Rinse the lentils, chop the onion and the carrots, and soften them in a little oil for ten minutes. Add the lentils and a litre of water, then simmer for twenty minutes, until the lentils fall apart. Red lentils need no soaking, which is why this soup is ready in half an hour on a weekday. A spoon of cumin or smoked paprika, fried with the onion, gives it a warmer taste in winter. It keeps for three days in the fridge and thickens as it stands, so add water when you heat it. Season with salt, pepper and a squeeze of lemon, and serve it with warm bread on the side." \
+	"$(main edges.html)"
+# Trailing link-heavy blocks after the article (a "read more" list) are
+# dropped, and so are short lines without a sentence's end around them;
+# a last sentence of 30 characters or more stays.
+printf '<html><body><div class="post"><p>%s</p><p>%s</p><p>%s</p><p>Thanks for reading, and see you soon.</p><p>Tags: %s</p><ul><li><a href="/1">%s</a></li><li><a href="/2">%s</a></li></ul><p>Share this</p></div></body></html>' \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read." \
+	"A second paragraph, just as long, so that the block is the article without any doubt at all." \
+	"A third paragraph closes the story, with one more comma, and a full stop at the very end." \
+	"<a href=/t/a>walks</a> <a href=/t/b>rivers</a>" "Ten walks along the river this summer" \
+	"Council votes on a new wetland reserve" >"$T/trail.html"
+expect_eq "trailing tags, link list and share line out; the closing sentence in" \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, so that the block is the article without any doubt at all. A third paragraph closes the story, with one more comma, and a full stop at the very end. Thanks for reading, and see you soon." \
+	"$("$P" --html -j0 --main --json "$T/trail.html" | jq -r .main_text)"
+
+# Preformatted text is content at the edges too: the command that ends a
+# how-to stays, the short line after it does not.
+printf '<html><body><div class="post"><p>%s</p><p>%s</p><pre>make install</pre><p>Share this</p></div></body></html>' \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read." \
+	"A second paragraph, just as long, so that the block is the article without any doubt at all, and then a third sentence that ends with the command:" >"$T/pre.html"
+expect_eq "a trailing <pre> stays" \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, so that the block is the article without any doubt at all, and then a third sentence that ends with the command: make install" \
+	"$("$P" --html -j0 --main --json "$T/pre.html" | jq -r .main_text)"
+
+# A list in the article whose items link a name (a third of their text)
+# stays; a list that is mostly links (a "related" list) goes.
+printf '<html><body><div class="post"><p>%s</p><p>%s</p><ul><li><a href="/kp">Kathy Pham</a>, computer scientist at Mozilla</li><li><a href="/hk">Heidy Khlaaf</a>, research consultant at Adelard</li></ul><p>%s</p><ul><li><a href="/r1">Ten walks along the river this summer</a></li><li><a href="/r2">Council votes on a new wetland reserve</a></li></ul></div></body></html>' \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read." \
+	"A second paragraph, just as long, introduces the people who spoke at the meeting this year:" \
+	"A third paragraph closes the story, with one more comma, and a full stop at the very end." >"$T/list.html"
+expect_eq "a list linking a name in each item stays, a list of links goes" \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, introduces the people who spoke at the meeting this year: Kathy Pham, computer scientist at Mozilla Heidy Khlaaf, research consultant at Adelard A third paragraph closes the story, with one more comma, and a full stop at the very end." \
+	"$("$P" --html -j0 --main --json "$T/list.html" | jq -r .main_text)"
+
 # Hidden elements are never content.
 printf '<html><body><div class="post"><p>%s</p><p style="display: none">secret hidden words</p><p hidden>more hidden words</p><p>%s</p></div></body></html>' \
 	"A first paragraph long enough to count as prose, with a comma, and some more words to read." \
