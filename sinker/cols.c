@@ -44,7 +44,8 @@ const char cols_keep[] =
 
 const char cols_dups[] =
 	"SELECT url, content_hash, simhash FROM pages WHERE (sim0 = ?1 OR sim1 = ?2 OR"
-	" sim2 = ?3 OR sim3 = ?4) AND url <> ?5 AND dup_of IS NULL AND status BETWEEN 200 AND 299"
+	" sim2 = ?3 OR sim3 = ?4) AND url <> ?5 AND dup_of IS NULL"
+	" AND (status IS NULL OR status BETWEEN 200 AND 299)"
 	" AND error IS NULL AND coalesce(accepted, 1) != 0 ORDER BY stored_at, url";
 
 /* 16 hex digits s[0..n) into *h: 1, or 0. */

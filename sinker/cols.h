@@ -63,8 +63,9 @@ int cols_simhash(const msgpack_object *rec, uint64_t *h);
 static inline int cols_band(uint64_t h, int i) { return (int)(h >> (16 * i) & 0xffff); }
 
 /* The candidates for a page's dup_of: canonical (dup_of NULL), good
- * (as cols_keep says) rows other than url ?5 with a band equal to
- * ?1..?4, oldest first; columns url, content_hash, simhash. */
+ * (a 2xx status or none, no error, not rejected) rows other than url ?5
+ * with a band equal to ?1..?4, oldest first; columns url, content_hash,
+ * simhash. */
 extern const char cols_dups[];
 
 /* Whether a candidate row (content_hash ch, simhash sim as stored, each

@@ -199,15 +199,13 @@ put_links(sdb *db, const msgpack_object *url, const msgpack_object *links)
 	return 0;
 }
 
-/* The url of the page rec copies (cols_dups), malloc'd, or NULL: none,
- * or no simhash.  -1 in *rc on a database error. */
-static char *
-dup_of(sdb *db, const msgpack_object *rec, const msgpack_object *url, uint64_t h, int *rc)
+char *
+sdb_dup_lookup(sqlite3_stmt *q, const msgpack_object *rec, const msgpack_object *url,
+	       uint64_t h, int *rc)
 {
 	const char *hash = NULL;
 	size_t hn = 0;
 	rec_str(rec, "content_hash", &hash, &hn);
-	sqlite3_stmt *q = db->dups;
 	for (int i = 0; i < 4; i++)
 		sqlite3_bind_int(q, i + 1, cols_band(h, i));
 	sqlite3_bind_text(q, 5, url->via.str.ptr, (int)url->via.str.size, SQLITE_STATIC);
@@ -289,7 +287,7 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 	bind_obj(st, 16, rec_get(rec, "content_hash"), &tmp);
 	bind_obj(st, 17, rec_get(rec, "simhash"), &tmp);
 	if (cols_simhash(rec, &h)) {
-		dup = dup_of(db, rec, url, h, &rc);
+		dup = sdb_dup_lookup(db->dups, rec, url, h, &rc);
 		for (int i = 0; i < 4; i++)
 			sqlite3_bind_int(st, 19 + i, cols_band(h, i));
 	}
