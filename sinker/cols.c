@@ -43,10 +43,10 @@ const char cols_keep[] =
 	" (status BETWEEN 200 AND 299 AND error IS NULL AND coalesce(accepted, 1) != 0))";
 
 const char cols_dups[] =
-	"SELECT url, content_hash, simhash FROM pages WHERE (sim0 = ?1 OR sim1 = ?2 OR"
+	"SELECT url, content_hash, simhash, stored_at FROM pages WHERE (sim0 = ?1 OR sim1 = ?2 OR"
 	" sim2 = ?3 OR sim3 = ?4) AND url <> ?5 AND dup_of IS NULL"
 	" AND (status IS NULL OR status BETWEEN 200 AND 299)"
-	" AND error IS NULL AND coalesce(accepted, 1) != 0 ORDER BY stored_at, url";
+	" AND error IS NULL AND coalesce(accepted, 1) != 0";
 
 /* 16 hex digits s[0..n) into *h: 1, or 0. */
 static int
@@ -73,6 +73,12 @@ cols_simhash(const msgpack_object *rec, uint64_t *h)
 	const char *s;
 	size_t n;
 	return rec_str(rec, "simhash", &s, &n) && hex64(s, n, h);
+}
+
+int
+cols_earlier(double t, const char *url, double best_t, const char *best_url)
+{
+	return !best_url || t < best_t || (t == best_t && strcmp(url, best_url) < 0);
 }
 
 int

@@ -64,9 +64,14 @@ static inline int cols_band(uint64_t h, int i) { return (int)(h >> (16 * i) & 0x
 
 /* The candidates for a page's dup_of: canonical (dup_of NULL), good
  * (a 2xx status or none, no error, not rejected) rows other than url ?5
- * with a band equal to ?1..?4, oldest first; columns url, content_hash,
- * simhash. */
+ * with a band equal to ?1..?4; columns url, content_hash, simhash,
+ * stored_at.  Unordered: the caller keeps the earliest match
+ * (cols_earlier), which spares a sort per page. */
 extern const char cols_dups[];
+
+/* Whether a candidate stored at t with url comes before the best so far
+ * (best_url NULL: none yet): stored first, then by url. */
+int cols_earlier(double t, const char *url, double best_t, const char *best_url);
 
 /* Whether a candidate row (content_hash ch, simhash sim as stored, each
  * may be NULL) is a copy of a page with content_hash hash (may be NULL)

@@ -113,6 +113,11 @@ sdb_open(const char *path, int flags, char *err, size_t errlen)
 		sdb_close(db);
 		return NULL;
 	}
+	/* The simhash bands are four indexes of random keys: each page
+	 * touches a random leaf of each, so a small cache rereads them from
+	 * the file at every page.  32 MiB holds them for about a million
+	 * pages; SQLite's default is 2 MiB. */
+	sqlite3_exec(db->h, "PRAGMA cache_size = -32768", NULL, NULL, NULL);
 	char sql[2000];
 	cols_upsert(sql, sizeof sql, flags & SDB_BODY);
 	if (prepare(db, "BEGIN IMMEDIATE", &db->begin) != SQLITE_OK ||
@@ -210,13 +215,24 @@ sdb_dup_lookup(sqlite3_stmt *q, const msgpack_object *rec, const msgpack_object 
 		sqlite3_bind_int(q, i + 1, cols_band(h, i));
 	sqlite3_bind_text(q, 5, url->via.str.ptr, (int)url->via.str.size, SQLITE_STATIC);
 	char *found = NULL;
+	double found_t = 0;
 	int st;
-	while (!found && (st = sqlite3_step(q)) == SQLITE_ROW)
-		if (cols_is_dup(hash, hn, h, (const char *)sqlite3_column_text(q, 1),
-				(const char *)sqlite3_column_text(q, 2)))
-			found = xstrdup((const char *)sqlite3_column_text(q, 0));
-	if (!found && st != SQLITE_DONE)
+	while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *u = (const char *)sqlite3_column_text(q, 0);
+		double t = sqlite3_column_double(q, 3);
+		if (u && cols_earlier(t, u, found_t, found) &&
+		    cols_is_dup(hash, hn, h, (const char *)sqlite3_column_text(q, 1),
+				(const char *)sqlite3_column_text(q, 2))) {
+			free(found);
+			found = xstrdup(u);
+			found_t = t;
+		}
+	}
+	if (st != SQLITE_DONE) {
+		free(found);
+		found = NULL;
 		*rc = -1;
+	}
 	sqlite3_reset(q);
 	sqlite3_clear_bindings(q);
 	return found;

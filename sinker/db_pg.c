@@ -192,10 +192,18 @@ dup_of(pgdb *db, const msgpack_object *rec, const char *u, uint64_t h, int *rc)
 		pgsql_error(db->err, sizeof db->err, r ? PQresultErrorMessage(r) : PQerrorMessage(db->c));
 		*rc = -1;
 	} else {
-		for (int i = 0; !found && i < PQntuples(r); i++)
-			if (cols_is_dup(hash, hn, h, PQgetisnull(r, i, 1) ? NULL : PQgetvalue(r, i, 1),
-					PQgetisnull(r, i, 2) ? NULL : PQgetvalue(r, i, 2)))
-				found = strdup(PQgetvalue(r, i, 0));
+		double found_t = 0;
+		for (int i = 0; i < PQntuples(r); i++) {
+			const char *u = PQgetvalue(r, i, 0);
+			double t = atof(PQgetvalue(r, i, 3));
+			if (cols_earlier(t, u, found_t, found) &&
+			    cols_is_dup(hash, hn, h, PQgetisnull(r, i, 1) ? NULL : PQgetvalue(r, i, 1),
+					PQgetisnull(r, i, 2) ? NULL : PQgetvalue(r, i, 2))) {
+				free(found);
+				found = strdup(u);
+				found_t = t;
+			}
+		}
 	}
 	PQclear(r);
 	return found;

@@ -56,7 +56,7 @@ $URL/d.html|" "$($_q 'select url, dup_of from pages order by url')"
 sq() { sqlite3 "$T/p.db" "$1"; }
 check sqlite sq "$T/p.db"
 # sink's lookup (sinker/cols.c, cols_dups), planned on the file it made.
-plan=$(sq "explain query plan SELECT url, content_hash, simhash FROM pages WHERE (sim0 = 1 OR sim1 = 2 OR sim2 = 3 OR sim3 = 4) AND url <> 'x' AND dup_of IS NULL AND (status IS NULL OR status BETWEEN 200 AND 299) AND error IS NULL AND coalesce(accepted, 1) != 0 ORDER BY stored_at, url")
+plan=$(sq "explain query plan SELECT url, content_hash, simhash, stored_at FROM pages WHERE (sim0 = 1 OR sim1 = 2 OR sim2 = 3 OR sim3 = 4) AND url <> 'x' AND dup_of IS NULL AND (status IS NULL OR status BETWEEN 200 AND 299) AND error IS NULL AND coalesce(accepted, 1) != 0")
 expect_match "sqlite: the candidates come from the four band indexes" "MULTI-INDEX OR" "$plan"
 expect_eq "sqlite: and no scan of pages" 0 "$(echo "$plan" | grep -c 'SCAN pages')"
 
