@@ -19,7 +19,7 @@ else
 endif
 
 CC        ?= cc
-PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib jansson
+PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib jansson libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS    ?= -g
 CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
@@ -28,7 +28,7 @@ LDFLAGS   += $(filter -fsanitize=%,$(OPT))
 
 # Libraries each program links, so fetch carries no gumbo and parse no libuv.
 LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq 2>/dev/null) -lm
-LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libxml-2.0 zlib msgpack 2>/dev/null) -lm
+LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libxml-2.0 zlib msgpack libcrypto 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
 LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq 2>/dev/null) -lm
 LIBS_render   := $(shell pkg-config --libs libcurl libidn2 libuv jansson msgpack 2>/dev/null) -lm
@@ -85,6 +85,7 @@ $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 # A unit test links lib/ and, for a module of a program, that module's
 # sources (UNIT_DEPS_test_NAME), whose headers it finds with -Iparser.
 UNIT_DEPS_test_sel := parser/sel.c
+UNIT_DEPS_test_dedup := parser/dedup.c parser/buf.c
 $(OUT)/tests/unit/%.o: CFLAGS += -Iparser
 define unit_rule
 $(OUT)/tests/$(1): $(OUT)/tests/unit/$(1).o $$(UNIT_DEPS_$(1):%.c=$(OUT)/%.o) $(LIB_A)
@@ -115,7 +116,8 @@ fuzz:
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # Debian packages, by what needs them.  DEPS: building the programs
-# (the libraries' -dev packages) and make demo (the test server, the
+# (the libraries' -dev packages; libssl-dev for libcrypto's SHA-256 of
+# parse's content_hash) and make demo (the test server, the
 # sqlite3 shell, gnuplot for scripts/report --html, python3-psycopg2 for
 # its postgresql:// stores), and Chromium, which
 # render drives at run time (t-report renders its page with it too).  Each other list is
@@ -123,7 +125,7 @@ fuzz:
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpsl-dev libpq-dev \
         libxml2-dev zlib1g-dev libjansson-dev chromium python3 sqlite3 gnuplot-nox \
-        python3-psycopg2
+        python3-psycopg2 libssl-dev
 # make test and test-asan: the tests' tools (jq, curl, bc, /usr/bin/time,
 # pgrep, strace in t-sync, GNU parallel in t-scale), PostgreSQL for the
 # --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as

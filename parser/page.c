@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "charset.h"
 #include "content.h"
+#include "dedup.h"
 #include "links.h"
 #include "markdown.h"
 #include "msg.h"
@@ -24,6 +25,7 @@ struct page {
 	content *ct;     /* --main */
 	pbuf main;       /* main_text */
 	md *md;          /* --markdown */
+	pbuf norm;       /* main_text normalized for its hashes */
 };
 
 static const char *const page_drop_body[] = { "body", NULL };
@@ -47,6 +49,7 @@ page_new(const page_opts *opts)
 	pbuf_init(&p->utf8);
 	pbuf_init(&p->scratch);
 	pbuf_init(&p->main);
+	pbuf_init(&p->norm);
 	rec_build_init(&p->b);
 	arena_init(&p->mem);
 	return p;
@@ -62,6 +65,7 @@ page_free(page *p)
 	content_free(p->ct);
 	md_free(p->md);
 	pbuf_free(&p->main);
+	pbuf_free(&p->norm);
 	ex_free(&p->ex);
 	pbuf_free(&p->utf8);
 	pbuf_free(&p->scratch);
@@ -282,6 +286,18 @@ page_other(page *p, const char *raw, size_t rawn, const msgpack_object *in, rec_
 	return rec_out_build(o, &p->b, in, p->opts->keep_body ? NULL : page_drop_body);
 }
 
+/* content_hash and simhash of main_text (dedup.h), for sink's dup_of. */
+static void
+page_put_hashes(page *p)
+{
+	char hex[65], sim[17];
+	dedup_normalize(&p->norm, p->main.p ? p->main.p : "", p->main.len);
+	if (dedup_sha256_hex(p->norm.p, p->norm.len, hex) == 0)
+		rec_put_str(&p->b, "content_hash", hex);
+	dedup_hex64(dedup_simhash(p->norm.p, p->norm.len), sim);
+	rec_put_str(&p->b, "simhash", sim);
+}
+
 int
 page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	     rec_out *o)
@@ -340,6 +356,7 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	if (opt->main) {
 		content_main(p->ct, g, &p->main);
 		rec_put_strn(b, "main_text", p->main.p ? p->main.p : "", p->main.len);
+		page_put_hashes(p);
 	}
 	if (opt->markdown)
 		page_markdown(p, g, hn);

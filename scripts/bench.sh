@@ -22,6 +22,7 @@ if [ -f "$dev/cases.json" ]; then
 fi
 echo "## pipeline"; sh "$here/bench-pipeline.sh"; echo
 echo "## recrawl"; sh "$here/bench-recrawl.sh"; echo
+echo "## duplicates"; sh "$here/bench-dedup.sh"; echo
 echo "## cluster"; sh "$here/bench-cluster.sh"; echo
 echo "## loop lag on a 1000000-URL PostgreSQL frontier"; sh "$here/bench-lag.sh"; echo
 echo "## adaptive pacing"; sh "$here/bench-adapt.sh"; echo

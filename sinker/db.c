@@ -11,33 +11,50 @@
 #include "pgsql.h"
 #include "rec.h"
 #include "sql.h"
+#include "xalloc.h"
 
-const char sdb_schema[] =
-	"CREATE TABLE IF NOT EXISTS pages (\n"
-	"  url        TEXT PRIMARY KEY,\n"
-	"  final_url  TEXT,\n"
-	"  host       TEXT,\n"
-	"  status     INTEGER,\n"
-	"  error      TEXT,\n"
-	"  accepted   INTEGER,   -- 1, 0, or NULL when not validated\n"
-	"  reason     TEXT,\n"
-	"  title      TEXT,\n"
-	"  fetched_at REAL,      -- unix seconds\n"
-	"  parser     TEXT,\n"
-	"  stored_at  REAL NOT NULL,\n"
-	"  record     TEXT NOT NULL,  -- every other key, as JSON\n"
-	"  body       BLOB,      -- only with --body\n"
-	"  etag          TEXT,   -- the response's validators, for a recrawl\n"
-	"  last_modified TEXT,\n"
-	"  last_checked  REAL,   -- when sink last stored a record of the URL\n"
-	"  last_error    TEXT    -- why that record failed (error, or status N)\n"
-	");\n"
-	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n"
-	"CREATE TABLE IF NOT EXISTS links (\n"
-	"  src TEXT NOT NULL,   -- pages.url\n"
-	"  dst TEXT NOT NULL,\n"
-	"  PRIMARY KEY (src, dst)\n"
-	") WITHOUT ROWID;\n";
+/* The tables; the indexes on columns that later versions added follow
+ * in INDEXES, made once sql_add_columns has added them to an old file. */
+#define TABLES \
+	"CREATE TABLE IF NOT EXISTS pages (\n" \
+	"  url        TEXT PRIMARY KEY,\n" \
+	"  final_url  TEXT,\n" \
+	"  host       TEXT,\n" \
+	"  status     INTEGER,\n" \
+	"  error      TEXT,\n" \
+	"  accepted   INTEGER,   -- 1, 0, or NULL when not validated\n" \
+	"  reason     TEXT,\n" \
+	"  title      TEXT,\n" \
+	"  fetched_at REAL,      -- unix seconds\n" \
+	"  parser     TEXT,\n" \
+	"  stored_at  REAL NOT NULL,\n" \
+	"  record     TEXT NOT NULL,  -- every other key, as JSON\n" \
+	"  body       BLOB,      -- only with --body\n" \
+	"  etag          TEXT,   -- the response's validators, for a recrawl\n" \
+	"  last_modified TEXT,\n" \
+	"  last_checked  REAL,   -- when sink last stored a record of the URL\n" \
+	"  last_error    TEXT,   -- why that record failed (error, or status N)\n" \
+	"  content_hash  TEXT,   -- parse --main's fingerprints (docs/records.md)\n" \
+	"  simhash       TEXT,\n" \
+	"  dup_of        TEXT,   -- the url of the page this one copies, or NULL\n" \
+	"  sim0 INTEGER, sim1 INTEGER, sim2 INTEGER, sim3 INTEGER,  -- simhash's 16-bit bands\n" \
+	"  screenshot    BLOB,   -- render --screenshot's PNG\n" \
+	"  pdf           BLOB    -- render --pdf's PDF\n" \
+	");\n" \
+	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n" \
+	"CREATE TABLE IF NOT EXISTS links (\n" \
+	"  src TEXT NOT NULL,   -- pages.url\n" \
+	"  dst TEXT NOT NULL,\n" \
+	"  PRIMARY KEY (src, dst)\n" \
+	") WITHOUT ROWID;\n"
+/* Each band of the simhash indexed: dup_of's lookup (cols_dups). */
+#define INDEXES \
+	"CREATE INDEX IF NOT EXISTS pages_sim0 ON pages(sim0);\n" \
+	"CREATE INDEX IF NOT EXISTS pages_sim1 ON pages(sim1);\n" \
+	"CREATE INDEX IF NOT EXISTS pages_sim2 ON pages(sim2);\n" \
+	"CREATE INDEX IF NOT EXISTS pages_sim3 ON pages(sim3);\n"
+
+const char sdb_schema[] = TABLES INDEXES;
 
 /* The columns later versions added, for files made before them. */
 static const sql_column added[] = {
@@ -45,13 +62,22 @@ static const sql_column added[] = {
 	{ "pages", "last_modified", "TEXT" },
 	{ "pages", "last_checked", "REAL" },
 	{ "pages", "last_error", "TEXT" },
+	{ "pages", "content_hash", "TEXT" },
+	{ "pages", "simhash", "TEXT" },
+	{ "pages", "dup_of", "TEXT" },
+	{ "pages", "sim0", "INTEGER" },
+	{ "pages", "sim1", "INTEGER" },
+	{ "pages", "sim2", "INTEGER" },
+	{ "pages", "sim3", "INTEGER" },
+	{ "pages", "screenshot", "BLOB" },
+	{ "pages", "pdf", "BLOB" },
 };
 
 struct sdb {
 	pgdb *pg;                /* a PostgreSQL target: everything goes there */
 	sqlite3 *h;
 	int flags, in_txn;
-	sqlite3_stmt *begin, *commit, *upsert, *keep, *del_links, *ins_link;
+	sqlite3_stmt *begin, *commit, *upsert, *keep, *del_links, *ins_link, *dups;
 	cols_rest rest;          /* scratch: `record` */
 };
 
@@ -79,19 +105,26 @@ sdb_open(const char *path, int flags, char *err, size_t errlen)
 		}
 		return db;
 	}
-	db->h = sql_open(path, sdb_schema, err, errlen);
-	if (!db->h || sql_add_columns(db->h, added, sizeof added / sizeof added[0]) != 0) {
+	db->h = sql_open(path, TABLES, err, errlen);
+	if (!db->h || sql_add_columns(db->h, added, sizeof added / sizeof added[0]) != 0 ||
+	    sql_exec(db->h, INDEXES) != SQLITE_OK) {
 		if (db->h)
 			snprintf(err, errlen, "%s", sqlite3_errmsg(db->h));
 		sdb_close(db);
 		return NULL;
 	}
-	char sql[1600];
+	/* The simhash bands are four indexes of random keys: each page
+	 * touches a random leaf of each, so a small cache rereads them from
+	 * the file at every page.  32 MiB holds them for about a million
+	 * pages; SQLite's default is 2 MiB. */
+	sqlite3_exec(db->h, "PRAGMA cache_size = -32768", NULL, NULL, NULL);
+	char sql[2000];
 	cols_upsert(sql, sizeof sql, flags & SDB_BODY);
 	if (prepare(db, "BEGIN IMMEDIATE", &db->begin) != SQLITE_OK ||
 	    prepare(db, "COMMIT", &db->commit) != SQLITE_OK ||
 	    prepare(db, sql, &db->upsert) != SQLITE_OK ||
 	    prepare(db, cols_keep, &db->keep) != SQLITE_OK ||
+	    prepare(db, cols_dups, &db->dups) != SQLITE_OK ||
 	    prepare(db, "DELETE FROM links WHERE src = ?1", &db->del_links) != SQLITE_OK ||
 	    prepare(db, "INSERT OR IGNORE INTO links (src, dst) VALUES (?1, ?2)",
 		    &db->ins_link) != SQLITE_OK) {
@@ -171,6 +204,53 @@ put_links(sdb *db, const msgpack_object *url, const msgpack_object *links)
 	return 0;
 }
 
+char *
+sdb_dup_lookup(sqlite3_stmt *q, const msgpack_object *rec, const msgpack_object *url,
+	       uint64_t h, int *rc)
+{
+	const char *hash = NULL;
+	size_t hn = 0;
+	rec_str(rec, "content_hash", &hash, &hn);
+	for (int i = 0; i < 4; i++)
+		sqlite3_bind_int(q, i + 1, cols_band(h, i));
+	sqlite3_bind_text(q, 5, url->via.str.ptr, (int)url->via.str.size, SQLITE_STATIC);
+	char *found = NULL;
+	double found_t = 0;
+	int st;
+	while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *u = (const char *)sqlite3_column_text(q, 0);
+		double t = sqlite3_column_double(q, 3);
+		if (u && cols_earlier(t, u, found_t, found) &&
+		    cols_is_dup(hash, hn, h, (const char *)sqlite3_column_text(q, 1),
+				(const char *)sqlite3_column_text(q, 2))) {
+			free(found);
+			found = xstrdup(u);
+			found_t = t;
+		}
+	}
+	if (st != SQLITE_DONE) {
+		free(found);
+		found = NULL;
+		*rc = -1;
+	}
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	return found;
+}
+
+/* Binds screenshot or pdf (a bin or a str) as a BLOB at i. */
+static void
+bind_blob(sqlite3_stmt *st, int i, const msgpack_object *rec, const char *key)
+{
+	const msgpack_object *v = rec_get(rec, key);
+	if (v && v->type == MSGPACK_OBJECT_BIN)
+		sqlite3_bind_blob(st, i, v->via.bin.size ? v->via.bin.ptr : "", (int)v->via.bin.size,
+				  SQLITE_STATIC);
+	else if (v && v->type == MSGPACK_OBJECT_STR)
+		sqlite3_bind_blob(st, i, v->via.str.size ? v->via.str.ptr : "", (int)v->via.str.size,
+				  SQLITE_STATIC);
+}
+
 int
 sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 {
@@ -217,15 +297,31 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 	bind_obj(st, 14, cols_header(rec, "last-modified"), &tmp);
 	if (*why)
 		sqlite3_bind_text(st, 15, why, -1, SQLITE_STATIC);
+	int rc = 0;
+	uint64_t h;
+	char *dup = NULL;
+	bind_obj(st, 16, rec_get(rec, "content_hash"), &tmp);
+	bind_obj(st, 17, rec_get(rec, "simhash"), &tmp);
+	if (cols_simhash(rec, &h)) {
+		dup = sdb_dup_lookup(db->dups, rec, url, h, &rc);
+		for (int i = 0; i < 4; i++)
+			sqlite3_bind_int(st, 19 + i, cols_band(h, i));
+	}
+	if (dup)
+		sqlite3_bind_text(st, 18, dup, -1, SQLITE_STATIC);
+	bind_blob(st, 23, rec, "screenshot");
+	bind_blob(st, 24, rec, "pdf");
 	if (db->flags & SDB_BODY) {
 		const msgpack_object *b = rec_get(rec, "body");
 		if (b && b->type == MSGPACK_OBJECT_STR)
-			sqlite3_bind_blob(st, 16, b->via.str.ptr, (int)b->via.str.size,
+			sqlite3_bind_blob(st, 25, b->via.str.ptr, (int)b->via.str.size,
 					  SQLITE_STATIC);
 		else
-			bind_obj(st, 16, b, &tmp);
+			bind_obj(st, 25, b, &tmp);
 	}
-	int rc = step(st);
+	if (rc == 0)
+		rc = step(st);
+	free(dup);
 	sqlite3_clear_bindings(st);
 	msgpack_sbuffer_destroy(&tmp);
 	if (rc == 0 && (db->flags & SDB_LINKS))
@@ -276,6 +372,7 @@ sdb_close(sdb *db)
 	sqlite3_finalize(db->keep);
 	sqlite3_finalize(db->del_links);
 	sqlite3_finalize(db->ins_link);
+	sqlite3_finalize(db->dups);
 	sqlite3_close(db->h);   /* rolls back an uncommitted transaction */
 	cols_rest_free(&db->rest);
 	free(db);

@@ -13,6 +13,7 @@
 
 #include <msgpack.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct sdb sdb;
 
@@ -53,6 +54,14 @@ const char *sdb_errmsg(sdb *db);
 /* Finalizes statements and closes; an open transaction is rolled back,
  * so commit first. */
 void sdb_close(sdb *db);
+
+/* The url of the page rec (with url and simhash h) copies, malloc'd, or
+ * NULL when none: q is cols_dups prepared on an SQLite connection (this
+ * target's, or sink DIR/'s index).  On a database error, NULL and -1 in
+ * *rc. */
+struct sqlite3_stmt;
+char *sdb_dup_lookup(struct sqlite3_stmt *q, const msgpack_object *rec,
+		     const msgpack_object *url, uint64_t h, int *rc);
 
 /* "sqlite 3.40.1", for --version. */
 const char *sdb_version(void);

@@ -36,12 +36,19 @@ const char pgdb_schema[] =
 	/* Columns later versions added, for tables made before them: looked
 	 * up first, since ALTER TABLE locks the table even when it adds
 	 * nothing, and every sink of a shared job opens it. */
-	"DO $$ DECLARE c text[]; BEGIN FOREACH c SLICE 1 IN ARRAY ARRAY[['etag','text'],['last_modified','text'],['last_checked','double precision'],['last_error','text']] LOOP\n"
+	"DO $$ DECLARE c text[]; BEGIN FOREACH c SLICE 1 IN ARRAY ARRAY[['etag','text'],['last_modified','text'],['last_checked','double precision'],['last_error','text'],"
+	"    ['content_hash','text'],['simhash','text'],['dup_of','text'],['sim0','integer'],['sim1','integer'],"
+	"    ['sim2','integer'],['sim3','integer'],['screenshot','bytea'],['pdf','bytea']] LOOP\n"
 	"  IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()\n"
 	"      AND table_name = 'pages' AND column_name = c[1]) THEN\n"
 	"    EXECUTE format('ALTER TABLE pages ADD COLUMN %I %s', c[1], c[2]);\n"
 	"  END IF; END LOOP; END $$;\n"
 	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n"
+	/* Each band of the simhash indexed: dup_of's lookup (cols_dups). */
+	"CREATE INDEX IF NOT EXISTS pages_sim0 ON pages(sim0);\n"
+	"CREATE INDEX IF NOT EXISTS pages_sim1 ON pages(sim1);\n"
+	"CREATE INDEX IF NOT EXISTS pages_sim2 ON pages(sim2);\n"
+	"CREATE INDEX IF NOT EXISTS pages_sim3 ON pages(sim3);\n"
 	"CREATE TABLE IF NOT EXISTS links (\n"
 	"  src text NOT NULL,\n"
 	"  dst text NOT NULL,\n"
@@ -56,17 +63,20 @@ struct pgdb {
 	char err[512];
 };
 
-enum { P_UPSERT, P_KEEP, P_DEL_LINKS, P_INS_LINK };
+enum { P_UPSERT, P_KEEP, P_DEL_LINKS, P_INS_LINK, P_DUPS };
 
-/* Runs prepared statement k with n text parameters (bin marks the one
- * sent as bytes, -1 for none); the rows it changed, or -1 with the
- * reason in db->err. */
+/* The most parameters a statement takes: the upsert's (cols_upsert). */
+#define MAXP 25
+
+/* Runs prepared statement k with n text parameters (bit i of bin marks
+ * parameter i, from 0, sent as bytes); the rows it changed, or -1 with
+ * the reason in db->err. */
 static int
-exec(pgdb *db, int k, int n, const char *const *v, const int *len, int bin)
+exec(pgdb *db, int k, int n, const char *const *v, const int *len, unsigned bin)
 {
-	int fmt[16] = { 0 };
-	if (bin >= 0)
-		fmt[bin] = 1;
+	int fmt[MAXP] = { 0 };
+	for (int i = 0; i < n; i++)
+		fmt[i] = bin >> i & 1;
 	char name[8];
 	snprintf(name, sizeof name, "p%d", k);
 	PGresult *r = PQexecPrepared(db->c, name, n, v, len, fmt, 0);
@@ -98,9 +108,10 @@ pgdb_open(const char *uri, int flags, char *err, size_t errlen)
 	if (!(db->c = pgsql_connect(uri, err, errlen)) ||
 	    pgsql_exec(db->c, pgdb_schema, err, errlen) != 0)
 		goto fail;
-	char sql[1600];
+	char sql[2000];
 	cols_upsert(sql, sizeof sql, flags & SDB_BODY);
 	if (prepare(db, P_UPSERT, sql) != 0 || prepare(db, P_KEEP, cols_keep) != 0 ||
+	    prepare(db, P_DUPS, cols_dups) != 0 ||
 	    prepare(db, P_DEL_LINKS, "DELETE FROM links WHERE src = ?1") != 0 ||
 	    prepare(db, P_INS_LINK, "INSERT INTO links (src, dst) VALUES (?1, ?2)"
 				    " ON CONFLICT DO NOTHING") != 0) {
@@ -144,7 +155,7 @@ static int
 put_links(pgdb *db, const char *url, const msgpack_object *links)
 {
 	const char *v[2] = { url, NULL };
-	if (exec(db, P_DEL_LINKS, 1, v, NULL, -1) < 0)
+	if (exec(db, P_DEL_LINKS, 1, v, NULL, 0) < 0)
 		return -1;
 	if (!links || links->type != MSGPACK_OBJECT_ARRAY)
 		return 0;
@@ -155,10 +166,63 @@ put_links(pgdb *db, const char *url, const msgpack_object *links)
 			continue;
 		char *dst = pgsql_text(l->via.str.ptr, l->via.str.size);
 		v[1] = dst;
-		rc = dst && exec(db, P_INS_LINK, 2, v, NULL, -1) >= 0 ? 0 : -1;
+		rc = dst && exec(db, P_INS_LINK, 2, v, NULL, 0) >= 0 ? 0 : -1;
 		free(dst);
 	}
 	return rc;
+}
+
+/* The url of the page rec copies (cols_dups), malloc'd, or NULL: none.
+ * u is rec's url as a text parameter; -1 in *rc on a database error. */
+static char *
+dup_of(pgdb *db, const msgpack_object *rec, const char *u, uint64_t h, int *rc)
+{
+	const char *hash = NULL;
+	size_t hn = 0;
+	rec_str(rec, "content_hash", &hash, &hn);
+	char band[4][8];
+	const char *v[5] = { band[0], band[1], band[2], band[3], u };
+	for (int i = 0; i < 4; i++)
+		snprintf(band[i], sizeof band[i], "%d", cols_band(h, i));
+	char name[8];
+	snprintf(name, sizeof name, "p%d", P_DUPS);
+	PGresult *r = PQexecPrepared(db->c, name, 5, v, NULL, NULL, 0);
+	char *found = NULL;
+	if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+		pgsql_error(db->err, sizeof db->err, r ? PQresultErrorMessage(r) : PQerrorMessage(db->c));
+		*rc = -1;
+	} else {
+		double found_t = 0;
+		for (int i = 0; i < PQntuples(r); i++) {
+			const char *u = PQgetvalue(r, i, 0);
+			double t = atof(PQgetvalue(r, i, 3));
+			if (cols_earlier(t, u, found_t, found) &&
+			    cols_is_dup(hash, hn, h, PQgetisnull(r, i, 1) ? NULL : PQgetvalue(r, i, 1),
+					PQgetisnull(r, i, 2) ? NULL : PQgetvalue(r, i, 2))) {
+				free(found);
+				found = strdup(u);
+				found_t = t;
+			}
+		}
+	}
+	PQclear(r);
+	return found;
+}
+
+/* Points *v and *len at rec's key (a bin or a str) as bytes; NULL when
+ * absent or of another type. */
+static void
+bytes_of(const msgpack_object *rec, const char *key, const char **v, int *len)
+{
+	const msgpack_object *b = rec_get(rec, key);
+	*v = NULL;
+	if (b && b->type == MSGPACK_OBJECT_STR) {
+		*v = b->via.str.size ? b->via.str.ptr : "";
+		*len = (int)b->via.str.size;
+	} else if (b && b->type == MSGPACK_OBJECT_BIN) {
+		*v = b->via.bin.size ? b->via.bin.ptr : "";
+		*len = (int)b->via.bin.size;
+	}
 }
 
 int
@@ -185,7 +249,7 @@ pgdb_put(pgdb *db, const msgpack_object *rec, double stored_at)
 				      kind == COLS_UNCHANGED ? etag : NULL,
 				      kind == COLS_UNCHANGED ? lm : NULL,
 				      kind == COLS_UNCHANGED ? "1" : "0" };
-		int changed = u ? exec(db, P_KEEP, 6, kv, NULL, -1) : -1;
+		int changed = u ? exec(db, P_KEEP, 6, kv, NULL, 0) : -1;
 		free(u);
 		if (changed != 0) {
 			free(etag);
@@ -194,12 +258,12 @@ pgdb_put(pgdb *db, const msgpack_object *rec, double stored_at)
 		}
 	}
 	char *v[COLS_N] = { 0 };
-	int len[16] = { 0 }, n = 15, rc = 0;
+	int len[MAXP] = { 0 }, n = 24, rc = 0;
 	for (size_t i = 0; i < COLS_N; i++)
 		v[i] = text_of(i, rec_get(rec, cols_names[i]));
 	cols_rest_json(&db->rest, rec, db->flags & SDB_LINKS, 1);
 	msgpack_sbuffer_write(&db->rest.json, "", 1);   /* a C string */
-	const char *vals[16];
+	const char *vals[MAXP] = { 0 };
 	for (int i = 0; i < COLS_N; i++)
 		vals[i] = v[i];
 	vals[10] = stored;
@@ -207,29 +271,43 @@ pgdb_put(pgdb *db, const msgpack_object *rec, double stored_at)
 	vals[12] = etag;
 	vals[13] = lm;
 	vals[14] = *why ? why : NULL;
-	if (db->flags & SDB_BODY) {
-		/* The body as it came, bytes and all. */
-		const msgpack_object *b = rec_get(rec, "body");
-		vals[15] = NULL;
-		if (b && b->type == MSGPACK_OBJECT_STR) {
-			vals[15] = b->via.str.size ? b->via.str.ptr : "";
-			len[15] = (int)b->via.str.size;
-		} else if (b && b->type == MSGPACK_OBJECT_BIN) {
-			vals[15] = b->via.bin.size ? b->via.bin.ptr : "";
-			len[15] = (int)b->via.bin.size;
+	/* The fingerprints: strings, as text_of takes them (index 4). */
+	char *hash = text_of(4, rec_get(rec, "content_hash"));
+	char *sim = text_of(4, rec_get(rec, "simhash"));
+	char *dup = NULL, band[4][8];
+	uint64_t h;
+	vals[15] = hash;
+	vals[16] = sim;
+	if (v[0] && cols_simhash(rec, &h)) {
+		dup = dup_of(db, rec, v[0], h, &rc);
+		for (int i = 0; i < 4; i++) {
+			snprintf(band[i], sizeof band[i], "%d", cols_band(h, i));
+			vals[18 + i] = band[i];
 		}
-		n = 16;
+	}
+	vals[17] = dup;
+	/* The binary outputs and the body as they came, bytes and all. */
+	bytes_of(rec, "screenshot", &vals[22], &len[22]);
+	bytes_of(rec, "pdf", &vals[23], &len[23]);
+	unsigned bin = 1u << 22 | 1u << 23;
+	if (db->flags & SDB_BODY) {
+		bytes_of(rec, "body", &vals[24], &len[24]);
+		bin |= 1u << 24;
+		n = 25;
 	}
 	if (!v[0])
 		rc = -1;   /* out of memory: the url is a string */
 	if (rc == 0)
-		rc = exec(db, P_UPSERT, n, vals, len, n == 16 ? 15 : -1) < 0 ? -1 : 0;
+		rc = exec(db, P_UPSERT, n, vals, len, bin) < 0 ? -1 : 0;
 	if (rc == 0 && (db->flags & SDB_LINKS))
 		rc = put_links(db, v[0], rec_get(rec, "links"));
 	for (size_t i = 0; i < COLS_N; i++)
 		free(v[i]);
 	free(etag);
 	free(lm);
+	free(hash);
+	free(sim);
+	free(dup);
 	return rc;
 }
 

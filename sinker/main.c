@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "dir.h"
 #include "jsonl.h"
 #include "msg.h"
 #include "opt.h"
@@ -31,7 +32,8 @@ static const char usage[] =
 	"       sink --queue DB [--follow ...] [OPTION...] TARGET\n"
 	"       sink --schema | --help | --version\n"
 	"TARGET is FILE.db (SQLite), postgresql://... (PostgreSQL), FILE.jsonl\n"
-	"(JSON lines, appended) or - (stdout).  See docs/sink.md.\n"
+	"(JSON lines, appended), - (stdout) or DIR/ (a Markdown file a page).\n"
+	"See docs/sink.md.\n"
 	"\n";
 
 enum {
@@ -88,10 +90,12 @@ typedef struct sink {
 	const char *target;
 	char *shown;              /* target as messages show it (url_shown) */
 	int is_db;
+	int is_dir;               /* DIR/: Markdown files (dir.h) */
 	long batch, batch_ms;
 	int db_flags;
 	size_t max_record;
 	sdb *db;
+	sdir *dir;
 	sjl jl;
 	unsigned long long stored, skipped;
 	unsigned long long unchanged;   /* not_modified records (rec_not_modified) */
@@ -190,9 +194,13 @@ parse_args(int argc, char **argv, sink *k)
 		msg_usage("--follow and its limits need --queue");
 	if (ends_with(k->target, ".db") || pgsql_is_uri(k->target))
 		k->is_db = 1;
+	else if (k->target[0] && k->target[strlen(k->target) - 1] == '/')
+		k->is_dir = 1;
 	else if (!ends_with(k->target, ".jsonl") && strcmp(k->target, "-") != 0)
-		msg_usage("unknown target '%s': want FILE.db, a postgresql:// URI, FILE.jsonl or -",
+		msg_usage("unknown target '%s': want FILE.db, a postgresql:// URI, FILE.jsonl, - or DIR/",
 			  k->shown);
+	if (k->is_dir && (k->db_flags & (SDB_BODY | SDB_LINKS)))
+		msg_usage("--body and --links need a database target");
 }
 
 /* Makes everything put so far durable (db) or written (jsonl).  Any
@@ -207,6 +215,10 @@ commit(sink *k)
 		if (sdb_commit(k->db) < 0)
 			msg_die(EX_IOERR, "cannot commit to '%s': %s", k->shown,
 				sdb_errmsg(k->db));
+	} else if (k->is_dir) {
+		if (sdir_commit(k->dir) < 0)
+			msg_die(EX_IOERR, "cannot commit to '%s': %s", k->shown,
+				sdir_errmsg(k->dir));
 	} else if (sjl_flush(&k->jl) < 0) {
 		if (k->jl.out.fd == 1)
 			msg_stdout_failed(errno);
@@ -245,6 +257,11 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 		if (rc < 0)
 			msg_die(EX_IOERR, "cannot write '%s': %s", k->shown,
 				sdb_errmsg(k->db));
+	} else if (k->is_dir) {
+		rc = sdir_put(k->dir, rec, tm_wall());
+		if (rc < 0)
+			msg_die(EX_IOERR, "cannot write '%s': %s", k->shown,
+				sdir_errmsg(k->dir));
 	} else {
 		rc = sjl_put(&k->jl, rec);
 		if (rc < 0) {
@@ -284,6 +301,9 @@ main(int argc, char **argv)
 	char err[300];
 	if (k.is_db) {
 		if (!(k.db = sdb_open(k.target, k.db_flags, err, sizeof err)))
+			msg_die(EX_IOERR, "cannot open '%s': %s", k.shown, err);
+	} else if (k.is_dir) {
+		if (!(k.dir = sdir_open(k.target, err, sizeof err)))
 			msg_die(EX_IOERR, "cannot open '%s': %s", k.shown, err);
 	} else if (sjl_open(&k.jl, k.target) < 0) {
 		msg_die(EX_IOERR, "cannot open '%s': %s", k.shown, strerror(errno));
@@ -355,6 +375,8 @@ main(int argc, char **argv)
 		ack_close();
 	if (k.is_db)
 		sdb_close(k.db);
+	else if (k.is_dir)
+		sdir_close(k.dir);
 	else if (sjl_close(&k.jl) < 0)
 		msg_die(EX_IOERR, "cannot write '%s': %s", k.shown, strerror(errno));
 	if (k.skipped)
@@ -362,7 +384,10 @@ main(int argc, char **argv)
 	/* A recrawl's outcome, when it had one: the pages that did not
 	 * change, and those whose refetch failed but kept their row. */
 	char recrawl[128] = "";
-	if (k.unchanged || k.kept)
+	if (k.is_dir && (k.unchanged || k.kept))
+		snprintf(recrawl, sizeof recrawl, ": %llu unchanged, %llu failed or rejected not written",
+			 k.unchanged, k.kept);
+	else if (k.unchanged || k.kept)
 		snprintf(recrawl, sizeof recrawl, ": %llu unchanged, %llu failed refetches kept their page",
 			 k.unchanged, k.kept);
 	msg_note("%llu records stored in '%s'%s", k.stored, k.shown, recrawl);

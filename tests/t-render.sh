@@ -59,11 +59,10 @@ expect_eq "the shell is rendered: its items are in the body" "true Rendered Item
 	"$("$BIN/parse" -q --json <"$T/shells.mp" | jq -r 'select(.url | test("js.html")) | "\(.rendered != null) \(.title)"')"
 expect_eq "the record stream holds each input once" 2 "$("$BIN/sink" -q - <"$T/shells.mp" | wc -l | tr -d ' ')"
 
-# ---- --screenshot and --pdf: bin keys, kept by sink in `record`
+# ---- --screenshot and --pdf: bin keys, stored by sink as BLOB columns
 echo "$URL/js.html" | "$BIN/render" -q --no-robots --screenshot --pdf --viewport 800x600 |
 	"$BIN/sink" -q "$T/shots.db"
-q "$T/shots.db" "SELECT json_extract(record, '\$.screenshot') FROM pages" | base64 -d >"$T/shot.png"
-q "$T/shots.db" "SELECT json_extract(record, '\$.pdf') FROM pages" | base64 -d >"$T/page.pdf"
+q "$T/shots.db" "SELECT writefile('$T/shot.png', screenshot), writefile('$T/page.pdf', pdf) FROM pages" >/dev/null
 expect_eq "the screenshot is a PNG, 800 pixels wide" "89504e470d0a1a0a 800" \
 	"$(head -c 8 "$T/shot.png" | od -An -tx1 | tr -d ' \n') $(python3 -c '
 import struct, sys; d = open(sys.argv[1], "rb").read(24); print(struct.unpack(">I", d[16:20])[0])' "$T/shot.png")"
