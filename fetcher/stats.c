@@ -389,6 +389,10 @@ stats_write(void)
 		   " \"samples\": %llu}",
 		fmin(quantile(lag_hist, 0.5), lag_max), fmin(quantile(lag_hist, 0.99), lag_max),
 		lag_max, samples(lag_hist));
+	unsigned long long run, dropped, failed;
+	alert_counts(&run, &dropped, &failed);
+	fprintf(f, ",\n \"alerts\": {\"run\": %llu, \"dropped\": %llu, \"failed\": %llu}",
+		run, dropped, failed);
 	put_hosts(f);
 	fputs("}\n", f);
 	if (fclose(f) != 0 || rename(tmp, F.o.stats) != 0)
