@@ -127,6 +127,7 @@ typedef struct host_stats {
 	struct { int code; unsigned long long n; } status[HSTAT_CODES];  /* code 0: others */
 	unsigned long long errors[FETCHERR_COUNT];   /* by enum fetcherr */
 	unsigned long long latency[HSTAT_BUCKETS];
+	unsigned long long yield_halved, yield_paused;  /* the yield guard's steps */
 } host_stats;
 
 typedef struct fetch_stats {
@@ -377,6 +378,9 @@ void sched_interrupt_waiting(void);
  * the circuit breaker (pace_outcome), and the sick clock starts or
  * stops. */
 void health_feedback(job *j, CURLcode rc, double retry_after);
+/* The flags lib/pace's rules read, for its other callers (the yield
+ * guard's pace_brake). */
+struct pace_conf health_conf(void);
 
 /* retry.c */
 int retry_status_listed(int status);
@@ -527,6 +531,7 @@ void stats_record(const job *j);  /* a record was emitted */
 void stats_started(const job *j); /* an attempt (or robots.txt) started */
 void stats_finished(const job *j);/* it ended: xfer_end has run */
 void stats_evicted(const host *h);/* h's counters go to "other" */
+void stats_guard(host *h, int paused); /* the yield guard halved h's rate, or paused it */
 void stats_write(void);           /* writes --stats FILE now */
 void stats_close(void);
 

@@ -14,9 +14,8 @@
 
 #include "tm.h"
 
-/* The flags lib/pace's rules read. */
-static struct pace_conf
-conf(void)
+struct pace_conf
+health_conf(void)
 {
 	return (struct pace_conf){
 		.target_concurrency = F.o.target_concurrency,
@@ -45,7 +44,7 @@ void
 health_feedback(job *j, CURLcode rc, double retry_after)
 {
 	host *h = j->host;
-	struct pace_conf c = conf();
+	struct pace_conf c = health_conf();
 	double now = tm_mono();
 	if (F.o.adapt && rc == CURLE_OK)
 		pace_answer(&h->pace, &c, j->status, latency(j), retry_after, j->start, now);
