@@ -53,7 +53,7 @@ expect_eq "--alert-429 0: the rule is off" 0 \
 i=0
 while [ $i -lt 12 ]; do echo "$U3/status/503?n=$i"; i=$((i + 1)); done >"$T/down.txt"
 : >"$T/alerts"
-"$BIN/fetch" --no-robots --retries 0 --host-failures 3 --host-pause 0.1 --stats "$T/s.json" \
+"$BIN/fetch" --no-robots --no-adapt --retries 0 --host-failures 3 --host-pause 0.1 --stats "$T/s.json" \
 	--on-alert "$cmd" "$T/down.txt" >/dev/null 2>"$T/err"
 expect_eq "the breaker opened 3 times: the command ran once" 1 "$(jq .alerts.run "$T/s.json")"
 wait_for 20 "the breaker's line" alerted 1
@@ -62,10 +62,28 @@ expect_eq "rule breaker, the host, the trip" \
 	"$(cat "$T/alerts")"
 
 # A command that fails is said, and counted.
-"$BIN/fetch" --no-robots --retries 0 --host-failures 3 --host-pause 0.1 --stats "$T/s.json" \
+"$BIN/fetch" --no-robots --no-adapt --retries 0 --host-failures 3 --host-pause 0.1 --stats "$T/s.json" \
 	--on-alert "exit 3" "$T/down.txt" >/dev/null 2>"$T/err"
 expect_eq "a failing command is counted" '{"run":1,"dropped":0,"failed":1}' "$(jq -c .alerts "$T/s.json")"
 expect_match "and said" "alert command breaker for 127.0.0.3: exited 3" "$(cat "$T/err")"
+
+# Rule lag: fetch stopped (SIGSTOP) for a second, its event loop's timer
+# runs that late; the rule is of fetch as a whole, SLUICE_HOST empty.
+: >"$T/alerts"
+mkfifo "$T/in"
+"$BIN/fetch" --alert-lag 0.5 --stats "$T/s.json" --on-alert "$cmd" <"$T/in" >/dev/null 2>"$T/err" &
+pid=$!
+exec 3>"$T/in"   # fetch waits for input, its loop idle
+wait_for 20 "fetch's loop to wait for input" idle_reader $pid "$T/in"
+kill -STOP $pid
+sleep 1   # the time is the test: how long the loop is held
+kill -CONT $pid
+wait_for 20 "the lag alert's line" alerted 1
+exec 3>&-
+wait $pid
+expect_match "rule lag, no host, a second or so late" "^lag\|\|(0\.[5-9]|[1-9])[0-9.]*\|unset\|\|event loop [0-9]+ ms late [(]--alert-lag 0.5 s[)]$" \
+	"$(cat "$T/alerts")"
+expect_match "said on stderr" "fetch: alert lag: event loop [0-9]+ ms late" "$(cat "$T/err")"
 
 expect_usage_errors fetch "--alert-429 2" "--alert-every soon" "--alert-lag -1"
 finish
