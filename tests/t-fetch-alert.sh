@@ -19,7 +19,9 @@ done >"$T/half429.txt"
 cmd="printf '%s|%s|%s|%s|%s|%s\n' \"\$SLUICE_RULE\" \"\$SLUICE_HOST\" \"\$SLUICE_VALUE\" \"\${API_TOKEN-unset}\" \"\$(cat)\" \"\$SLUICE_MESSAGE\" >>'$T/alerts'; echo said-by-cmd"
 alerted() { [ -s "$T/alerts" ] && [ "$(wc -l <"$T/alerts")" -ge "$1" ]; }
 
-API_TOKEN=s3cret "$BIN/fetch" --no-robots --retries 0 --no-adapt --json --stats "$T/s.json" \
+# -p 1: the host's answers come in the order asked, so the first window
+# of 20 holds exactly 10 429s.
+API_TOKEN=s3cret "$BIN/fetch" --no-robots -p 1 --retries 0 --no-adapt --json --stats "$T/s.json" \
 	--on-alert "$cmd" "$T/half429.txt" >"$T/out" 2>"$T/err"
 expect_eq "the crawl ends" 0 $?
 expect_eq "fetch started the command once" '{"run":1,"dropped":0,"failed":0}' "$(jq -c .alerts "$T/s.json")"
