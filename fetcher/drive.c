@@ -122,6 +122,7 @@ drive_pass(uv_prepare_t *p)
 		unsigned long reopened = output_reopened();
 		interrupts();
 		reload();
+		alert_drive();
 		if (!output_blocked() && xfer_paused()) {
 			xfer_unpause_all();
 			loop_kick();

@@ -26,6 +26,7 @@
  *   metrics.c --metrics FILE: counters in Prometheus's text format (metrics_)
  *   sinkstats.c  accepted/s for the status line: sink's --stats FILE, or
  *             the frontier's count in --queue mode (sinkstats_)
+ *   alert.c   --on-alert CMD: a command run when a rule trips (alert_)
  *   progress.c  the status line on a terminal (progress_)
  *
  * Calls go down this list, never up: event callbacks only change state,
@@ -112,6 +113,11 @@ typedef struct fetch_opts {
 	int insecure;            /* --insecure: no TLS verification */
 	long http_version;       /* CURL_HTTP_VERSION_* */
 	const char *cookies;     /* --cookies FILE: the jar */
+	/* alerts (alert.c) */
+	const char *on_alert;    /* --on-alert CMD, or NULL */
+	double alert_every;      /* --alert-every: seconds between runs per host and rule */
+	double alert_429;        /* --alert-429: share of 429s, 0 = off */
+	double alert_lag;        /* --alert-lag: seconds of loop lag, 0 = off */
 } fetch_opts;
 
 /* --redirects: how far a redirect may take a URL from its input's host. */
@@ -126,6 +132,7 @@ typedef struct host_stats {
 	struct { int code; unsigned long long n; } status[HSTAT_CODES];  /* code 0: others */
 	unsigned long long errors[FETCHERR_COUNT];   /* by enum fetcherr */
 	unsigned long long latency[HSTAT_BUCKETS];
+	unsigned long long yield_halved, yield_paused;  /* the yield guard's steps */
 } host_stats;
 
 typedef struct fetch_stats {
@@ -141,6 +148,19 @@ typedef struct fetch_stats {
 
 struct host;
 struct origin;
+
+/* The rules that run --on-alert's command (alert.c's table names them). */
+enum alert_rule { ALERT_YIELD, ALERT_BREAKER, ALERT_429, ALERT_LAG, ALERT_N };
+
+#define ALERT_429_WINDOW 20      /* answers the 429 share is taken over */
+
+/* A host's alert state, written by alert.c only: when each rule last
+ * ran the command, and its last answers, 1 bit a 429. */
+struct host_alert {
+	double last[ALERT_N];    /* monotonic; 0: never */
+	unsigned answers;        /* the last ALERT_429_WINDOW, newest in bit 0 */
+	int n_answers;           /* how many of those bits are answers, up to the window */
+};
 
 /* A redirect answered on the way to a job's final URL. */
 typedef struct hop {
@@ -237,6 +257,7 @@ typedef struct host {
 	int policy_hold;         /* pause=on in --policy */
 	const char *queue_hold;  /* the frontier's reason (owned by lease.c) */
 	host_stats st;
+	struct host_alert alert; /* owned by alert.c */
 } host;
 
 /* Why h is paused by hand (the frontier's reason, or "policy" for
@@ -365,6 +386,9 @@ void sched_interrupt_waiting(void);
  * the circuit breaker (pace_outcome), and the sick clock starts or
  * stops. */
 void health_feedback(job *j, CURLcode rc, double retry_after);
+/* The flags lib/pace's rules read, for its other callers (the yield
+ * guard's pace_brake). */
+struct pace_conf health_conf(void);
 
 /* retry.c */
 int retry_status_listed(int status);
@@ -515,6 +539,7 @@ void stats_record(const job *j);  /* a record was emitted */
 void stats_started(const job *j); /* an attempt (or robots.txt) started */
 void stats_finished(const job *j);/* it ended: xfer_end has run */
 void stats_evicted(const host *h);/* h's counters go to "other" */
+void stats_guard(host *h, int paused); /* the yield guard halved h's rate, or paused it */
 void stats_write(void);           /* writes --stats FILE now */
 void stats_close(void);
 
@@ -531,6 +556,32 @@ void metrics_close(void);         /* the last write */
  * --queue, the job's, from the frontier's count (read on the frontier's
  * thread every few seconds, never waited for); -1 while unknown. */
 double sinkstats_accepted_rate(void);
+/* alert.c */
+/* The rule's word, as SLUICE_RULE has it ("yield", "breaker", "429",
+ * "lag"). */
+const char *alert_word(enum alert_rule r);
+/* Starts the loop-lag watch with --on-alert and --alert-lag. */
+void alert_init(void);
+/* Rule r tripped for h (NULL: fetch as a whole) at value: runs
+ * --on-alert's command through sh -c, unless the rule ran for h less
+ * than --alert-every ago, or too many commands still run (then the
+ * alert is dropped, counted and said).  message is the one line the
+ * command gets as SLUICE_MESSAGE: no URL, no secret.  A no-op without
+ * --on-alert. */
+void alert_fire(host *h, enum alert_rule r, double value, const char *message);
+/* One answer of h (HTTP status): the 429 rule over its last
+ * ALERT_429_WINDOW answers. */
+void alert_answer(host *h, long status);
+/* The breaker paused h just now (its pace.trips-th trip in a row). */
+void alert_breaker(host *h);
+/* The driver's pass: what the lag watch saw. */
+void alert_drive(void);
+/* Commands run, dropped (too many running) and failed (exit not 0,
+ * or not started), for --stats. */
+void alert_counts(unsigned long long *run, unsigned long long *dropped,
+		  unsigned long long *failed);
+/* Stops the lag watch; commands still running are left to finish. */
+void alert_close(void);
 
 /* progress.c */
 void progress_init(void);         /* starts the status line, if wanted */

@@ -14,9 +14,8 @@
 
 #include "tm.h"
 
-/* The flags lib/pace's rules read. */
-static struct pace_conf
-conf(void)
+struct pace_conf
+health_conf(void)
 {
 	return (struct pace_conf){
 		.target_concurrency = F.o.target_concurrency,
@@ -45,12 +44,17 @@ void
 health_feedback(job *j, CURLcode rc, double retry_after)
 {
 	host *h = j->host;
-	struct pace_conf c = conf();
+	struct pace_conf c = health_conf();
 	double now = tm_mono();
 	if (F.o.adapt && rc == CURLE_OK)
 		pace_answer(&h->pace, &c, j->status, latency(j), retry_after, j->start, now);
+	if (rc == CURLE_OK)
+		alert_answer(h, j->status);
 	int transient = fetcherr_retried(j->error) ||
 			(rc == CURLE_OK && j->status >= 500 && retry_status_listed((int)j->status));
+	int trips = h->pace.trips;
 	if (pace_outcome(&h->pace, &c, transient, rc == CURLE_OK, now, retry_unit_random()))
 		F.expire_at = now;   /* its queue now has deadlines: recompute */
+	if (h->pace.trips > trips)
+		alert_breaker(h);
 }

@@ -29,8 +29,10 @@
  * starts such a host; the URLs it had waiting go back to pending
  * unstarted, the ones in flight finish.  The job ends when all that
  * remains belongs to paused hosts, and says so.  With --min-yield, the
- * beat also pauses hosts whose accepted share over their last
- * --yield-window stored records (counted by sink --queue) fell below it.
+ * beat also judges the hosts we own whose accepted share over their last
+ * --yield-window stored records (counted by sink --queue) fell below it:
+ * the yield guard halves such a host's rate, halves it again, then
+ * pauses it, a fresh window a step (guard_step).
  *
  * Where the statements run: seeding, the join and first holds at the
  * loop's start, --report and --pause run on the loop thread, before
@@ -671,28 +673,132 @@ note_recrawled(int n)
 			 F.o.recrawl);
 }
 
+/* A host the yield guard judged on the frontier's thread: below
+ * --min-yield over a fresh window, or slowed and not below. */
+typedef struct judged {
+	char *host;
+	double share;
+	int low;
+} judged;
+
 /* One heartbeat: at most one is posted at a time. */
 typedef struct beat_task {
 	dbq_task t;
 	int reclaimed;    /* fr_beat's count */
 	int recrawled;    /* recrawl's */
 	char *cookies;    /* --cookies: the jar to store, when it changed */
-	holds guarded;    /* hosts the yield guard paused, and why */
+	judged *judged;   /* the yield guard's hosts, n_judged of them */
+	int n_judged, cap_judged;
 	holds now;        /* the hosts held: paused, or handed back */
 } beat_task;
 
-/* fr_yields's callback: pauses a host whose yield fell below the guard. */
+/* fr_yields's callback: a host of ours below the guard, or slowed and
+ * no longer below, for the beat's answer to decide its next step. */
 static void
-guard(void *arg, const char *host, double share)
+guard(void *arg, const char *host, double share, int slowed)
 {
 	beat_task *b = arg;
-	if (share >= F.o.min_yield)
+	int low = share < F.o.min_yield;
+	if ((!low && !slowed) || !fr_owns(front, host))
 		return;
-	char why[128];
-	snprintf(why, sizeof why, "yield %.0f%% < %.0f%% over the last %ld stored", share * 100,
-		 F.o.min_yield * 100, F.o.yield_window);
-	check(fr_pause(front, host, why, tm_wall()), "update");
-	collect(&b->guarded, host, why);
+	if (b->n_judged == b->cap_judged) {
+		b->cap_judged = b->cap_judged ? b->cap_judged * 2 : 8;
+		b->judged = xrealloc(b->judged, (size_t)b->cap_judged * sizeof *b->judged);
+	}
+	b->judged[b->n_judged++] = (judged){ dup_str(host), share, low };
+}
+
+/* The guard's steps to store: a host's reason, or its pause. */
+typedef struct step_task {
+	dbq_task t;
+	char *host, *reason;     /* reason NULL: back at full rate */
+	int pause;
+} step_task;
+
+static void
+step_run(dbq_task *t)
+{
+	step_task *s = (step_task *)t;
+	if (s->pause)
+		check(fr_pause(front, s->host, s->reason, tm_wall()), "update");
+	else
+		check(fr_slow(front, s->host, s->reason, tm_wall()), "update");
+}
+
+static void
+step_done(dbq_task *t)
+{
+	step_task *s = (step_task *)t;
+	free(s->host);
+	free(s->reason);
+	free(s);
+}
+
+/* Stores host's step: pause, or the reason its rate is what it is. */
+static void
+post_step(const char *host, const char *reason, int pause)
+{
+	step_task *s = xcalloc(1, sizeof *s);
+	s->t = (dbq_task){ .run = step_run, .done = step_done };
+	s->host = dup_str(host);
+	s->reason = reason ? dup_str(reason) : NULL;
+	s->pause = pause;
+	dbq_post(&s->t);
+}
+
+#define GUARD_HALVINGS 2   /* x0.5, then x0.25, then the pause */
+
+/* The yield guard's next step for one host it judged: below --min-yield
+ * over a fresh window, its rate is halved (pace_brake), halved again,
+ * then the host is paused for every fetch on the job; a fresh window
+ * back at --min-yield undoes one halving.  Each step starts a new
+ * window (fr_slow), so the next is judged at the new rate. */
+static void
+guard_step(const judged *g)
+{
+	host *h = host_get(g->host);
+	struct pace_conf c = health_conf();
+	int brake = h->pace.brake;
+	char why[128], m[256];
+	snprintf(why, sizeof why, "yield %.0f%% %s %.0f%% over the last %ld stored", g->share * 100,
+		 g->low ? "<" : ">=", F.o.min_yield * 100, F.o.yield_window);
+	if (g->low && brake >= GUARD_HALVINGS) {
+		snprintf(m, sizeof m, "paused %s: %s (fetch --queue DB --resume %s puts it back)",
+			 g->host, why, g->host);
+		msg_warn("%s", m);
+		post_step(g->host, why, 1);
+		/* Held from now, not from the next beat's read; --resume
+		 * then puts it back at its full rate, with a fresh window. */
+		collect(&held, g->host, why);
+		host_set_holds((const char *const *)held.names, (const char *const *)held.reasons,
+			       held.n);
+		unlease_waiting(0, " of paused or handed-over hosts");
+		pace_brake(&h->pace, &c, 0);
+		stats_guard(h, 1);
+		alert_fire(h, ALERT_YIELD, g->share, m);
+		return;
+	}
+	if (!g->low && brake == 0) {   /* a reason left by an earlier run */
+		post_step(g->host, NULL, 0);
+		return;
+	}
+	int to = g->low ? brake + 1 : brake - 1;
+	double interval = pace_brake(&h->pace, &c, to);
+	char reason[192];
+	snprintf(reason, sizeof reason, "rate x%g: %s", ldexp(1, -to), why);
+	if (g->low) {
+		snprintf(m, sizeof m, "%s: yield %.2f below %g: rate halved%s (interval %.3f s)", g->host,
+			 g->share, F.o.min_yield, to > 1 ? " again, x0.25" : "", interval);
+	} else {
+		snprintf(m, sizeof m, "%s: yield %.2f back at %g: rate %s (interval %.3f s)", g->host,
+			 g->share, F.o.min_yield, to ? "doubled, x0.5" : "back in full", interval);
+	}
+	msg_warn("%s", m);
+	post_step(g->host, to ? reason : NULL, 0);
+	if (g->low) {
+		stats_guard(h, 0);
+		alert_fire(h, ALERT_YIELD, g->share, m);
+	}
 }
 
 /* On the frontier's thread. */
@@ -710,7 +816,9 @@ beat_run(dbq_task *t)
 		check(fr_cookies_put(front, b->cookies, tm_wall()), "update");
 }
 
-/* The beat's answer.  URLs it took back are leased by the next pass. */
+/* The beat's answer.  URLs it took back are leased by the next pass.
+ * The guard's steps are stored before the next beat reads the paused
+ * hosts (tasks run in order), and a host it pauses is held at once. */
 static void
 beat_done(dbq_task *t)
 {
@@ -718,11 +826,12 @@ beat_done(dbq_task *t)
 	beating = 0;
 	note_reclaimed(b->reclaimed, "update");
 	note_recrawled(b->recrawled);
-	for (int i = 0; i < b->guarded.n; i++)
-		msg_warn("paused %s: %s (fetch --queue DB --resume %s puts it back)",
-			 b->guarded.names[i], b->guarded.reasons[i], b->guarded.names[i]);
 	take_holds(&b->now);
-	holds_free(&b->guarded);
+	for (int i = 0; i < b->n_judged; i++) {
+		guard_step(&b->judged[i]);
+		free(b->judged[i].host);
+	}
+	free(b->judged);
 	free(b->cookies);
 	free(b);
 }

@@ -52,6 +52,7 @@ enum {
 	O_PROGRESS, O_NO_PROGRESS, O_JSON, O_SHARD,
 	H_JOBS, O_QUEUE, O_SITEMAPS, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
 	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW, O_RECRAWL,
+	H_ALERTS, O_ON_ALERT, O_ALERT_EVERY, O_ALERT_429, O_ALERT_LAG,
 	H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
@@ -172,10 +173,20 @@ static const opt_def opts[O_N] = {
 	[O_REQUEUE] = { "requeue-dead", 0, NULL, "put dead URLs back to pending, then --report", NULL },
 	[O_PAUSE] = { "pause", 0, "HOST", "stop every fetch on the job starting HOST, and exit", NULL },
 	[O_RESUME] = { "resume", 0, "HOST", "let them start it again, and exit", NULL },
-	[O_MIN_YIELD] = { "min-yield", 0, "F", "pause a host whose accepted share falls below F", "off" },
+	[O_MIN_YIELD] = { "min-yield", 0, "F", "halve a host's rate, then again, then pause it\nwhile its accepted share is below F", "off",
+		"the yield guard: a host whose accepted share over its last \\fB\\-\\-yield\\-window\\fR stored records is below \\fIF\\fR has its rate halved; still below over the next window, halved again (x0.25); still below, it is paused for every fetch on the job.  A window back at \\fIF\\fR or above undoes one halving.  Each step is said on stderr, counted in \\fB\\-\\-stats\\fR and shown by \\fB\\-\\-report\\fR" },
 	[O_YIELD_WINDOW] = { "yield-window", 0, "N", "... over its last N stored records", "50" },
 	[O_RECRAWL] = { "recrawl", 0, "AGE", "fetch again, conditionally, the done URLs stored\nmore than AGE ago (seconds, or 12h, 1d)", "off",
 		"at the start and at every heartbeat, the done URLs whose page sink stored more than \\fIAGE\\fR ago (seconds, or a number with s, m, h or d: 12h, 1d), and before this fetch started, go back to pending, their stored ETag and Last\\-Modified sent as If\\-None\\-Match and If\\-Modified\\-Since; see RECRAWLS" },
+	[H_ALERTS] = { NULL, 0, NULL, "Alerts (docs/fetch.md, \"Alerts\"):", NULL },
+	[O_ON_ALERT] = { "on-alert", 0, "CMD", "run CMD (sh -c) when a rule trips: the yield guard,\na breaker, --alert-429, --alert-lag", NULL,
+		"run \\fICMD\\fR through \\fBsh \\-c\\fR when a rule trips, with SLUICE_RULE (yield, breaker, 429 or lag), SLUICE_HOST (empty for lag), SLUICE_VALUE and SLUICE_MESSAGE in its environment, at most once per host per rule per \\fB\\-\\-alert\\-every\\fR, at most 4 at once (more are dropped and said); see ALERTS" },
+	[O_ALERT_EVERY] = { "alert-every", 0, "AGE", "run it at most once per host and rule in AGE", "10m",
+		"at most one run per host and rule in \\fIAGE\\fR (seconds, or a number with s, m, h or d)" },
+	[O_ALERT_429] = { "alert-429", 0, "F", "rule 429: a host's 429 share over its last 20\nanswers reaches F (0: off)", "0.5",
+		"rule 429: a host answered 429 to a share of at least \\fIF\\fR of its last 20 answers; 0 turns it off" },
+	[O_ALERT_LAG] = { "alert-lag", 0, "S", "rule lag: the event loop runs a timer S late (0: off)", "1",
+		"rule lag: a timer of the event loop, due every 100 ms, ran more than \\fIS\\fR seconds late; 0 turns it off" },
 	[H_OTHER] = { NULL, 0, NULL, "Other:", NULL },
 	[O_QUIET] = { "quiet", 'q', NULL, "no notices on stderr", NULL },
 	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
@@ -263,6 +274,7 @@ parse_options(int argc, char **argv)
 		.pending = 1024, .out_buffer = (size_t)4 << 20,
 		.max_record = REC_MAX_RECORD_DEFAULT, .lease = 900, .max_attempts = 5, .max_hosts = 10000,
 		.progress = -1, .yield_window = 50, .recrawl = -1,
+		.alert_every = 600, .alert_429 = 0.5, .alert_lag = 1,
 	};
 	parse_retry_on("429,502,503,504");
 	const char *policy = NULL, *ranges = CIDR_PRIVATE;
@@ -366,6 +378,16 @@ parse_options(int argc, char **argv)
 			if (num_duration(a, &o->recrawl) < 0)
 				opt_bad(name, a, "an age: seconds, or a number with s, m, h or d");
 			break;
+		case O_ON_ALERT: o->on_alert = a; break;
+		case O_ALERT_EVERY:
+			if (num_duration(a, &o->alert_every) < 0)
+				opt_bad(name, a, "an age: seconds, or a number with s, m, h or d");
+			break;
+		case O_ALERT_429:
+			if (num_seconds(a, &o->alert_429) < 0 || o->alert_429 > 1)
+				opt_bad(name, a, "a fraction from 0 to 1");
+			break;
+		case O_ALERT_LAG: opt_seconds(name, a, 0, 0, WANT_SECONDS, &o->alert_lag); break;
 		case O_QUIET: msg_quiet = 1; break;
 		case O_HELP: opt_help(usage, opts, O_N);
 		case O_VERSION: print_version();
@@ -454,6 +476,7 @@ main(int argc, char **argv)
 	lease_init_loop();
 	stats_init();
 	metrics_init();
+	alert_init();
 	progress_init();
 	uv_signal_init(F.loop, &F.sig_int);
 	uv_signal_init(F.loop, &F.sig_term);
@@ -475,6 +498,7 @@ main(int argc, char **argv)
 	lease_queue_ages();
 	stats_close();
 	metrics_close();
+	alert_close();
 	progress_close();
 	output_close();
 	input_close();

@@ -188,6 +188,8 @@ fold(host_stats *into, const host_stats *from)
 	into->requests += from->requests;
 	into->retries += from->retries;
 	into->bytes += from->bytes;
+	into->yield_halved += from->yield_halved;
+	into->yield_paused += from->yield_paused;
 	for (int i = 0; i < HSTAT_CODES; i++)
 		if (from->status[i].n)
 			count_code(into, i ? from->status[i].code : 0, from->status[i].n);
@@ -201,6 +203,15 @@ void
 stats_evicted(const host *h)
 {
 	fold(&F.stats.other, &h->st);
+}
+
+void
+stats_guard(host *h, int paused)
+{
+	if (paused)
+		h->st.yield_paused++;
+	else
+		h->st.yield_halved++;
 }
 
 /* The number of samples in a histogram of HSTAT_BUCKETS buckets. */
@@ -235,6 +246,7 @@ typedef struct host_view {
 	host_stats st;
 	int in_flight;
 	double interval, learnt, paused_for;
+	double rate_factor;      /* the yield guard's brake: 1, 0.5, 0.25 */
 	const char *hold;        /* paused by hand: the reason */
 	double queue_age;        /* --queue: oldest due pending, -1 unknown */
 	const host *h;           /* whose robots.txt Sitemap: lines to list */
@@ -278,11 +290,12 @@ put_host(FILE *f, const char *sep, const char *name, const host_view *v, int sta
 	put_words(f, st->errors);
 	fprintf(f, "}, \"latency_ms\": {\"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f}",
 		quantile(st->latency, 0.5), quantile(st->latency, 0.9), quantile(st->latency, 0.99));
+	fprintf(f, ", \"yield_halved\": %llu, \"yield_paused\": %llu", st->yield_halved, st->yield_paused);
 	if (state) {
 		if (v->queue_age >= 0)
 			fprintf(f, ", \"queue_age_s\": %.1f", v->queue_age);
-		fprintf(f, ", \"interval_s\": %.3f, \"learnt_s\": %.3f, \"paused\": ",
-			v->interval, v->learnt);
+		fprintf(f, ", \"interval_s\": %.3f, \"learnt_s\": %.3f, \"rate_factor\": %g, \"paused\": ",
+			v->interval, v->learnt, v->rate_factor);
 		if (v->hold) {
 			fputs("{\"reason\": ", f);
 			jstr_put(f, v->hold);
@@ -345,6 +358,7 @@ put_hosts(FILE *f)
 		hv.in_flight = h->active;
 		hv.interval = pace_interval(&h->pace);
 		hv.learnt = h->pace.adapt_delay;
+		hv.rate_factor = ldexp(1, -h->pace.brake);
 		hv.paused_for = fmax(0, h->pace.paused_until - now);
 		hv.hold = host_hold(h);
 		hv.queue_age = queue_age(h->name);
@@ -390,6 +404,10 @@ stats_write(void)
 		   " \"samples\": %llu}",
 		fmin(quantile(lag_hist, 0.5), lag_max), fmin(quantile(lag_hist, 0.99), lag_max),
 		lag_max, samples(lag_hist));
+	unsigned long long run, dropped, failed;
+	alert_counts(&run, &dropped, &failed);
+	fprintf(f, ",\n \"alerts\": {\"run\": %llu, \"dropped\": %llu, \"failed\": %llu}",
+		run, dropped, failed);
 	put_hosts(f);
 	fputs("}\n", f);
 	if (fclose(f) != 0 || rename(tmp, F.o.stats) != 0)

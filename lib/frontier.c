@@ -48,7 +48,7 @@ const char fr_schema_sqlite[] =
 "CREATE TABLE IF NOT EXISTS frontier_host (\n"
 "  host        TEXT PRIMARY KEY,\n"
 "  paused      INTEGER NOT NULL DEFAULT 0, -- no fetch starts it while 1\n"
-"  reason      TEXT,                       -- why, for --report\n"
+"  reason      TEXT,                       -- why paused, or slowed, for --report\n"
 "  stored      INTEGER NOT NULL DEFAULT 0, -- records sink stored, validated\n"
 "  accepted    INTEGER NOT NULL DEFAULT 0, -- of those, accepted\n"
 "  recent      TEXT NOT NULL DEFAULT '',   -- the last outcomes, 1 accepted 0 not\n"
@@ -146,7 +146,7 @@ enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE
        S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
        S_CLAIM, S_FREE_HOSTS, S_FREE_IDLE, S_SHARE, S_COOKIE_PUT, S_COOKIES,
        S_BEGIN, S_BEGIN_LEASE, S_TURN, S_COMMIT, S_ROLLBACK,
-       S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD,
+       S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD, S_SLOW, S_SLOWED,
        S_ACCEPTED, S_N };
 
 const int fr_n_sql = S_N;
@@ -235,7 +235,7 @@ static const char *const common[S_N] = {
 		     " recent = substr(frontier_host.recent || ?2, -" FR_RECENT_S "), updated_at = ?3",
 	[S_AGES] = "SELECT host, max(?1 - max(added_at, next_at)) FROM frontier"
 		   " WHERE state = 'pending' AND next_at <= ?1 GROUP BY host ORDER BY host",
-	[S_YIELDS] = "SELECT host, recent FROM frontier_host WHERE paused = 0 AND length(recent) >= ?1",
+	[S_YIELDS] = "SELECT host, recent, reason FROM frontier_host WHERE paused = 0 AND length(recent) >= ?1",
 	[S_PAUSED] = "SELECT host, coalesce(reason, 'paused') FROM frontier_host WHERE paused = 1"
 		     " ORDER BY host",
 	[S_HELD] = "SELECT count(*) FROM frontier WHERE state = 'pending'"
@@ -291,6 +291,13 @@ static const char *const common[S_N] = {
 	[S_REP_OLDEST] = "SELECT printf('%.0f s', ?1 - added_at), url FROM frontier"
 			 " WHERE state = 'pending' ORDER BY added_at LIMIT 1",
 	[S_REP_DEAD] = "SELECT url, last_error FROM frontier WHERE state = 'dead' ORDER BY url",
+	/* A host not paused keeps the yield guard's step in reason; each
+	 * step starts a new yield window, judged at the new rate. */
+	[S_SLOW] = "INSERT INTO frontier_host(host, reason, recent, updated_at) VALUES (?1, ?2, '', ?3)"
+		   " ON CONFLICT(host) DO UPDATE SET reason = ?2, recent = '', updated_at = ?3"
+		   " WHERE frontier_host.paused = 0",
+	[S_SLOWED] = "SELECT host, reason FROM frontier_host WHERE paused = 0 AND reason IS NOT NULL"
+		     " ORDER BY host",
 };
 
 static const char *const pg_only[S_N] = {
@@ -769,6 +776,18 @@ fr_resume(fr *f, const char *host, double now)
 	return RUN(f, S_RESUME, FA_S(host), FA_D(now)) == 0 ? (int)f->s->changes(f->s) : -1;
 }
 
+int
+fr_slow(fr *f, const char *host, const char *reason, double now)
+{
+	return RUN(f, S_SLOW, FA_S(host), FA_S(reason), FA_D(now));
+}
+
+int
+fr_owns(fr *f, const char *host)
+{
+	return htab_get(&f->hosts, host) && !htab_get(&f->leaving, host);
+}
+
 /* Calls each(arg, text of column 0, text of column 1) for every row of
  * statement k; returns how many rows, or -1. */
 static int
@@ -876,26 +895,26 @@ fr_stored(fr *f, const char *host, int accepted)
 	return RUN(f, S_STORED, FA_S(host), FA_I(accepted != 0), FA_D(tm_wall()));
 }
 
-struct yields { int window; void (*each)(void *, const char *, double); void *arg; };
-
-/* pairs' callback for fr_yields: the accepted share of the last window
- * outcomes in recent. */
-static void
-yield_of(void *arg, const char *host, const char *recent)
-{
-	struct yields *y = arg;
-	size_t len = strlen(recent), ones = 0;
-	for (size_t i = len - (size_t)y->window; i < len; i++)
-		ones += recent[i] == '1';
-	y->each(y->arg, host, (double)ones / y->window);
-}
-
 int
-fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share), void *arg)
+fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share, int slowed),
+	  void *arg)
 {
-	struct yields y = { window, each, arg };
+	fr_store *s = f->s;
 	fr_arg a = FA_I(window);
-	return pairs(f, S_YIELDS, &a, 1, yield_of, &y);
+	if (s->run(s, S_YIELDS, &a, 1) != 0)
+		return -1;
+	int n = 0, rc;
+	while ((rc = s->row(s)) == 1) {
+		/* The accepted share of the last window outcomes in recent. */
+		const char *recent = s->text(s, 1);
+		size_t len = strlen(recent), ones = 0;
+		for (size_t i = len - (size_t)window; i < len; i++)
+			ones += recent[i] == '1';
+		each(arg, s->text(s, 0), (double)ones / window, s->text(s, 2) != NULL);
+		n++;
+	}
+	s->end(s);
+	return rc == 0 ? n : -1;
 }
 
 int
@@ -989,6 +1008,8 @@ fr_report(fr *f, double now, FILE *out)
 	rows(f, out, S_REP_HOST, now);
 	fprintf(out, "paused hosts:\n");
 	rows(f, out, S_PAUSED, now);
+	fprintf(out, "slowed hosts:\n");
+	rows(f, out, S_SLOWED, now);
 	fprintf(out, "oldest pending:\n");
 	rows(f, out, S_REP_OLDEST, now);
 	fprintf(out, "dead letters:\n");

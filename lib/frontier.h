@@ -157,13 +157,23 @@ int fr_resume(fr *f, const char *host, double now);
 /* Calls each(arg, host, reason) for every paused host; returns how many,
  * or -1 on error. */
 int fr_paused(fr *f, void (*each)(void *arg, const char *host, const char *reason), void *arg);
+/* The yield guard slowed host (fetch --min-yield): reason, for --report,
+ * says how much and why (NULL: back at its rate), and the host's yield
+ * window starts afresh, so the next judgement is of the new rate.  A
+ * paused host is left as it is.  0, or -1 on error. */
+int fr_slow(fr *f, const char *host, const char *reason, double now);
+/* Whether host is ours (leased by this owner and not being handed
+ * back): only its owner paces it. */
+int fr_owns(fr *f, const char *host);
 /* sink stored a validated record of host: counts it, and whether it was
  * accepted, in the host's last FR_RECENT outcomes.  -1 on error. */
 int fr_stored(fr *f, const char *host, int accepted);
-/* Calls each(arg, host, share) for every host not paused with at least
- * window recent outcomes: share is the accepted part of the last window.
- * Returns how many, or -1 on error. */
-int fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share), void *arg);
+/* Calls each(arg, host, share, slowed) for every host not paused with
+ * at least window recent outcomes: share is the accepted part of the
+ * last window, slowed whether fr_slow left a reason.  Returns how many,
+ * or -1 on error. */
+int fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share, int slowed),
+	      void *arg);
 /* Calls each(arg, host, age) for every host with due pending URLs, in
  * host order: age is how long the oldest of them has been due, in
  * seconds.  Returns how many hosts, or -1 on error. */
@@ -197,8 +207,9 @@ int fr_outstanding(fr *f);
 /* Dead rows back to pending; returns how many. */
 int fr_requeue_dead(fr *f);
 
-/* Prints counts by state and by host, the oldest pending URL's age and
- * the dead letters with their reasons. */
+/* Prints counts by state and by host, the paused hosts and the slowed
+ * ones with their reasons, the oldest pending URL's age and the dead
+ * letters with their reasons. */
 int fr_report(fr *f, double now, FILE *out);
 
 #endif

@@ -16,11 +16,21 @@ pace_floor(const struct pace *p)
 	return p->crawl_delay > p->delay ? p->crawl_delay : p->delay;
 }
 
-double
-pace_interval(const struct pace *p)
+/* The interval without the brake. */
+static double
+unbraked(const struct pace *p)
 {
 	double d = pace_floor(p);
 	return p->adapt_delay > d ? p->adapt_delay : d;
+}
+
+double
+pace_interval(const struct pace *p)
+{
+	double d = unbraked(p);
+	if (p->brake > 0 && p->brake_base * ldexp(1, p->brake) > d)
+		d = p->brake_base * ldexp(1, p->brake);
+	return d;
 }
 
 double
@@ -44,6 +54,13 @@ pace_ready_at(struct pace *p, double now)
 void
 pace_started(struct pace *p, double now)
 {
+	/* The gap's mean weighs the last four starts most: recent enough
+	 * to be the rate the brake halves, steady against one late start. */
+	if (p->last_start > 0) {
+		double gap = now - p->last_start;
+		p->start_gap = p->start_gap > 0 ? 0.75 * p->start_gap + 0.25 * gap : gap;
+	}
+	p->last_start = now;
 	p->next_start = now + pace_interval(p);
 	if (p->rate > 0)
 		p->tokens -= 1;
@@ -149,6 +166,29 @@ double
 pace_sick_clock(const struct pace *p, double now)
 {
 	return p->sick_total + (p->sick ? now - p->sick_since : 0);
+}
+
+double
+pace_brake(struct pace *p, const struct pace_conf *c, int halvings)
+{
+	if (halvings <= 0) {
+		p->brake = 0;
+		p->brake_base = 0;
+		return pace_interval(p);
+	}
+	if (p->brake == 0) {
+		double base = fmax(unbraked(p), p->start_gap);
+		if (p->rate > 0)
+			base = fmax(base, 1 / p->rate);
+		p->brake_base = base;
+	}
+	p->brake = halvings;
+	/* Kept within the caps by lowering the base, so pace_interval
+	 * needs no conf. */
+	double cap = fmin(c->max_delay, c->max_elapsed);
+	if (p->brake_base * ldexp(1, halvings) > cap)
+		p->brake_base = cap / ldexp(1, halvings);
+	return pace_interval(p);
 }
 
 double

@@ -50,6 +50,11 @@ struct pace {
 	int sick;                /* throttled, failures or trips: struggling */
 	double sick_since;       /* when it last became sick */
 	double sick_total;       /* seconds sick before that */
+	/* the yield guard's brake (pace_brake) */
+	int brake;               /* halvings of the rate in force, 0 = none */
+	double brake_base;       /* the interval the host had when braked first */
+	double last_start;       /* when the last request started, 0 = none yet */
+	double start_gap;        /* mean gap between starts (weighted, recent first) */
 };
 
 /* A new host's machine, once delay, rate and burst are set: a full
@@ -61,7 +66,7 @@ void pace_begin(struct pace *p, double now);
 double pace_floor(const struct pace *p);
 
 /* The current start interval: the floor, raised by what the host taught
- * us (its latency, 429/503: pace_answer). */
+ * us (its latency, 429/503: pace_answer), and by the brake (pace_brake). */
 double pace_interval(const struct pace *p);
 
 /* Earliest time another request may start, ignoring how many are in
@@ -133,6 +138,18 @@ int pace_sick_update(struct pace *p, double now);
 
 /* Seconds the host has been sick, up to now. */
 double pace_sick_clock(const struct pace *p, double now);
+
+/* The yield guard's brake: from now the host runs at 1/2^halvings of
+ * the rate it had before the first halving.  That rate is the larger of
+ * its interval in force and what its starts actually showed (their mean
+ * gap, and 1/rate of a token bucket): an unpaced host has no interval,
+ * yet a rate to halve.  The braked interval is that base times
+ * 2^halvings, within max_delay and max_elapsed (as a learnt one), never
+ * below the interval the rest of the rules ask.  halvings 0 lifts the
+ * brake; a later step keeps the first base, so the second halving
+ * halves the same rate again (x0.25), not the braked one.  Returns the
+ * interval in force now. */
+double pace_brake(struct pace *p, const struct pace_conf *c, int halvings);
 
 /* The wait before a retry without Retry-After, after tried attempts
  * (>= 1): full jitter, unit (in [0, 1]) times the exponential cap

@@ -1,11 +1,17 @@
 # The yield guard: sink --queue counts per host the validated records it
 # stored and how many were accepted; fetch --min-yield pauses a host whose
 # accepted share over its last --yield-window records falls below the
-# bound, while the other host goes on; --resume puts it back.
+# bound, while the other host goes on; --resume puts it back.  Before the
+# pause the guard halves the host's rate twice, a window each (t-queue-slow
+# times the steps): 40 URLs of the failing host last past the three windows.
 . "$TESTS/lib.sh"
 server_start
 i=0
-while [ $i -lt 20 ]; do echo "$U1/ok?n=$i"; echo "$U2/status/404?n=$i"; i=$((i + 1)); done >"$T/seeds.txt"
+while [ $i -lt 40 ]; do
+	[ $i -lt 20 ] && echo "$U1/ok?n=$i"
+	echo "$U2/status/404?n=$i"
+	i=$((i + 1))
+done >"$T/seeds.txt"
 db=$T/job.db
 crawl() { # FETCH-FLAGS...
 	timeout 60 "$BIN/fetch" --queue "$db" --no-robots -d 0.25 "$@" "$T/seeds.txt" 2>>"$T/fetch.err" |
@@ -19,7 +25,7 @@ expect_match "the guard says which host and why" \
 	"paused 127.0.0.2: yield 0% < 50% over the last 5 stored" "$(cat "$T/fetch.err")"
 expect_match "and what waits for it at the end" "URLs wait for paused hosts: 127.0.0.2 [(]yield 0%" "$(cat "$T/fetch.err")"
 sent=$(jq -r 'select(.addr == "127.0.0.2") | .path' "$LOG" | wc -l | tr -d ' ')
-expect_cmd "the failing host was stopped early ($sent of 20 requested)" test "$sent" -ge 5 -a "$sent" -lt 20
+expect_cmd "the failing host was stopped early ($sent of 40 requested)" test "$sent" -ge 5 -a "$sent" -lt 40
 expect_eq "the healthy host went on: all 20 done" 20 \
 	"$(q "$db" "select count(*) from frontier where host = '127.0.0.1' and state = 'done'")"
 expect_eq "sink counted per host: stored and accepted" "127.0.0.1|20|20" \
@@ -29,7 +35,7 @@ expect_match "--report shows the paused host and why" "127.0.0.2  yield 0% < 50%
 
 "$BIN/fetch" -q --queue "$db" --resume 127.0.0.2
 crawl
-expect_eq "after --resume the rest is fetched" "done|40" "$(q "$db" 'select state, count(*) from frontier group by state')"
+expect_eq "after --resume the rest is fetched" "done|60" "$(q "$db" 'select state, count(*) from frontier group by state')"
 expect_eq "--min-yield needs --queue" 64 "$("$BIN/fetch" --min-yield 0.5 </dev/null >/dev/null 2>&1; echo $?)"
 expect_eq "--min-yield above 1 is refused" 64 "$("$BIN/fetch" --queue "$db" --min-yield 2 </dev/null >/dev/null 2>&1; echo $?)"
 finish

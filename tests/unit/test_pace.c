@@ -311,6 +311,45 @@ sick(void)
 	check_int("sick: clock stays off", 0, p.sick);
 }
 
+static void
+brake(void)
+{
+	/* -d 0.2: halved twice the interval doubles, then doubles again,
+	 * from the same base; lifted, it is -d's again. */
+	struct pace p = fresh(0.2, 0, 1, 0);
+	check_sec("brake: x0.5 doubles the interval", 0.4, pace_brake(&p, &dflt, 1));
+	pace_started(&p, 10);
+	check_sec("brake: the next start waits the braked interval", 10.4, pace_ready_at(&p, 10));
+	check_sec("brake: x0.25 from the first base, not the braked one", 0.8, pace_brake(&p, &dflt, 2));
+	check_sec("brake: and it is in force", 0.8, pace_interval(&p));
+	check_sec("brake: one step back up", 0.4, pace_brake(&p, &dflt, 1));
+	check_sec("brake: lifted: -d again", 0.2, pace_brake(&p, &dflt, 0));
+
+	/* An unpaced host: the rate its starts showed is what is halved. */
+	p = fresh(0, 0, 1, 0);
+	for (int i = 0; i <= 8; i++)
+		pace_started(&p, 100 + i * 0.1);
+	check_sec("brake: unpaced: starts every 0.1 s", 0.1, p.start_gap);
+	check_sec("brake: unpaced: x0.5 is one start every 0.2 s", 0.2, pace_brake(&p, &dflt, 1));
+
+	/* A token bucket's rate counts too. */
+	p = fresh(0, 4, 4, 0);
+	check_sec("brake: --rate 4 halved: one start every 0.5 s", 0.5, pace_brake(&p, &dflt, 1));
+
+	/* A learnt interval above the brake wins; the brake never lowers it. */
+	p = fresh(0.2, 0, 1, 0);
+	pace_brake(&p, &dflt, 1);
+	p.adapt_delay = 3;
+	check_sec("brake: a longer learnt interval wins", 3, pace_interval(&p));
+
+	/* Within --max-delay, as a learnt interval. */
+	struct pace_conf c = dflt;
+	c.max_delay = 1;
+	p = fresh(0.4, 0, 1, 0);
+	check_sec("brake: x0.25 capped at --max-delay", 1, pace_brake(&p, &c, 2));
+	check_sec("brake: a step back halves the capped one", 0.5, pace_brake(&p, &c, 1));
+}
+
 int
 main(void)
 {
@@ -321,5 +360,6 @@ main(void)
 	breaker();
 	adaptive();
 	sick();
+	brake();
 	return check_done();
 }
