@@ -27,6 +27,8 @@ enum {
 	CT_MAIN = 1 << 9,      /* main, role=main */
 	CT_LEAFKID = 1 << 10,  /* has a child that starts a block of text */
 	CT_DROP = 1 << 11,     /* a block trimmed from the content's edges */
+	CT_NAMEBOIL = 1 << 12, /* the name's own verdicts, which ct_mark */
+	CT_NAMEPOS = 1 << 13,  /* turns into CT_BOILCLS and CT_POS */
 };
 
 typedef struct ct_el {
@@ -45,7 +47,9 @@ struct content {
 	ct_el *el;
 	uint32_t nel, cap;
 	uint32_t body;
+	uint32_t titleh;  /* the heading that repeats the page's <title>, or CT_NONE */
 	pbuf first;   /* the first attempt's text, while the second runs */
+	pbuf tbuf, hbuf;  /* the title's and a heading's text, lowercased */
 	/* The class-name words by first byte: those starting with byte b
 	 * are word[wstart[b]] .. word[wstart[b + 1] - 1]. */
 	uint16_t wstart[257];
@@ -145,6 +149,8 @@ content_new(void)
 {
 	content *c = xcalloc(1, sizeof(content));
 	pbuf_init(&c->first);
+	pbuf_init(&c->tbuf);
+	pbuf_init(&c->hbuf);
 	/* A counting sort of the words by first byte. */
 	size_t nw = 0;
 	for (unsigned l = 0; l < sizeof ct_lists / sizeof ct_lists[0]; l++)
@@ -172,6 +178,8 @@ content_free(content *c)
 	free(c->el);
 	free(c->blk);
 	pbuf_free(&c->first);
+	pbuf_free(&c->tbuf);
+	pbuf_free(&c->hbuf);
 	for (int k = 0; k < 2; k++) {
 		free(c->tr[k].roots);
 		free(c->tr[k].skips);
@@ -261,9 +269,9 @@ ct_flags(const content *c, const GumboNode *n)
 		unsigned w = ct_scan(c, buf);
 		int pos = (w & CT_WPOS) != 0;
 		if ((w & CT_WSTRONG) || (!pos && (w & CT_WWEAK)))
-			f |= CT_BOILCLS;
+			f |= CT_NAMEBOIL;
 		else if (pos)
-			f |= CT_POS;
+			f |= CT_NAMEPOS;
 	}
 	return f;
 }
@@ -398,19 +406,77 @@ ct_collect(content *c, const GumboOutput *out)
 	}
 }
 
-/* Sets CT_INBOIL below boilerplate.  A wrapper named like furniture
- * ("content-sidebar-wrap") that holds the article's own element is
- * layout, not furniture; with classes off (the second attempt), names
+/* Lowercases the ASCII letters of b in place. */
+static void
+ct_lower(pbuf *b)
+{
+	for (size_t k = 0; k < b->len; k++)
+		if (b->p[k] >= 'A' && b->p[k] <= 'Z')
+			b->p[k] = (char)(b->p[k] + 32);
+}
+
+/* Whether needle (n bytes) occurs in hay (h bytes). */
+static int
+ct_has(const char *hay, size_t h, const char *needle, size_t n)
+{
+	return n <= h && memmem(hay, h, needle, n) != NULL;
+}
+
+/* Finds the page's title heading: the first h1 or h2 whose text is in
+ * the <title> (sites add their name to it) or holds it. */
+static void
+ct_title(content *c)
+{
+	c->titleh = CT_NONE;
+	uint32_t t = CT_NONE;
+	for (uint32_t i = 0; i < c->body; i++)
+		if (c->el[i].n->v.element.tag == GUMBO_TAG_TITLE) {
+			t = i;
+			break;
+		}
+	if (t == CT_NONE)
+		return;
+	pbuf_reset(&c->tbuf);
+	ex_text(&c->tbuf, c->el[t].n);
+	ct_lower(&c->tbuf);
+	if (c->tbuf.len < 10)
+		return;
+	int seen = 0;
+	for (uint32_t i = 0; i < c->nel && seen < 20; i++) {
+		GumboTag g = c->el[i].n->v.element.tag;
+		if (g != GUMBO_TAG_H1 && g != GUMBO_TAG_H2)
+			continue;
+		seen++;
+		pbuf_reset(&c->hbuf);
+		ex_text(&c->hbuf, c->el[i].n);
+		ct_lower(&c->hbuf);
+		if (c->hbuf.len >= 10 &&
+		    (ct_has(c->tbuf.p, c->tbuf.len, c->hbuf.p, c->hbuf.len) ||
+		     ct_has(c->hbuf.p, c->hbuf.len, c->tbuf.p, c->tbuf.len))) {
+			c->titleh = i;
+			return;
+		}
+	}
+}
+
+/* Sets CT_INBOIL below boilerplate.  A wrapper named or tagged like
+ * furniture ("content-sidebar-wrap", an <aside> around the page's
+ * <main>) that holds the article's own element is layout, not
+ * furniture; with classes off (the second attempt), names
  * count for nothing. */
 static void
 ct_mark(content *c, int classes)
 {
 	for (uint32_t i = 0; i < c->nel; i++) {
 		ct_el *e = &c->el[i];
-		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED | CT_DROP);
+		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED | CT_DROP | CT_BOILCLS | CT_POS);
+		if (e->flags & CT_NAMEBOIL)
+			e->flags |= CT_BOILCLS;
+		if (e->flags & CT_NAMEPOS)
+			e->flags |= CT_POS;
 		e->score = 0;
 		if (e->flags & CT_HASHINT)
-			e->flags &= ~(uint32_t)CT_BOILCLS;
+			e->flags &= ~(uint32_t)(CT_BOILCLS | CT_BOILTAG);
 		/* Furniture is a small part of a page: a "footer" that holds
 		 * over half the page's text is a layout wrapper
 		 * ("above-footer"). */
@@ -500,6 +566,10 @@ ct_only_child(const content *c, uint32_t i)
 	return p + 1 == i && c->el[i].end == c->el[p].end;
 }
 
+/* A candidate after the title heading wins over a better one elsewhere
+ * when it scores at least this share of the best. */
+#define CT_TITLE_SHARE 0.3f
+
 /* Scores the candidates and returns the best, or CT_NONE. */
 static uint32_t
 ct_best(content *c)
@@ -538,6 +608,22 @@ ct_best(content *c)
 		return CT_NONE;
 	uint32_t best = top[0];
 	float bs = c->el[best].score;
+	/* A page with several articles (a feed, "read next" below) has
+	 * its own under the heading that repeats its <title>: the first
+	 * strong candidate after that heading, unless it holds the best. */
+	if (c->titleh != CT_NONE &&
+	    !(c->titleh >= best && c->titleh < c->el[best].end)) {
+		for (uint32_t i = c->titleh + 1; i < c->nel; i++) {
+			const ct_el *e = &c->el[i];
+			if (!(e->flags & CT_SCORED) || e->score < CT_TITLE_SHARE * bs)
+				continue;
+			if (!(i <= best && best < e->end)) {
+				best = i;
+				bs = e->score;
+			}
+			break;
+		}
+	}
 	/* readability: when three other strong candidates share an
 	 * ancestor with the best, the article is that ancestor (its parts
 	 * are split across blocks). */
@@ -578,6 +664,10 @@ ct_best(content *c)
 	return best;
 }
 
+/* A figure with this much text (visible characters) is a slide of a
+ * gallery, not an image with its caption and credit. */
+#define CT_FIGURE_TEXT 100
+
 /* The walk's question for the main content: leave out hidden elements,
  * boilerplate by tag, role, class or id, and blocks mostly made of
  * links. */
@@ -614,7 +704,9 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	/* A form inside the article asks for a comment, a search or an
 	 * address: nothing to read.  Figures' captions and credits are not
 	 * the article's prose. */
-	return t == GUMBO_TAG_FORM || t == GUMBO_TAG_FIGCAPTION || t == GUMBO_TAG_FIGURE;
+	if (t == GUMBO_TAG_FIGURE)
+		return e->text < CT_FIGURE_TEXT;
+	return t == GUMBO_TAG_FORM || t == GUMBO_TAG_FIGCAPTION;
 }
 
 static int
@@ -644,16 +736,23 @@ ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 	ex_text_skip(b, c->el[top].n, ct_skip_fn, &k);
 }
 
+/* Makes room in c->blk for a block per element. */
+static void
+ct_blk_room(content *c)
+{
+	if (c->capblk < c->nel) {
+		c->capblk = c->nel;
+		c->blk = xrealloc(c->blk, c->capblk * sizeof *c->blk);
+	}
+}
+
 /* Appends to c->blk the blocks of text under element top (itself, when
  * it is one) that the text keeps: elements that start a block and hold
  * no other block. */
 static void
 ct_blocks(content *c, uint32_t top, uint32_t mask)
 {
-	if (c->capblk < c->nel) {
-		c->capblk = c->nel;
-		c->blk = xrealloc(c->blk, c->capblk * sizeof *c->blk);
-	}
+	ct_blk_room(c);
 	for (uint32_t i = top; i < c->el[top].end;) {
 		const ct_el *e = &c->el[i];
 		GumboTag t = e->n->v.element.tag;
@@ -736,6 +835,30 @@ ct_trim(content *c)
 			c->el[c->blk[k]].flags |= CT_DROP;
 }
 
+/* Appends to c->blk the blocks of prose the text keeps among the
+ * elements lo .. hi - 1 (document order, any depth). */
+static void
+ct_lead(content *c, uint32_t lo, uint32_t hi, uint32_t mask)
+{
+	ct_blk_room(c);
+	for (uint32_t i = lo; i < hi;) {
+		const ct_el *e = &c->el[i];
+		GumboTag t = e->n->v.element.tag;
+		if ((e->flags & CT_INBOIL) || ct_skipped(c, i, mask, 1) || ex_is_hidden(t)) {
+			i = e->end;
+			continue;
+		}
+		if (!(e->flags & CT_LEAFKID) && !ex_is_inline(t) && t != GUMBO_TAG_BR &&
+		    t != GUMBO_TAG_HR) {
+			if (ct_good(e))
+				c->blk[c->nblk++] = i;
+			i = e->end;
+			continue;
+		}
+		i++;
+	}
+}
+
 /* Main content shorter than this (bytes of collapsed text) is taken for
  * a page that is not an article. */
 #define CT_MIN_MAIN 200
@@ -772,7 +895,15 @@ ct_extract(content *c, pbuf *b)
 	/* Twice: the blocks of every part first, to trim the edges of the
 	 * whole, then the text. */
 	c->nblk = 0;
+	/* The lead: prose between the title heading and the content
+	 * (a standfirst in a block of its own above the body). */
+	if (c->titleh != CT_NONE && c->el[c->titleh].end <= from)
+		ct_lead(c, c->el[c->titleh].end, from, mask);
+	uint32_t nlead = c->nblk;
 	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t k = 0; pass == 1 && k < nlead; k++)
+			if (!(c->el[c->blk[k]].flags & CT_DROP))
+				ct_text(c, c->blk[k], b, mask | CT_DROP, 1);
 		for (uint32_t i = from; i < to; i = c->el[i].end) {
 			const ct_el *e = &c->el[i];
 			int take = one || i == best;
@@ -804,6 +935,7 @@ content_main(content *c, const GumboOutput *out, pbuf *b)
 	ct_collect(c, out);
 	if (c->body == CT_NONE)
 		return;
+	ct_title(c);
 	/* As readability does: when names mislead (a wrapper called
 	 * "has-sidebar"), try again without them, and take the longer of
 	 * two short texts. */
@@ -823,7 +955,15 @@ content_main(content *c, const GumboOutput *out, pbuf *b)
 	}
 	if (b->len >= CT_MIN_MAIN)
 		return;
-	/* Not an article: the body's text, without what is never content. */
+	/* Not an article: the body's text, without what is named or
+	 * tagged as furniture; a page whose every block is named so gives
+	 * its whole body rather than nothing. */
+	pbuf_reset(b);
+	ct_trace_start(c, 1);
+	ct_mark(c, 1);
+	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG | CT_BOILCLS, 0);
+	if (b->len >= CT_MIN_MAIN)
+		return;
 	pbuf_reset(b);
 	ct_trace_start(c, 1);
 	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG, 0);
