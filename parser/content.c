@@ -736,45 +736,6 @@ ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 	ex_text_skip(b, c->el[top].n, ct_skip_fn, &k);
 }
 
-/* Makes room in c->blk for a block per element. */
-static void
-ct_blk_room(content *c)
-{
-	if (c->capblk < c->nel) {
-		c->capblk = c->nel;
-		c->blk = xrealloc(c->blk, c->capblk * sizeof *c->blk);
-	}
-}
-
-/* Appends to c->blk the blocks of text under element top (itself, when
- * it is one) that the text keeps: elements that start a block and hold
- * no other block. */
-static void
-ct_blocks(content *c, uint32_t top, uint32_t mask)
-{
-	ct_blk_room(c);
-	for (uint32_t i = top; i < c->el[top].end;) {
-		const ct_el *e = &c->el[i];
-		GumboTag t = e->n->v.element.tag;
-		if (i != top && ct_skipped(c, i, mask, 1)) {
-			i = e->end;
-			continue;
-		}
-		if (ex_is_hidden(t)) {
-			i = e->end;
-			continue;
-		}
-		if (!(e->flags & CT_LEAFKID) && !ex_is_inline(t) && t != GUMBO_TAG_BR &&
-		    t != GUMBO_TAG_HR) {
-			if (e->text && c->nblk < c->capblk)
-				c->blk[c->nblk++] = i;
-			i = e->end;
-			continue;
-		}
-		i++;
-	}
-}
-
 /* Whether e is a heading, h1 to h6. */
 static int
 ct_heading(const ct_el *e)
@@ -808,6 +769,38 @@ ct_good(const ct_el *e)
 	return e->text >= CT_PROSE || (e->text >= CT_SENTENCE && e->stops >= 1);
 }
 
+/* Appends to c->blk the blocks of text among elements lo .. hi - 1
+ * (document order) that the text keeps: elements that start a block and
+ * hold no other block.  For the content's own subtree (lead 0) lo is
+ * its top, kept whatever it is; for the lead (lo .. hi - 1 a stretch of
+ * the page between the title heading and the content) only blocks of
+ * prose outside boilerplate count. */
+static void
+ct_blocks(content *c, uint32_t lo, uint32_t hi, uint32_t mask, int lead)
+{
+	if (c->capblk < c->nel) {
+		c->capblk = c->nel;
+		c->blk = xrealloc(c->blk, c->capblk * sizeof *c->blk);
+	}
+	for (uint32_t i = lo; i < hi;) {
+		const ct_el *e = &c->el[i];
+		GumboTag t = e->n->v.element.tag;
+		if ((lead && (e->flags & CT_INBOIL)) ||
+		    ((lead || i != lo) && ct_skipped(c, i, mask, 1)) || ex_is_hidden(t)) {
+			i = e->end;
+			continue;
+		}
+		if (!(e->flags & CT_LEAFKID) && !ex_is_inline(t) && t != GUMBO_TAG_BR &&
+		    t != GUMBO_TAG_HR) {
+			if (lead ? ct_good(e) : e->text != 0)
+				c->blk[c->nblk++] = i;
+			i = e->end;
+			continue;
+		}
+		i++;
+	}
+}
+
 /* jusText's edges: blocks before the first block of prose and after the
  * last one are a date, a byline, a share line, a "related" heading or a
  * rating rather than the article.  Before the first prose, a heading is
@@ -833,30 +826,6 @@ ct_trim(content *c)
 	for (uint32_t k = last + 1; k < c->nblk; k++)
 		if (c->el[c->blk[k]].n->v.element.tag != GUMBO_TAG_PRE)
 			c->el[c->blk[k]].flags |= CT_DROP;
-}
-
-/* Appends to c->blk the blocks of prose the text keeps among the
- * elements lo .. hi - 1 (document order, any depth). */
-static void
-ct_lead(content *c, uint32_t lo, uint32_t hi, uint32_t mask)
-{
-	ct_blk_room(c);
-	for (uint32_t i = lo; i < hi;) {
-		const ct_el *e = &c->el[i];
-		GumboTag t = e->n->v.element.tag;
-		if ((e->flags & CT_INBOIL) || ct_skipped(c, i, mask, 1) || ex_is_hidden(t)) {
-			i = e->end;
-			continue;
-		}
-		if (!(e->flags & CT_LEAFKID) && !ex_is_inline(t) && t != GUMBO_TAG_BR &&
-		    t != GUMBO_TAG_HR) {
-			if (ct_good(e))
-				c->blk[c->nblk++] = i;
-			i = e->end;
-			continue;
-		}
-		i++;
-	}
 }
 
 /* Main content shorter than this (bytes of collapsed text) is taken for
@@ -898,7 +867,7 @@ ct_extract(content *c, pbuf *b)
 	/* The lead: prose between the title heading and the content
 	 * (a standfirst in a block of its own above the body). */
 	if (c->titleh != CT_NONE && c->el[c->titleh].end <= from)
-		ct_lead(c, c->el[c->titleh].end, from, mask);
+		ct_blocks(c, c->el[c->titleh].end, from, mask, 1);
 	uint32_t nlead = c->nblk;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t k = 0; pass == 1 && k < nlead; k++)
@@ -917,7 +886,7 @@ ct_extract(content *c, pbuf *b)
 			if (!take || (e->flags & CT_DROP))
 				continue;
 			if (pass == 0)
-				ct_blocks(c, i, mask);
+				ct_blocks(c, i, c->el[i].end, mask, 0);
 			else
 				ct_text(c, i, b, mask | CT_DROP, 1);
 		}
