@@ -49,7 +49,7 @@ struct content {
 	uint32_t body;
 	uint32_t titleh;  /* the heading that repeats the page's <title>, or CT_NONE */
 	pbuf first;   /* the first attempt's text, while the second runs */
-	pbuf tbuf, hbuf;  /* the title's and a heading's text, lowercased */
+	pbuf tbuf, hbuf;  /* the title's and a heading's text, lowercased; a block's */
 	/* The class-name words by first byte: those starting with byte b
 	 * are word[wstart[b]] .. word[wstart[b + 1] - 1]. */
 	uint16_t wstart[257];
@@ -801,12 +801,29 @@ ct_blocks(content *c, uint32_t lo, uint32_t hi, uint32_t mask, int lead)
 	}
 }
 
+/* Whether block i, right after block prev (nothing left out between),
+ * is the author's sign-off: a paragraph beside the last prose (same
+ * parent) with no link, no colon (it introduces a contact or "more on
+ * this:") and no question (to the reader: "Did you like it?"). */
+static int
+ct_signoff(content *c, uint32_t i, uint32_t prev, uint32_t parent)
+{
+	const ct_el *e = &c->el[i];
+	if (e->n->v.element.tag != GUMBO_TAG_P || e->parent != parent || e->link ||
+	    c->el[prev].end != i)
+		return 0;
+	pbuf_reset(&c->hbuf);
+	ex_text(&c->hbuf, e->n);
+	return !memchr(c->hbuf.p, ':', c->hbuf.len) && !memchr(c->hbuf.p, '?', c->hbuf.len);
+}
+
 /* jusText's edges: blocks before the first block of prose and after the
  * last one are a date, a byline, a share line, a "related" heading or a
  * rating rather than the article.  Before the first prose, a heading is
  * the article's title and a list item or table cell is content that is
- * not prose (a recipe's ingredients): they stay.  Preformatted text
- * (code, a poem) is content wherever it is. */
+ * not prose (a recipe's ingredients): they stay; after the last, a
+ * sign-off stays.  Preformatted text (code, a poem) is content wherever
+ * it is. */
 static void
 ct_trim(content *c)
 {
@@ -823,7 +840,11 @@ ct_trim(content *c)
 		if (!ct_heading(e) && !ct_item(e) && e->n->v.element.tag != GUMBO_TAG_PRE)
 			c->el[c->blk[k]].flags |= CT_DROP;
 	}
-	for (uint32_t k = last + 1; k < c->nblk; k++)
+	uint32_t k = last + 1;
+	while (k < c->nblk &&
+	       ct_signoff(c, c->blk[k], c->blk[k - 1], c->el[c->blk[last]].parent))
+		k++;
+	for (; k < c->nblk; k++)
 		if (c->el[c->blk[k]].n->v.element.tag != GUMBO_TAG_PRE)
 			c->el[c->blk[k]].flags |= CT_DROP;
 }

@@ -62,6 +62,16 @@ expect_eq "trailing tags, link list and share line out; the closing sentence in"
 	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, so that the block is the article without any doubt at all. A third paragraph closes the story, with one more comma, and a full stop at the very end. Thanks for reading, and see you soon." \
 	"$("$P" --html -j0 --main --json "$T/trail.html" | jq -r .main_text)"
 
+# After the last prose, the author's sign-off right after it stays; a
+# line with a colon (what follows is a contact or "more on this") ends
+# the article.
+printf '<html><body><div class="post"><p>%s</p><p>%s</p><p>Euer Hans</p><p>x Franzi</p><p>Kontakt: Presse</p><p>Bis bald</p></div></body></html>' \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read." \
+	"A second paragraph, just as long, so that the block is the article without any doubt at all." >"$T/signoff.html"
+expect_eq "a sign-off stays, a line with a colon and what follows go" \
+	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, so that the block is the article without any doubt at all. Euer Hans x Franzi" \
+	"$("$P" --html -j0 --main --json "$T/signoff.html" | jq -r .main_text)"
+
 # Preformatted text is content at the edges too: the command that ends a
 # how-to stays, the short line after it does not.
 printf '<html><body><div class="post"><p>%s</p><p>%s</p><pre>make install</pre><p>Share this</p></div></body></html>' \
