@@ -47,9 +47,10 @@ struct content {
 	ct_el *el;
 	uint32_t nel, cap;
 	uint32_t body;
-	uint32_t titleh;  /* the heading that repeats the page's <title>, or CT_NONE */
+	uint32_t titleh;  /* the heading that names the page (ct_title), or CT_NONE */
 	pbuf first;   /* the first attempt's text, while the second runs */
-	pbuf tbuf, hbuf;  /* the title's and a heading's text, lowercased; a block's */
+	pbuf tbuf, obuf;  /* the <title>'s and og:title's letters (ct_letters) */
+	pbuf hbuf;        /* a heading's letters; a block's text */
 	/* The class-name words by first byte: those starting with byte b
 	 * are word[wstart[b]] .. word[wstart[b + 1] - 1]. */
 	uint16_t wstart[257];
@@ -150,6 +151,7 @@ content_new(void)
 	content *c = xcalloc(1, sizeof(content));
 	pbuf_init(&c->first);
 	pbuf_init(&c->tbuf);
+	pbuf_init(&c->obuf);
 	pbuf_init(&c->hbuf);
 	/* A counting sort of the words by first byte. */
 	size_t nw = 0;
@@ -179,6 +181,7 @@ content_free(content *c)
 	free(c->blk);
 	pbuf_free(&c->first);
 	pbuf_free(&c->tbuf);
+	pbuf_free(&c->obuf);
 	pbuf_free(&c->hbuf);
 	for (int k = 0; k < 2; k++) {
 		free(c->tr[k].roots);
@@ -406,13 +409,38 @@ ct_collect(content *c, const GumboOutput *out)
 	}
 }
 
-/* Lowercases the ASCII letters of b in place. */
+/* Reduces b in place to its letters and digits, ASCII ones lowercased:
+ * a title and its heading differ in spaces (a no-break one), quotes,
+ * dashes and ellipses ("--" for an en dash, straight for curly). */
 static void
-ct_lower(pbuf *b)
+ct_letters(pbuf *b)
 {
-	for (size_t k = 0; k < b->len; k++)
-		if (b->p[k] >= 'A' && b->p[k] <= 'Z')
-			b->p[k] = (char)(b->p[k] + 32);
+	const unsigned char *u = (const unsigned char *)b->p;
+	size_t k = 0;
+	for (size_t i = 0; i < b->len; i++) {
+		unsigned char ch = u[i];
+		if (ch < 0x80) {
+			if ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z'))
+				b->p[k++] = (char)ch;
+			else if (ch >= 'A' && ch <= 'Z')
+				b->p[k++] = (char)(ch + 32);
+			continue;
+		}
+		/* U+00A0..U+00BF (no-break space, guillemets, middle dot) and
+		 * U+2000..U+203F (spaces, dashes, quotes, ellipsis) */
+		if (ch == 0xC2 && i + 1 < b->len && u[i + 1] >= 0xA0) {
+			i++;
+			continue;
+		}
+		if (ch == 0xE2 && i + 2 < b->len && u[i + 1] == 0x80) {
+			i += 2;
+			continue;
+		}
+		b->p[k++] = (char)ch;
+	}
+	b->len = k;
+	if (b->p)
+		b->p[k] = '\0';
 }
 
 /* Whether needle (n bytes) occurs in hay (h bytes). */
@@ -422,39 +450,52 @@ ct_has(const char *hay, size_t h, const char *needle, size_t n)
 	return n <= h && memmem(hay, h, needle, n) != NULL;
 }
 
-/* Finds the page's title heading: the first h1 or h2 whose text is in
- * the <title> (sites add their name to it) or holds it. */
+/* Whether the heading with letters h (ct_letters) names the page titled
+ * t: it is in t (sites add their name to a title) or holds it. */
+static int
+ct_names(const pbuf *t, const pbuf *h)
+{
+	return t->len >= 10 && h->len >= 10 &&
+	       (ct_has(t->p, t->len, h->p, h->len) || ct_has(h->p, h->len, t->p, t->len));
+}
+
+/* Finds the page's title heading: among the first 20 h1 and h2, the
+ * first that names the page after its <title>, else after its
+ * og:title (the title without the site's name, when the <title> holds a
+ * shortened or reworded one). */
 static void
 ct_title(content *c)
 {
 	c->titleh = CT_NONE;
-	uint32_t t = CT_NONE;
-	for (uint32_t i = 0; i < c->body; i++)
-		if (c->el[i].n->v.element.tag == GUMBO_TAG_TITLE) {
-			t = i;
-			break;
-		}
-	if (t == CT_NONE)
-		return;
 	pbuf_reset(&c->tbuf);
-	ex_text(&c->tbuf, c->el[t].n);
-	ct_lower(&c->tbuf);
-	if (c->tbuf.len < 10)
-		return;
-	int seen = 0;
-	for (uint32_t i = 0; i < c->nel && seen < 20; i++) {
-		GumboTag g = c->el[i].n->v.element.tag;
-		if (g != GUMBO_TAG_H1 && g != GUMBO_TAG_H2)
-			continue;
-		seen++;
-		pbuf_reset(&c->hbuf);
-		ex_text(&c->hbuf, c->el[i].n);
-		ct_lower(&c->hbuf);
-		if (c->hbuf.len >= 10 &&
-		    (ct_has(c->tbuf.p, c->tbuf.len, c->hbuf.p, c->hbuf.len) ||
-		     ct_has(c->hbuf.p, c->hbuf.len, c->tbuf.p, c->tbuf.len))) {
-			c->titleh = i;
-			return;
+	pbuf_reset(&c->obuf);
+	for (uint32_t i = 0; i < c->body; i++) {
+		const GumboNode *n = c->el[i].n;
+		const char *v, *og;
+		if (n->v.element.tag == GUMBO_TAG_TITLE && !c->tbuf.len)
+			ex_text(&c->tbuf, n);
+		else if (n->v.element.tag == GUMBO_TAG_META && !c->obuf.len &&
+			 (v = ct_attr(n, "property")) && strcmp(v, "og:title") == 0 &&
+			 (og = ct_attr(n, "content")))
+			pbuf_text(&c->obuf, og, strlen(og));
+	}
+	ct_letters(&c->tbuf);
+	ct_letters(&c->obuf);
+	for (int pass = 0; pass < 2; pass++) {
+		const pbuf *t = pass ? &c->obuf : &c->tbuf;
+		int seen = 0;
+		for (uint32_t i = 0; i < c->nel && seen < 20; i++) {
+			GumboTag g = c->el[i].n->v.element.tag;
+			if (g != GUMBO_TAG_H1 && g != GUMBO_TAG_H2)
+				continue;
+			seen++;
+			pbuf_reset(&c->hbuf);
+			ex_text(&c->hbuf, c->el[i].n);
+			ct_letters(&c->hbuf);
+			if (ct_names(t, &c->hbuf)) {
+				c->titleh = i;
+				return;
+			}
 		}
 	}
 }
@@ -885,10 +926,25 @@ ct_extract(content *c, pbuf *b)
 	/* Twice: the blocks of every part first, to trim the edges of the
 	 * whole, then the text. */
 	c->nblk = 0;
-	/* The lead: prose between the title heading and the content
-	 * (a standfirst in a block of its own above the body). */
-	if (c->titleh != CT_NONE && c->el[c->titleh].end <= from)
-		ct_blocks(c, c->el[c->titleh].end, from, mask, 1);
+	/* The lead: prose between the title heading (else the last h1
+	 * above the content) and the content (a standfirst in a block of
+	 * its own above the body). */
+	uint32_t anchor = c->titleh;
+	if (anchor == CT_NONE)
+		for (uint32_t i = from; i-- > 0;)
+			if (c->el[i].n->v.element.tag == GUMBO_TAG_H1) {
+				anchor = i;
+				break;
+			}
+	/* A title heading among the content's siblings: what lies between
+	 * it and the best block is the lead, not siblings to score. */
+	uint32_t skipfrom = 0, skipto = 0;
+	if (anchor != CT_NONE && c->el[anchor].end <= from)
+		ct_blocks(c, c->el[anchor].end, from, mask, 1);
+	else if (anchor != CT_NONE && !one && c->el[anchor].parent == par && anchor < best) {
+		ct_blocks(c, c->el[anchor].end, best, mask, 1);
+		skipfrom = anchor + 1, skipto = best;
+	}
 	uint32_t nlead = c->nblk;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t k = 0; pass == 1 && k < nlead; k++)
@@ -904,7 +960,7 @@ ct_extract(content *c, pbuf *b)
 				else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
 					take = 1;
 			}
-			if (!take || (e->flags & CT_DROP))
+			if (!take || (e->flags & CT_DROP) || (i >= skipfrom && i < skipto))
 				continue;
 			if (pass == 0)
 				ct_blocks(c, i, c->el[i].end, mask, 0);

@@ -72,6 +72,29 @@ expect_eq "a sign-off stays, a line with a colon and what follows go" \
 	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, so that the block is the article without any doubt at all. Euer Hans x Franzi" \
 	"$("$P" --html -j0 --main --json "$T/signoff.html" | jq -r .main_text)"
 
+# The page's own article is under the heading that names it, even when a
+# story of the feed above scores higher: the heading matches the <title>
+# through a no-break space, an entity and straight for curly quotes, or
+# else the og:title; the standfirst between heading and body joins, as
+# it does under the last h1 when no heading names the page.
+O="Another report in the feed, longer and with more commas, so that it scores higher, and then some, and more, and more, and more."
+B="Otters were seen again on the upper river this spring, volunteers said, after forty years in which none had been counted there."
+L="Otters are back on the upper river, volunteers say, after forty years away."
+feed="<div class=x><div class=y><p>$O</p><p>$O</p><p>$O</p><p>$O</p><p>$O</p></div></div>"
+body="<div class=b><p>$B</p><p>$B</p><p>$B</p><p>$B</p></div>"
+printf '<html><head><title>Rivers &amp; otters: the \342\200\234return\342\200\235 | Daily</title></head><body>%s<div class=c><h1>Rivers&nbsp;&amp; otters: the "return"</h1><div class=s><p>%s</p></div>%s</div></body></html>' \
+	"$feed" "$L" "$body" >"$T/title.html"
+printf '<html><head><title>Otters back | Daily</title><meta property="og:title" content="Otters are back on the upper river"></head><body>%s<div class=c><h1>Otters are back on the upper river</h1>%s</div></body></html>' \
+	"$feed" "$body" >"$T/og.html"
+printf '<html><head><title>Daily</title></head><body><div class=h><h1>Otters on the river</h1><div class=s><p>%s</p></div></div><div class=w>%s<div class=n><p>Photos by the volunteers.</p></div></div></body></html>' \
+	"$L" "$body" >"$T/h1.html"
+expect_eq "the article under the title heading, with its lead, not the feed's" \
+	"$L $B $B $B $B" "$("$P" --html -j0 --main --json "$T/title.html" | jq -r .main_text)"
+expect_eq "the heading named by og:title" \
+	"$B $B $B $B" "$("$P" --html -j0 --main --json "$T/og.html" | jq -r .main_text)"
+expect_eq "no heading names the page: the lead under the last h1" \
+	"$L $B $B $B $B" "$("$P" --html -j0 --main --json "$T/h1.html" | jq -r .main_text)"
+
 # Preformatted text is content at the edges too: the command that ends a
 # how-to stays, the short line after it does not.
 printf '<html><body><div class="post"><p>%s</p><p>%s</p><pre>make install</pre><p>Share this</p></div></body></html>' \
