@@ -101,6 +101,8 @@ static const char *const ct_strong[] = {
 	"breadcrumb", "sidebar", "footer", "navbar", "navigation", "menu",
 	"disqus", "outbrain", "taboola", "popup", "modal", "pagination", "pager",
 	"skip-link", "byline", "author", "dateline", "-meta", "meta-", "tags",
+	"kommentar", "comentario", "komentarz",  /* "comment" in German, Spanish
+						  * and Portuguese, Polish */
 };
 
 static const char *const ct_weak[] = {
