@@ -11,7 +11,7 @@
 #define CT_NONE UINT32_MAX
 
 /* At least the number of words in ct_strong, ct_weak and ct_pos. */
-#define CT_NWORDS 64
+#define CT_NWORDS 80
 
 /* Per-element flags. */
 enum {
@@ -101,14 +101,16 @@ static const char *const ct_strong[] = {
 	"breadcrumb", "sidebar", "footer", "navbar", "navigation", "menu",
 	"disqus", "outbrain", "taboola", "popup", "modal", "pagination", "pager",
 	"skip-link", "byline", "author", "dateline", "-meta", "meta-", "tags",
-	"kommentar", "comentario", "komentarz",  /* "comment" in German, Spanish
-						  * and Portuguese, Polish */
+	"-ad-",
+	/* "comment" in German, Spanish and Portuguese, Polish */
+	"kommentar", "comentario", "komentarz",
 };
 
 static const char *const ct_weak[] = {
 	"social", "recommend", "newsletter", "subscri", "banner", "promo",
 	"sponsor", "advert", "widget", "masthead", "tagcloud", "shoutbox",
 	"login", "signup", "print", "toolbar", "rating", "caption", "credit", "copyright",
+	"disclaimer", "disclosure",
 };
 
 static const char *const ct_pos[] = {

@@ -95,10 +95,13 @@ expect_eq "the heading named by og:title" \
 expect_eq "no heading names the page: the lead under the last h1" \
 	"$L $B $B $B $B" "$("$P" --html -j0 --main --json "$T/h1.html" | jq -r .main_text)"
 
-# A comment section named in German is furniture, as one named in English.
-printf '<html><body><div class="post"><p>%s</p><p>%s</p><p>%s</p><p>%s</p><div id="kommentare"><h2>Kommentar schreiben</h2><p>%s</p></div></div></body></html>' \
-	"$B" "$B" "$B" "$B" "Ein Leser schreibt einen langen Kommentar, mit Kommas, und mit vielen Worten." >"$T/kommentare.html"
-expect_eq "id=kommentare out" "$B $B $B $B" \
+# A comment section named in German is furniture, as one named in
+# English; so are an affiliate disclaimer and an ad box in the article.
+printf '<html><body><div class="post"><p>%s</p><p>%s</p><div class="tl-ad-box"><p>%s</p></div><p>%s</p><p class="aawp-disclaimer">%s</p><p>%s</p><div id="kommentare"><h2>Kommentar schreiben</h2><p>%s</p></div></div></body></html>' \
+	"$B" "$B" "Advertisement: a sponsor's long message, with commas, that is no part of the story at all." "$B" \
+	"We earn a commission, at no cost to you, when you buy through the links in this article." "$B" \
+	"Ein Leser schreibt einen langen Kommentar, mit Kommas, und mit vielen Worten." >"$T/kommentare.html"
+expect_eq "id=kommentare, a disclaimer and an ad box out" "$B $B $B $B" \
 	"$("$P" --html -j0 --main --json "$T/kommentare.html" | jq -r .main_text)"
 
 # Preformatted text is content at the edges too: the command that ends a
