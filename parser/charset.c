@@ -37,6 +37,9 @@ cs_ctype_param(const char *s, size_t n, const char **v, size_t *vn)
 	return 0;
 }
 
+/* How far a page that is not UTF-8 is searched for a late <meta>. */
+#define CS_LATE (64 * 1024)
+
 void
 cs_decode(const char *body, size_t n, const char *ctype, size_t ctn,
 	  pbuf *scratch, const char **out, size_t *outn)
@@ -59,9 +62,18 @@ cs_decode(const char *body, size_t n, const char *ctype, size_t ctn,
 	if (enc < 0 && ctype && cs_ctype_param(ctype, ctn, &v, &vn))
 		enc = cs_label_find(v, vn);
 	if (enc < 0)
-		enc = cs_prescan(body, n);
-	if (enc < 0)
-		enc = CS_UTF_8;
+		enc = cs_prescan(body, n, CS_PRESCAN);
+	if (enc < 0) {
+		/* No label: UTF-8, unless the page is not UTF-8 and names its
+		 * encoding in a <meta> further on (after a web archive's
+		 * scripts), which a browser meets while parsing the head
+		 * and reparses with ("changing the encoding while
+		 * parsing"). */
+		cs_utf8(body + skip, n - skip, scratch, out, outn);
+		if (*out == body + skip || (enc = cs_prescan(body, n, CS_LATE)) < 0 ||
+		    enc == CS_UTF_8)
+			return;
+	}
 	if (enc == CS_UTF_8) {
 		cs_utf8(body + skip, n - skip, scratch, out, outn);
 		return;

@@ -3,10 +3,11 @@
  * gumbo only reads UTF-8, so every body is decoded first.  The encoding
  * is chosen the way browsers do, in this order: a byte order mark, the
  * charset parameter of the Content-Type, a <meta> in the first 1024
- * bytes (the HTML standard's prescan), else UTF-8.  Labels and decoders
- * are the WHATWG Encoding standard's: ISO-8859-1, latin1 and US-ASCII
- * mean windows-1252, gb2312 means GBK, euc-kr means windows-949, and so
- * on.  Bytes that are invalid in the chosen encoding become U+FFFD;
+ * bytes (the HTML standard's prescan), else UTF-8 unless the body is
+ * not UTF-8 and a <meta> comes later (browsers reparse with it).
+ * Labels and decoders are the WHATWG Encoding standard's: ISO-8859-1,
+ * latin1 and US-ASCII mean windows-1252, gb2312 means GBK, euc-kr means
+ * windows-949, and so on.  Bytes that are invalid in the chosen encoding become U+FFFD;
  * decoding never fails.
  */
 #ifndef PARSE_CHARSET_H

@@ -21,10 +21,13 @@
  * whitespace trimmed, ASCII case ignored.  -1 when it names none. */
 int cs_label_find(const char *s, size_t n);
 
-/* The encoding a <meta> in the first 1024 bytes of s[0..n) names, by the
- * HTML standard's "prescan a byte stream to determine its encoding"
+/* How far into a page the prescan looks, as HTML specifies. */
+#define CS_PRESCAN 1024
+
+/* The encoding a <meta> in the first limit bytes of s[0..n) names, by
+ * the HTML standard's "prescan a byte stream to determine its encoding"
  * (UTF-16 becomes UTF-8, x-user-defined windows-1252), or -1. */
-int cs_prescan(const char *s, size_t n);
+int cs_prescan(const char *s, size_t n, size_t limit);
 
 /* The encoding named by a meta content attribute value s[0..n), by the
  * HTML standard's "extracting a character encoding from a meta element",

@@ -1,5 +1,5 @@
 /* cs_prescan — the HTML standard's prescan for a <meta> that names the
- * encoding, over the first 1024 bytes.
+ * encoding, over the first bytes of a page.
  *
  * The prescan lowercases attribute names and values as it reads them;
  * here they stay spans of the input and every comparison ignores ASCII
@@ -7,9 +7,6 @@
 #include "cs_dec.h"
 
 #include <string.h>
-
-/* How far into the body the prescan looks, as HTML specifies. */
-#define CS_PRESCAN 1024
 
 typedef struct cs_span {
 	const unsigned char *p;
@@ -196,10 +193,10 @@ cs_alpha(unsigned c)
 }
 
 int
-cs_prescan(const char *str, size_t n)
+cs_prescan(const char *str, size_t n, size_t limit)
 {
 	const unsigned char *p = (const unsigned char *)str;
-	const unsigned char *end = p + (n < CS_PRESCAN ? n : CS_PRESCAN);
+	const unsigned char *end = p + (n < limit ? n : limit);
 	while (p < end) {
 		size_t left = (size_t)(end - p);
 		if (*p != '<') {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # parse: decoding to UTF-8.  The charset comes from a BOM, then the
 # Content-Type (ctype, then headers["content-type"]), then a <meta> in
-# the first 1024 bytes, else UTF-8 with bad bytes replaced.  Labels and
+# the first 1024 bytes, else UTF-8 with bad bytes replaced (or a later
+# <meta> when the body is not UTF-8).  Labels and
 # decoders are the WHATWG Encoding standard's, the <meta> prescan the
 # HTML standard's; the cs-*.html fixtures say what each one's bytes are.
 . "${TESTS:-$(dirname "$0")}/lib.sh"
@@ -32,11 +33,22 @@ expect_eq "UTF-16LE BOM" "utf-16 café" "$(title utf16le.html text/html)"
 expect_eq "invalid UTF-8: one U+FFFD per bad subpart" "bad �� bytes �" "$(title bad-utf8.html text/html)"
 expect_eq "unknown charset label ignored" "€uro café" "$(title latin1-meta.html 'text/html; charset=x-no-such-thing')"
 
-# A meta after the first 1024 bytes is not looked at.
+# A meta after the first 1024 bytes (a web archive's scripts before it)
+# is read only when the page is not UTF-8, as a browser meets it while
+# parsing and reparses: within 64 KiB, not beyond.
 python3 -c '
 import sys
-sys.stdout.buffer.write(b"<html><head><!--" + b"x" * 1100 + b"--><meta charset=\"iso-8859-1\"><title>caf\xe9</title></head></html>")' >"$T/late.html"
-expect_eq "meta past 1024 bytes ignored" "caf�" "$(printf '{"url":"u","ctype":"text/html","body":{"$file":"%s"}}\n' "$T/late.html" | mkrec | "$P" --json | jq -r .title)"
+for name, pad, title in (("late", 1100, b"caf\xe9"), ("late-utf8", 1100, b"caf\xc3\xa9"),
+                         ("later", 70000, b"caf\xe9")):
+    with open(sys.argv[1] + "/" + name + ".html", "wb") as f:
+        f.write(b"<html><head><!--" + b"x" * pad + b"--><meta charset=\"iso-8859-1\"><title>" +
+                title + b"</title></head></html>")' "$T"
+late() {
+	printf '{"url":"u","ctype":"text/html","body":{"$file":"%s"}}\n' "$T/$1" | mkrec | "$P" --json | jq -r .title
+}
+expect_eq "meta past 1024 bytes read when the page is not UTF-8" "café" "$(late late.html)"
+expect_eq "meta past 1024 bytes ignored when the page is UTF-8" "café" "$(late late-utf8.html)"
+expect_eq "meta past 64 KiB ignored" "caf�" "$(late later.html)"
 
 # text FILE CTYPE: the parsed text of FILE served as CTYPE.
 text() {
