@@ -355,13 +355,13 @@ ct_collect(content *c, const GumboOutput *out)
 				ct_el *p = &c->el[cur];
 				if (!ex_is_inline(t))
 					p->flags |= CT_BLOCKKID;
-				if (!ex_is_inline(t) && !ex_is_hidden(t) && t != GUMBO_TAG_BR &&
+				if (!ex_is_inline(t) && !ex_is_hidden(n) && t != GUMBO_TAG_BR &&
 				    t != GUMBO_TAG_HR)
 					p->flags |= CT_LEAFKID;
 			}
 			if (t == GUMBO_TAG_BODY && c->body == CT_NONE)
 				c->body = i;
-			if (ex_is_hidden(t))
+			if (ex_is_hidden(n))
 				hidden++;
 			if (t == GUMBO_TAG_A) {
 				inlink++;
@@ -383,7 +383,7 @@ ct_collect(content *c, const GumboOutput *out)
 				ct_el *e = &c->el[cur];
 				e->end = c->nel;
 				GumboTag t = n->v.element.tag;
-				if (ex_is_hidden(t))
+				if (ex_is_hidden(n))
 					hidden--;
 				if (t == GUMBO_TAG_A)
 					inlink--;
@@ -593,7 +593,7 @@ ct_paragraph(const ct_el *e)
 	case GUMBO_TAG_BODY: case GUMBO_TAG_HTML: case GUMBO_TAG_A:
 		return 0;
 	default:
-		return !ex_is_inline(t) && !ex_is_hidden(t) && !(e->flags & CT_BLOCKKID);
+		return !ex_is_inline(t) && !ex_is_hidden(e->n) && !(e->flags & CT_BLOCKKID);
 	}
 }
 
@@ -831,7 +831,7 @@ ct_blocks(content *c, uint32_t lo, uint32_t hi, uint32_t mask, int lead)
 		const ct_el *e = &c->el[i];
 		GumboTag t = e->n->v.element.tag;
 		if ((lead && (e->flags & CT_INBOIL)) ||
-		    ((lead || i != lo) && ct_skipped(c, i, mask, 1)) || ex_is_hidden(t)) {
+		    ((lead || i != lo) && ct_skipped(c, i, mask, 1)) || ex_is_hidden(e->n)) {
 			i = e->end;
 			continue;
 		}

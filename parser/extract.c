@@ -6,12 +6,44 @@
 
 #include "xalloc.h"
 
+/* Whether the <noscript> n ends where a browser ends it.  A browser runs
+ * scripts, so it reads a noscript's content as text up to the first
+ * "</noscript>".  gumbo reads it as markup: in "<noscript><div></noscript>"
+ * that end tag cannot close the open div and is ignored, and the rest of
+ * the page falls inside the noscript, which ends at a later end tag or
+ * at the end of the document.  Such a noscript holds the page, not a
+ * message for browsers without scripts. */
+static int
+ex_noscript_closed(const GumboNode *n)
+{
+	const GumboStringPiece *a = &n->v.element.original_tag, *z = &n->v.element.original_end_tag;
+	if (!z->length || !a->data || z->data < a->data + a->length)
+		return 0;
+	/* Looked for in the first 16 KiB only: the misread noscript
+	 * holds a short opening tag before its first end tag, and a page
+	 * of nested noscripts must not cost its length squared. */
+	static const char end[] = "</noscript";
+	const size_t m = sizeof end - 1;
+	const char *p = a->data + a->length;
+	size_t left = (size_t)(z->data - p) < 16384 ? (size_t)(z->data - p) : 16384;
+	const char *q;
+	while (left >= m && (q = memmem(p, left, "</", 2))) {
+		if ((size_t)(p + left - q) >= m && strncasecmp(q, end, m) == 0)
+			return 0;
+		left -= (size_t)(q + 2 - p);
+		p = q + 2;
+	}
+	return 1;
+}
+
 /* Elements whose content is never visible text. */
 static int
-ex_hidden(GumboTag t)
+ex_hidden(const GumboNode *n)
 {
-	return t == GUMBO_TAG_SCRIPT || t == GUMBO_TAG_STYLE ||
-	       t == GUMBO_TAG_NOSCRIPT || t == GUMBO_TAG_TEMPLATE ||
+	GumboTag t = n->v.element.tag;
+	if (t == GUMBO_TAG_NOSCRIPT)
+		return ex_noscript_closed(n);
+	return t == GUMBO_TAG_SCRIPT || t == GUMBO_TAG_STYLE || t == GUMBO_TAG_TEMPLATE ||
 	       t == GUMBO_TAG_HEAD || t == GUMBO_TAG_TITLE;
 }
 
@@ -196,7 +228,7 @@ static void
 ex_edge(const GumboNode *n, int d, pbuf *b, int head_shown, int *hidden)
 {
 	GumboTag t = n->v.element.tag;
-	if (ex_hidden(t) && !(head_shown && (t == GUMBO_TAG_HEAD || t == GUMBO_TAG_TITLE)))
+	if (ex_hidden(n) && !(head_shown && (t == GUMBO_TAG_HEAD || t == GUMBO_TAG_TITLE)))
 		*hidden += d;
 	else if (!ex_inline[t] && b)
 		pbuf_break(b);
@@ -312,7 +344,7 @@ ex_is_inline(GumboTag t)
 }
 
 int
-ex_is_hidden(GumboTag t)
+ex_is_hidden(const GumboNode *n)
 {
-	return ex_hidden(t);
+	return ex_hidden(n);
 }

@@ -66,9 +66,9 @@ typedef int (*ex_skip_fn)(const GumboNode *n, void *ctx);
  * word break), and head and title stay hidden: the main content's text. */
 void ex_text_skip(pbuf *b, const GumboNode *top, ex_skip_fn skip, void *ctx);
 
-/* Whether tag t is inline (no word break at its edges), and whether its
- * content is never visible text: the rules of `text`. */
+/* Whether tag t is inline (no word break at its edges), and whether
+ * element n's content is never visible text: the rules of `text`. */
 int ex_is_inline(GumboTag t);
-int ex_is_hidden(GumboTag t);
+int ex_is_hidden(const GumboNode *n);
 
 #endif

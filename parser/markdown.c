@@ -422,13 +422,15 @@ md_attr(const GumboNode *n, const char *name)
 	return a ? a->value : NULL;
 }
 
-/* Elements whose content is never Markdown. */
+/* Elements whose content is never Markdown: what `text` hides (a
+ * <noscript> that its end tag closed, see ex_is_hidden), embedded
+ * objects and form controls. */
 static int
-md_never(GumboTag t)
+md_never(const GumboNode *n)
 {
-	switch (t) {
-	case GUMBO_TAG_SCRIPT: case GUMBO_TAG_STYLE: case GUMBO_TAG_TEMPLATE:
-	case GUMBO_TAG_NOSCRIPT: case GUMBO_TAG_HEAD: case GUMBO_TAG_TITLE:
+	if (ex_is_hidden(n))
+		return 1;
+	switch (n->v.element.tag) {
 	case GUMBO_TAG_IFRAME: case GUMBO_TAG_OBJECT: case GUMBO_TAG_EMBED:
 	case GUMBO_TAG_CANVAS: case GUMBO_TAG_SVG: case GUMBO_TAG_SELECT:
 	case GUMBO_TAG_TEXTAREA: case GUMBO_TAG_INPUT: case GUMBO_TAG_BUTTON:
@@ -454,7 +456,7 @@ md_block_kid(const GumboNode *n)
 	for (unsigned i = 0; i < k->length; i++) {
 		const GumboNode *c = k->data[i];
 		if (md_is_el(c) && !ex_is_inline(c->v.element.tag) && c->v.element.tag != GUMBO_TAG_BR &&
-		    !md_never(c->v.element.tag))
+		    !md_never(c))
 			return 1;
 	}
 	return 0;
@@ -810,7 +812,7 @@ static int
 md_enter_el(md *m, const GumboNode *n, int top)
 {
 	GumboTag t = n->v.element.tag;
-	if (md_never(t) || n->v.element.tag_namespace == GUMBO_NAMESPACE_SVG)
+	if (md_never(n) || n->v.element.tag_namespace == GUMBO_NAMESPACE_SVG)
 		return 0;
 	if (m->ct && !top && content_skipped(m->ct, &m->cur, n)) {
 		if (!ex_is_inline(t))

@@ -27,6 +27,12 @@ expect_eq "canonical absolute, first rel token match, no fragment" \
 expect_eq "text skips head, script, style, noscript, template" \
 	"Main heading First para with entity & more. Second para. one two unbrokenword" \
 	"$(j .text | sed 's/\xc2\xa0/ /g')"
+# A browser reads a <noscript> as text up to its first end tag: the div
+# opened inside one and closed inside the next wraps the page, which
+# shows (gumbo alone would put the whole page inside the first).
+printf '<html><body><noscript><p>Enable JavaScript</p></noscript><noscript><div class="nojs"></noscript><p>The page itself.</p><noscript></div></noscript></body></html>' >"$T/noscript.html"
+expect_eq "a noscript's message hidden, a page wrapped across two noscripts shown" \
+	"The page itself." "$("$BIN/parse" --html -j0 --json "$T/noscript.html" | jq -r .text)"
 expect_eq "parser names parse and gumbo" "parse/0.1.0 gumbo/0.10.1" "$(j .parser)"
 expect_eq "parse_ms is a number" "number" "$(j '.parse_ms | type')"
 expect_eq "body dropped" "null" "$(j .body)"
