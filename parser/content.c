@@ -859,7 +859,8 @@ ct_signoff(content *c, uint32_t i, uint32_t prev, uint32_t parent)
 		return 0;
 	pbuf_reset(&c->hbuf);
 	ex_text(&c->hbuf, e->n);
-	return !memchr(c->hbuf.p, ':', c->hbuf.len) && !memchr(c->hbuf.p, '?', c->hbuf.len);
+	return c->hbuf.len && !memchr(c->hbuf.p, ':', c->hbuf.len) &&
+	       !memchr(c->hbuf.p, '?', c->hbuf.len);
 }
 
 /* jusText's edges: blocks before the first block of prose and after the
