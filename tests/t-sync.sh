@@ -40,11 +40,14 @@ expect_cmd "a JSON lines file is synced at each of 20 commits ($jl syncs)" test 
 
 # fetch's frontier: the same job with and without; full syncs each
 # commit (admission, leases, heartbeats), normal at checkpoints only.
+# The whole pipeline is traced: the job's last checkpoint syncs in
+# whichever of fetch and sink closes the database last, and counting
+# one of them only would make that race the test's outcome.
 server_start
 echo "$URL/ok" >"$T/seed.txt"
 for mode in normal full; do
-	traced "fetch-$mode" "$BIN/fetch" -q --queue "$T/$mode-job.db" --sync $mode --no-robots \
-		"$T/seed.txt" | "$BIN/sink" -q --queue "$T/$mode-job.db" "$T/$mode-pages.db"
+	traced "fetch-$mode" sh -c '"$1/fetch" -q --queue "$2/$3-job.db" --sync "$3" --no-robots \
+		"$2/seed.txt" | "$1/sink" -q --queue "$2/$3-job.db" "$2/$3-pages.db"' sh "$BIN" "$T" "$mode"
 done
 fn=$(nsync fetch-normal) ff=$(nsync fetch-full)
 expect_cmd "fetch --sync full syncs the frontier more than the default ($ff > $fn)" test "$ff" -gt "$fn"
