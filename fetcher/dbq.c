@@ -1,4 +1,5 @@
-/* dbq — the frontier's statements on a thread of their own.
+/* dbq — the frontier (--queue), and its statements on a thread of
+ * their own.
  *
  * A lease on a large frontier takes tens of milliseconds, a heartbeat
  * as long, the queue ages of --stats a second: on the loop thread each
@@ -13,7 +14,16 @@
  */
 #include "fetch.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "frontier.h"
 #include "msg.h"
+#include "pgsql.h"
+#include "url.h"
+
+static fr *front;
 
 static uv_thread_t thread;
 static uv_mutex_t mu;
@@ -23,6 +33,40 @@ static dbq_task *todo, *todo_tail;   /* posted, not yet run */
 static dbq_task *fin, *fin_tail;     /* run, answer not yet taken */
 static int running, quit;
 static long posted;                  /* posted and not yet collected */
+
+void
+dbq_open(const char *path)
+{
+	char err[256];
+	front = fr_open(path, NULL, NULL, err, sizeof err);
+	if (!front) {
+		char *shown = url_shown(path);   /* a URI's password */
+		msg_die(EX_IOERR, "cannot open '%s': %s", shown ? shown : path, err);
+	}
+	/* --cookies keeps the session in the job: its file, like the jar,
+	 * is for this user's eyes only (SQLite gives its -wal and -shm the
+	 * main file's mode). */
+	if (F.o.cookies && !pgsql_is_uri(path)) {
+		char side[4096];
+		chmod(path, 0600);
+		for (const char *const *x = (const char *const[]){ "-wal", "-shm", NULL }; *x; x++)
+			if (snprintf(side, sizeof side, "%s%s", path, *x) < (int)sizeof side)
+				chmod(side, 0600);
+	}
+}
+
+struct fr *
+dbq_frontier(void)
+{
+	return front;
+}
+
+void
+dbq_check(int rc, const char *what)
+{
+	if (rc < 0)
+		msg_die(EX_IOERR, "cannot %s the queue: %s", what, fr_error(front));
+}
 
 /* Only wakes the loop: the driver's pass collects the answers. */
 static void
@@ -159,4 +203,14 @@ dbq_stop(void)
 	uv_close((uv_handle_t *)&wake, NULL);
 	uv_cond_destroy(&cv);
 	uv_mutex_destroy(&mu);
+}
+
+void
+dbq_close(void)
+{
+	if (!front)
+		return;
+	dbq_stop();
+	fr_close(front);
+	front = NULL;
 }

@@ -11,44 +11,145 @@
  * may start, write output, decide exit.  A pass that unblocks output,
  * or ends jobs after input was read, runs again: no event may come to
  * wake it (the pipe took everything; the input's bytes are buffered).
+ *
+ * A finished attempt is judged by the policies (robots.c, redirect.c,
+ * retry.c), which return verdicts; this file acts on them, with one
+ * requeue path for retries and redirect hops.
  * Calls go one way: drive calls the modules, none calls drive.
  */
 #include "fetch.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "msg.h"
 #include "tm.h"
+#include "url.h"
 
 static uv_prepare_t prepare;
 static int handled_interrupts, handled_reloads;
 
-/* Ends one attempt of j: a robots.txt answer goes to its host; a page
- * is retried (back to its host, holding no slot) or emitted. */
+/* Puts j back in its host's queue, to go at not_before: a retry, or the
+ * next hop of a redirect (at its target's host).  It holds no slot
+ * meanwhile. */
+static void
+requeue(job *j, double not_before)
+{
+	pool_put(j->easy);
+	j->easy = NULL;
+	j->not_before = not_before;
+	sched_retry(j);
+}
+
+/* Acts on the answer of j, a robots.txt request: its origin gets rules,
+ * none, deny-all, or a wait before asking again (pace_defer: an interval
+ * in force that ends later still holds); frees j.  libcurl follows
+ * robots.txt's own redirects (RFC 9309 asks for five). */
+static void
+robots_finished(job *j, CURLcode rc)
+{
+	host *h = j->host;
+	origin *o = j->origin;
+	h->robots_loading--;
+	struct robots_verdict v = robots_answer(&F.conf.robots, j, rc == CURLE_OK, o->robots_fails);
+	o->robots_state = ROBOTS_READY;
+	switch (v.kind) {
+	case ROBOTS_PRIVATE:
+		/* Its guarded jobs end on o->private. */
+		o->private = 1;
+		o->robots_state = ROBOTS_NONE;
+		break;
+	case ROBOTS_RULES:
+		o->robots = v.rules;
+		h->pace.crawl_delay = fmax(h->pace.crawl_delay, v.crawl_delay);
+		break;
+	case ROBOTS_NO_RULES:
+		break;
+	case ROBOTS_UNREACHABLE: {
+		o->robots_fails++;
+		o->robots = robots_deny_all();
+		char *shown = url_shown(o->key);
+		msg_note("robots.txt of %s unreachable, its URLs are refused", shown ? shown : o->key);
+		free(shown);
+		break;
+	}
+	case ROBOTS_AGAIN:
+		o->robots_fails++;
+		pace_defer(&h->pace, tm_mono() + v.wait);
+		o->robots_state = ROBOTS_NONE;
+		break;
+	}
+	job_free(j);
+}
+
+/* Acts on j's answer when it is a redirect: the next hop waits its turn
+ * at the target's host, or j's record says why the hop was refused.
+ * Returns 0 when the answer is j's final one. */
+static int
+follow(job *j)
+{
+	char *loc = NULL, *ip = NULL;
+	curl_easy_getinfo(j->easy, CURLINFO_REDIRECT_URL, &loc);
+	curl_easy_getinfo(j->easy, CURLINFO_PRIMARY_IP, &ip);
+	redirect_verdict v = redirect_next(&F.conf.redirect, j, loc, ip);
+	if (v.kind == REDIRECT_FINAL)
+		return 0;
+	if (F.stopping) {
+		/* No new hop after a signal: in queue mode the URL goes back
+		 * to the frontier, to start its chain again next run. */
+		if (!qwrite_defer(j, 0))
+			record_fail(j, FETCHERR_INTERRUPTED,
+				    strdup("stopped by signal before the redirect was followed"));
+	} else if (v.kind == REDIRECT_REFUSED) {
+		job_add_hop(j, job_target(j), j->status);
+		record_fail(j, v.error, v.detail);
+		v.detail = NULL;
+	} else {
+		const char *cur = job_target(j);
+		job_add_hop(j, cur, j->status);
+		qwrite_redirected(v.target, v.host, cur);
+		job_set_target(j, v.target);
+		v.target = NULL;
+		j->from_public = v.from_public;
+		j->guard = v.guard;
+		j->host = host_get(v.host);
+		requeue(j, tm_mono());
+	}
+	redirect_verdict_free(&v);
+	return 1;
+}
+
+/* Ends one attempt of j: a robots.txt answer goes to its origin; a page
+ * follows its redirect, is retried (back to its host, or in --queue
+ * mode to the frontier, whose wait it is stopping or not) or ends with
+ * its record. */
 static void
 finished(job *j, CURLcode rc)
 {
-	double retry_after = xfer_end(j, rc), wait;
+	double retry_after = xfer_end(j, rc);
 	sched_finished(j->host);
 	if (j->is_robots) {
-		robots_done(j, rc);
+		robots_finished(j, rc);
 		return;
 	}
 	health_feedback(j, rc, retry_after);
-	if (rc == CURLE_OK && redirect_follow(j))
+	if (rc == CURLE_OK && follow(j))
 		return;
-	/* In --queue mode the wait is the frontier's, stopping or not. */
-	if ((!F.stopping || lease_active()) && retry_decide(j, rc, retry_after, &wait)) {
-		if (lease_defer(j, wait))
+	if (!F.stopping || lease_active()) {
+		struct retry_verdict v = retry_decide(&F.conf.retry, j, rc == CURLE_OK, retry_after,
+						      tm_mono(), retry_unit_random());
+		if (v.again) {
+			if (!qwrite_defer(j, v.wait))
+				requeue(j, tm_mono() + v.wait);
 			return;
-		j->not_before = tm_mono() + wait;
-		xfer_release(j->easy);
-		j->easy = NULL;
-		sched_retry(j);
-		return;
+		}
+		if (v.detail[0])
+			job_set_error(j, v.error, strdup(v.detail));
+		else
+			j->error = v.error;
 	}
-	job_emit(j);
+	record_emit(j);
 }
 
 /* After a second signal: every transfer in flight ends now as
@@ -65,10 +166,7 @@ abort_all(void)
 			job_free(j);
 			continue;
 		}
-		j->error = FETCHERR_INTERRUPTED;
-		free(j->error_detail);
-		j->error_detail = strdup("stopped by signal while in flight");
-		job_emit(j);
+		record_fail(j, FETCHERR_INTERRUPTED, strdup("stopped by signal while in flight"));
 	}
 }
 
@@ -131,14 +229,12 @@ drive_pass(uv_prepare_t *p)
 		for (job *j; (j = loop_done(&rc));)
 			finished(j, rc);
 		input_want();
+		dbq_collect();   /* the frontier's answers: leases, beats, ages */
+		beat_want();
 		lease_want();
 		long alive = F.alive;
 		sched_pump();   /* may end jobs at once (robots refusals) */
-		if (F.stats_due) {
-			F.stats_due = 0;
-			lease_queue_ages();
-			stats_write();
-		}
+		stats_pass();
 		metrics_pass();
 		output_drain();
 		/* Output may block and reopen within one pass (a finished
@@ -149,7 +245,7 @@ drive_pass(uv_prepare_t *p)
 	/* Writes posted to the frontier (handbacks, defers) must land
 	 * before fetch ends. */
 	if ((F.input_done || F.stopping) && F.alive == 0 && F.inflight == 0 && output_idle() &&
-	    lease_idle())
+	    dbq_idle())
 		uv_stop(F.loop);
 }
 

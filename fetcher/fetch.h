@@ -1,36 +1,55 @@
 /* fetch — shared types of the fetcher's modules.
  *
- *   main.c    options, setup, exit status
- *   drive.c   the loop pass: the one place that moves work along (drive_)
- *   input.c   URL lines or records, read only as capacity frees (input_)
- *   shard.c   --shard K/N: which inputs this fetch takes, by host (shard_)
- *   lease.c   --queue: URLs leased from the frontier (lease_)
- *   dbq.c     the thread that runs the frontier's statements off the loop (dbq_)
- *   sched.c   the pump: slots, deadlines, decides what starts when (sched_)
- *   health.c  what a host's answers teach its pacing: adaptation, breaker,
- *             sick clock (health_; rules: lib/pace.c)
- *   retry.c   what is retried, after how long, until when (retry_)
- *   redirect.c  a 3xx answer: the next hop, through the scheduler (redirect_)
- *   robots.c  the job that fetches robots.txt (robots_; rules: lib/robots.c)
- *   host.c    the host table, origins, queues, the ring of waiting hosts;
- *             each host's pacing state (host_; rules: lib/pace.c)
- *   req.c     what a request carries: headers, secrets, credentials, the
- *             cookie jar (req_; xfer.c calls it per attempt, policy.c
- *             checks header lines with it)
- *   policy.c  --policy per-host overrides (policy_)
- *   xfer.c    one attempt: easy handle options, callbacks, error class (xfer_)
- *   job.c     one input's life: new, its one record, free (job_)
- *   loop.c    libuv + libcurl multi-socket glue (loop_)
- *   output.c  records out through a bounded non-blocking buffer (output_)
- *   stats.c   --stats FILE: counters as JSON (stats_)
- *   metrics.c --metrics FILE: counters in Prometheus's text format (metrics_)
- *   sinkstats.c  accepted/s for the status line: sink's --stats FILE, or
- *             the frontier's count in --queue mode (sinkstats_)
- *   alert.c   --on-alert CMD: a command run when a rule trips (alert_)
- *   progress.c  the status line on a terminal (progress_)
+ * The modules in five layers, top to bottom; a module calls only those
+ * listed below it (tests/t-layers.sh fails on a call up the list):
  *
- * Calls go down this list, never up: event callbacks only change state,
- * and drive.c, run once per loop iteration, does the work.
+ * driver: moves work along, acts on every verdict
+ *   main.c      options, setup, shutdown, exit status
+ *   drive.c     the loop pass: the one place that moves work along, and
+ *               acts on the policies' verdicts (drive_)
+ * sources and reporters: where URLs come from, what is told of the run
+ *   input.c     URL lines or records, read only as capacity frees (input_)
+ *   lease.c     --queue: seeding, URLs leased from the frontier (lease_)
+ *   beat.c      --queue: the heartbeat: paused and handed-over hosts,
+ *               leases of dead fetches, recrawls, the jar kept (beat_)
+ *   guard.c     --min-yield: the yield guard's steps (guard_)
+ *   jobctl.c    --report, --requeue-dead, --pause, --resume (jobctl_)
+ *   qwrite.c    --queue: writes posted to the frontier: hand-backs,
+ *               defers, redirect targets (qwrite_)
+ *   progress.c  the status line on a terminal (progress_)
+ *   sinkstats.c accepted/s for the status line (sinkstats_)
+ *   stats.c     --stats FILE: counters as JSON (stats_)
+ *   metrics.c   --metrics FILE: counters in Prometheus's format (metrics_)
+ * policy: rules that decide; retry, redirect and robots are pure
+ *   sched.c     the pump: slots, deadlines, what starts when (sched_)
+ *   health.c    what a host's answers teach its pacing (health_; rules:
+ *               lib/pace.c)
+ *   retry.c     what is retried, after how long, until when (retry_)
+ *   redirect.c  a 3xx answer: follow, refuse, or final (redirect_)
+ *   robots.c    may a page start; what a robots.txt answer means (robots_;
+ *               the file's rules: lib/robots.c)
+ *   shard.c     --shard K/N: which inputs this fetch takes, by host (shard_)
+ * services: one thing each, done when asked
+ *   alert.c     --on-alert CMD: a command run when a rule trips (alert_)
+ *   xfer.c      one attempt: easy handle options, callbacks, the
+ *               private-address guard, error class (xfer_)
+ *   req.c       what a request carries: headers, secrets, credentials,
+ *               the cookie jar (req_)
+ *   record.c    a job's one record, packed and written (record_)
+ *   output.c    records out through a bounded non-blocking buffer (output_)
+ *   dbq.c       the frontier, and the thread that runs its statements off
+ *               the loop (dbq_)
+ *   loop.c      libuv + libcurl multi-socket glue (loop_)
+ * data: state and its invariants
+ *   host.c      the host table, origins, queues, the ring of waiting
+ *               hosts (host_; each host's pacing: lib/pace.c)
+ *   policy.c    --policy per-host overrides (policy_)
+ *   counters.c  what fetch has done, overall and per host (counters_)
+ *   job.c       one input's job: new, its hop chain, free (job_)
+ *   pool.c      spare easy handles (pool_)
+ *
+ * Event callbacks only change state, and drive.c, run once per loop
+ * iteration, does the work.
  *
  * One job is one input URL from its first read to its one output record.
  * Ownership: a job is in exactly one place at a time: a host's fresh list, a
@@ -49,6 +68,7 @@
 #include "hdr.h"
 #include "htab.h"
 #include "pace.h"
+#include "prom.h"
 #include "rec.h"
 #include "robots.h"
 
@@ -143,6 +163,7 @@ typedef struct fetch_stats {
 	unsigned long long throttled;     /* 429 answers */
 	unsigned long long not_modified;  /* records of unchanged pages (job_not_modified) */
 	host_stats other;                 /* the evicted hosts, folded */
+	prom_hist durations;              /* requests' durations, all hosts (--metrics) */
 	double started;                   /* monotonic */
 } fetch_stats;
 
@@ -270,8 +291,40 @@ host_hold(const host *h)
 
 enum { ROBOTS_NONE, ROBOTS_LOADING, ROBOTS_READY };
 
+/* The flags retry.c's rules read (main.c fills it once). */
+struct retry_conf {
+	int retry_on[FETCH_MAX_RETRY_ON];   /* --retry-on */
+	int n_retry_on;
+	long retries;            /* --retries: after the first attempt, per hop */
+	double backoff;          /* --backoff: the base of the exponential cap */
+	double max_retry_after;  /* --max-retry-after: a longer wait ends the URL */
+	double max_elapsed;      /* --max-elapsed: seconds per URL */
+};
+
+/* The flags redirect.c's rule reads (main.c fills it once). */
+struct redirect_conf {
+	long max_redirs;         /* --max-redirs */
+	int scope;               /* --redirects: REDIR_* */
+	const struct cidr *private_ranges;  /* --private-ranges */
+	int allow_private;       /* --allow-private */
+	int via_proxy;           /* --proxy: connections are the proxy's */
+};
+
+/* The flags robots.c's rules read (main.c fills it once). */
+struct robots_conf {
+	long retries;            /* --retries: failed fetches before "unreachable" */
+	double backoff;          /* --backoff: the wait before asking again */
+	const char *agent;       /* --robots-agent */
+};
+
 typedef struct fetch {
 	fetch_opts o;
+	/* the policies' flags, from o */
+	struct {
+		struct retry_conf retry;
+		struct redirect_conf redirect;
+		struct robots_conf robots;
+	} conf;
 	uv_loop_t *loop;
 	CURLM *multi;
 	uv_timer_t curl_timer;   /* curl's own timeouts */
@@ -296,17 +349,16 @@ typedef struct fetch {
 	struct policy *policy;
 	rec_build build;
 	fetch_stats stats;
-	int stats_due;           /* the --stats timer fired: drive writes it */
-	/* --queue: the frontier's queue age per host, as of the last write,
-	 * sorted by host (lease.c fills it, stats.c reads it) */
-	struct queue_age { char *host; double age; } *queue_ages;
-	size_t n_queue_ages;
 } fetch;
 
 extern fetch F;
 
+/* ---- driver */
+
 /* drive.c */
 void drive_init(void);            /* runs a pass before each wait for events */
+
+/* ---- sources and reporters */
 
 /* input.c */
 extern int input_failed_open;
@@ -314,62 +366,117 @@ int input_init(char **files, int n);
 void input_want(void);            /* read more if capacity allows */
 void input_close(void);
 
-/* shard.c */
-int shard_parse(const char *s, long *k, long *n);
-long shard_of(const char *host, long n);
-int shard_takes(const char *host);  /* NULL host: an input not fetched */
-
 /* lease.c */
-int lease_open(const char *path);
-int lease_init_loop(void);
+/* Sets up leasing, once the frontier is open (dbq_open); with --queue
+ * only.  0, or -1. */
+int lease_init(void);
+/* Whether fetch runs with --queue. */
 int lease_active(void);
-/* The frontier (NULL outside --queue), for a task of another module:
- * only the task's run(), on the frontier's thread, may use it. */
-struct fr *lease_frontier(void);
+/* Admits one input URL to the frontier (seeding). */
 void lease_admit(const char *canon, const char *host);
+/* Input is exhausted: commits the last seeds and starts leasing, from
+ * the frontier's thread. */
 void lease_seeded(void);
-/* Marks a redirect target done in the frontier (queue mode only). */
-void lease_redirected(const char *canon, const char *host, const char *from);
-/* Takes the frontier's answers (dbq_collect), then posts the heartbeat
- * when due and a lease when capacity allows. */
+/* Posts a lease when capacity allows; its answer (dbq_collect) queues
+ * the jobs. */
 void lease_want(void);
-/* Nothing posted to the frontier is unanswered: the loop may end. */
-int lease_idle(void);
-/* The loop has ended: joins the frontier's thread (dbq_stop); what
- * follows runs on the caller's thread. */
-void lease_end_loop(void);
-/* With --queue, hands j, to retry after wait seconds, back to the
- * frontier (its host's hold too) and drops it: 1.  Else 0. */
-int lease_defer(job *j, double wait);
 void lease_interrupt(void);       /* stopping: waiting URLs back to pending */
-/* F.queue_ages from the frontier: at once when no thread runs, else
- * when the answer is collected (what is written meanwhile uses the
- * ages before).  One read at a time. */
-void lease_queue_ages(void);
-int lease_report(int requeue);
-int lease_pause(const char *host, int on);
 void lease_close(void);
 
-/* dbq.c */
-/* A unit of work for the frontier's thread, embedded in a larger struct
- * that carries its arguments and answer. */
-typedef struct dbq_task {
-	struct dbq_task *next;
-	void (*run)(struct dbq_task *t);   /* on the DB thread: the statements */
-	void (*done)(struct dbq_task *t);  /* on the loop thread: the answer; frees t */
-} dbq_task;
-/* Starts the thread (on the loop thread, F.loop set).  From then on
- * only tasks touch the frontier.  0, or -1. */
-int dbq_start(void);
-/* Queues t: the tasks run one at a time in the order posted, and their
- * done() in the same order, from dbq_collect.  Without a thread (not
- * started, or stopped) t runs and is answered at once. */
-void dbq_post(dbq_task *t);
-void dbq_collect(void);           /* done() of every finished task, in order */
-int dbq_idle(void);               /* every task posted has been answered */
-/* Runs what is queued, joins the thread and answers the rest.  A no-op
- * without a thread. */
-void dbq_stop(void);
+/* beat.c */
+/* Joins the job as an owner: the recrawl, the leases of dead fetches
+ * back, the job's jar, the paused hosts held; starts the heartbeat.
+ * On the loop thread, before the frontier's thread starts.  0, or -1. */
+int beat_init(void);
+/* Posts the heartbeat when it is due and none is on its way. */
+void beat_want(void);
+/* Says that n URLs (n > 0) wait for the paused hosts, naming them. */
+void beat_note_held(long long n);
+/* The jar as the fetch ends, to the job; frees what the beat held. */
+void beat_close(void);
+
+/* guard.c */
+/* A host the yield guard judged on the frontier's thread: below
+ * --min-yield over a fresh window, or slowed and not below. */
+typedef struct guard_judged {
+	char *host;
+	double share;
+	int low;
+} guard_judged;
+/* The hosts one heartbeat judged. */
+typedef struct guard_list {
+	guard_judged *v;
+	int n, cap;
+} guard_list;
+/* fr_yields's callback, on the frontier's thread (arg: a guard_list):
+ * keeps a host of ours that is below --min-yield, or slowed. */
+void guard_judge(void *arg, const char *host, double share, int slowed);
+/* The guard's next step for g: its rate halved, halved again, then the
+ * host paused for every fetch on the job (a fresh window back at
+ * --min-yield undoes one halving); each step stored, said, counted and
+ * alerted.  Returns 1 when it paused the host, with the reason in why
+ * (n bytes): the caller holds it at once.  Else 0. */
+int guard_step(const guard_judged *g, char *why, size_t n);
+void guard_list_free(guard_list *l);
+
+/* jobctl.c */
+/* --report (requeue 0) or --requeue-dead (1): prints the job's state,
+ * closes the frontier; 0, or -1 on a failed read. */
+int jobctl_report(int requeue);
+/* --pause HOST (on) or --resume HOST: changes the job, closes the
+ * frontier; returns 0. */
+int jobctl_pause(const char *host, int on);
+
+/* qwrite.c */
+/* Posted writes: nothing waits for their answer, and they carry copies
+ * of their strings (the jobs they came from are gone). */
+struct qwrite;
+/* A hand-back: leases of URLs that go back to pending, unstarted, in
+ * one transaction. */
+struct qwrite *qwrite_handback(void);
+void qwrite_handback_add(struct qwrite *w, char *url);   /* takes url over */
+/* Posts w, or frees it when it holds no URL. */
+void qwrite_handback_post(struct qwrite *w);
+/* With --queue: hands j back to the frontier, to be tried after wait
+ * seconds (its host's hold goes too, for whoever leases its URLs
+ * next), and drops it: 1.  Else 0. */
+int qwrite_defer(job *j, double wait);
+/* With --queue: the frontier learns that redirect target canon is done,
+ * so a crawl that finds it later does not fetch it again (the input's
+ * record holds what it answered).  Else a no-op. */
+void qwrite_redirected(const char *canon, const char *host, const char *from);
+/* Hands the leases of the waiting jobs of held hosts (of all hosts when
+ * any) back unstarted, and says how many, of_what. */
+void qwrite_unlease_waiting(int any, const char *of_what);
+
+/* progress.c */
+void progress_init(void);         /* starts the status line, if wanted */
+void progress_close(void);        /* its last state, and a newline */
+
+/* sinkstats.c */
+/* Accepted records per second over about the last minute: sink's, from
+ * the --sink-stats file (re-read only once it changed); else, with
+ * --queue, the job's, from the frontier's count (read on the frontier's
+ * thread every few seconds, never waited for); -1 while unknown. */
+double sinkstats_accepted_rate(void);
+
+/* stats.c */
+void stats_init(void);            /* starts the --stats timer, if any */
+/* The driver's pass: when the timer fired, posts a read of the queue
+ * ages (--queue) and writes the file (with the ages read before). */
+void stats_pass(void);
+void stats_write(void);           /* writes --stats FILE now */
+/* The last write, with the queue ages read at once (call it after
+ * dbq_stop); stops the timers. */
+void stats_close(void);
+
+/* metrics.c */
+void metrics_init(void);          /* writes --metrics FILE, starts its timer */
+void metrics_pass(void);          /* rewrites the file when its timer fired */
+void metrics_write(void);         /* rewrites it now */
+void metrics_close(void);         /* the last write */
+
+/* ---- policy */
 
 /* sched.c */
 void sched_enqueue(job *j);       /* a new job to its host's fresh list */
@@ -391,36 +498,219 @@ void health_feedback(job *j, CURLcode rc, double retry_after);
 struct pace_conf health_conf(void);
 
 /* retry.c */
-int retry_status_listed(int status);
+/* What to do with a job after an attempt, or when it waited too long. */
+struct retry_verdict {
+	int again;               /* 1: attempt again after wait seconds */
+	double wait;
+	enum fetcherr error;     /* else: the record's error word (NONE: its answer is final) */
+	char detail[128];        /* else, when not "": its new error_detail */
+};
+/* Whether HTTP status is one of --retry-on's. */
+int retry_status_listed(const struct retry_conf *c, long status);
 /* Uniform in [0, 1): the jitter of backoffs and breaker pauses. */
 double retry_unit_random(void);
-int retry_decide(job *j, CURLcode rc, double retry_after, double *wait);
-void retry_queued(job *j, double now);
-double retry_deadline(const job *j, double now);
-void retry_expired(job *j);
+/* The verdict on j's attempt, which got an answer (answered: curl's
+ * result was CURLE_OK; j->status is its status) or failed with
+ * j->error, and carried retry_after (seconds, < 0: none).  Again when
+ * its status is listed or its error is a retried word, the server's
+ * wait is within max_retry_after, the hop has attempts left (the first
+ * hop counts earlier leases' too), and the retry can start (after
+ * retry_after, else the backoff with jitter unit in [0, 1), and not
+ * before its host is free) before j's deadline.  Else the final word:
+ * retries_exhausted for a listed status, retry_after for a wait too
+ * long, else the attempt's. */
+struct retry_verdict retry_decide(const struct retry_conf *c, const job *j, int answered,
+				  double retry_after, double now, double unit);
+/* The verdict on j at its deadline: a URL that was tried keeps its
+ * word (a detail says the deadline passed); one that never started
+ * ends as `deadline`. */
+struct retry_verdict retry_expired(const struct retry_conf *c, const job *j);
+/* When j passes --max-elapsed: its deadline once it has started; before
+ * that, the deadline it would get starting now (later while its host is
+ * healthy, since then waiting costs it nothing). */
+double retry_deadline(const struct retry_conf *c, const job *j, double now);
 
 /* redirect.c */
-/* Takes j's answer when it is a redirect (301, 302, 303, 307 or 308 with
- * a Location): sends j to wait its turn at the target's host, or emits
- * j's record when the hop is refused (loop, --max-redirs, scheme, bad
- * URL, --redirects).  Returns 0 when the answer is j's final one. */
-int redirect_follow(job *j);
-/* Packs j's redirect chain as the record's `redirects`, if any. */
-void redirect_pack(const job *j);
-/* CURLOPT_OPENSOCKETFUNCTION and the check of a reused connection: a
- * redirect from a public address may not reach a private one. */
-curl_socket_t redirect_open_socket(void *userp, curlsocktype purpose, struct curl_sockaddr *a);
-int redirect_private_ip(job *j, const char *ip);
-/* An error_detail (malloc'd): why, after "redirect to TO: " when the
- * refusal is of a redirect target (to not NULL). */
-char *redirect_detail(const char *to, const char *why);
-/* The error_detail of a hop refused as private_address (malloc'd). */
-char *redirect_private_detail(const job *j);
-void redirect_free(job *j);
+/* Whether HTTP status is a redirect fetch follows (301, 302, 303, 307,
+ * 308). */
+int redirect_status(long status);
+enum redirect_kind { REDIRECT_FINAL, REDIRECT_FOLLOW, REDIRECT_REFUSED };
+typedef struct redirect_verdict {
+	enum redirect_kind kind;
+	char *target, *host;     /* FOLLOW: the canonical target, its host name */
+	int guard;               /* FOLLOW: the hop may not connect to a private address */
+	int from_public;         /* the chain began at a public address */
+	enum fetcherr error;     /* REFUSED: the word */
+	char *detail;            /* REFUSED: its error_detail */
+} redirect_verdict;
+/* The verdict on j's answer, its Location (NULL: none) and the address
+ * it came from (ip, NULL: unknown): FINAL unless a redirect status with
+ * a Location; REFUSED (bad_url, scheme, a loop or more than max_redirs
+ * hops: redirects, out of scope: offsite_redirect); else FOLLOW, the
+ * hop guarded when the chain began at an address outside
+ * private_ranges, unless allow_private or via_proxy.  Its strings are
+ * malloc'd: redirect_verdict_free. */
+redirect_verdict redirect_next(const struct redirect_conf *c, const job *j, const char *location,
+			       const char *ip);
+void redirect_verdict_free(redirect_verdict *v);
 
 /* robots.c */
-job *robots_job(host *h, origin *o);
-void robots_done(job *j, CURLcode rc);
+/* May a page of url start at origin o of host h: go, fetch the
+ * origin's robots.txt first, or refused by it. */
+enum robots_gate { ROBOTS_GO, ROBOTS_FETCH, ROBOTS_REFUSED };
+enum robots_gate robots_gate(const host *h, const origin *o, const char *url);
+enum robots_kind {
+	ROBOTS_RULES,            /* a 2xx: its rules (and Crawl-delay) */
+	ROBOTS_NO_RULES,         /* a 4xx (not 429): everything allowed */
+	ROBOTS_AGAIN,            /* disallow all for now, ask again after wait */
+	ROBOTS_UNREACHABLE,      /* failed once more than --retries: disallow all */
+	ROBOTS_PRIVATE,          /* a guarded redirect hop was refused: not an answer */
+};
+struct robots_verdict {
+	enum robots_kind kind;
+	struct robots *rules;    /* RULES: parsed (the caller owns them) */
+	double crawl_delay;      /* RULES: its Crawl-delay, 0 for none */
+	double wait;             /* AGAIN: seconds */
+};
+/* The verdict on robots.txt job j's answer (answered: curl's result was
+ * CURLE_OK), after fails earlier failures of its origin. */
+struct robots_verdict robots_answer(const struct robots_conf *c, const job *j, int answered,
+				    int fails);
+
+/* shard.c */
+int shard_parse(const char *s, long *k, long *n);
+long shard_of(const char *host, long n);
+int shard_takes(const char *host);  /* NULL host: an input not fetched */
+
+/* ---- services */
+
+/* alert.c */
+/* The rule's word, as SLUICE_RULE has it ("yield", "breaker", "429",
+ * "lag"). */
+const char *alert_word(enum alert_rule r);
+/* Starts the loop-lag watch with --on-alert and --alert-lag. */
+void alert_init(void);
+/* Rule r tripped for h (NULL: fetch as a whole) at value: runs
+ * --on-alert's command through sh -c, unless the rule ran for h less
+ * than --alert-every ago, or too many commands still run (then the
+ * alert is dropped, counted and said).  message is the one line the
+ * command gets as SLUICE_MESSAGE: no URL, no secret.  A no-op without
+ * --on-alert. */
+void alert_fire(host *h, enum alert_rule r, double value, const char *message);
+/* One answer of h (HTTP status): the 429 rule over its last
+ * ALERT_429_WINDOW answers. */
+void alert_answer(host *h, long status);
+/* The breaker paused h just now (its pace.trips-th trip in a row). */
+void alert_breaker(host *h);
+/* The driver's pass: what the lag watch saw. */
+void alert_drive(void);
+/* Commands run, dropped (too many running) and failed (exit not 0,
+ * or not started), for --stats. */
+void alert_counts(unsigned long long *run, unsigned long long *dropped,
+		  unsigned long long *failed);
+/* Stops the lag watch; commands still running are left to finish. */
+void alert_close(void);
+
+/* xfer.c */
+/* Starts one attempt of j: an easy handle into the multi.  Returns 0,
+ * or -1 with j->error set when no handle could be made. */
+int xfer_start(job *j);
+/* Ends j's attempt, whose transfer finished with rc: takes it out of
+ * the multi and sets j's status, error word and detail.  Returns the
+ * server's Retry-After in seconds, or -1 when it sent none. */
+double xfer_end(job *j, CURLcode rc);
+size_t xfer_paused(void);         /* transfers paused on blocked output */
+void xfer_unpause_all(void);      /* follow with loop_kick */
+/* The error_detail of a hop refused as private_address (malloc'd). */
+char *xfer_private_detail(const job *j);
+
+/* req.c */
+/* Header syntax, secrets and the origin rule: lib/hdr.h. */
+/* The header list j's next attempt sends (malloc'd; NULL for none):
+ * -H's, then --policy's for its target's host; the secret ones only
+ * while the target is the input's origin, and never for robots.txt
+ * (whose redirects libcurl follows). */
+struct curl_slist *req_headers(const job *j);
+/* Whether j's next attempt may carry --user's credentials: its target
+ * is the input's origin. */
+int req_credentials(const job *j);
+/* --cookies: loads the jar into the share every transfer uses; 0, or
+ * -1 with the reason in err. */
+int req_cookies_open(const char *path, char *err, size_t errlen);
+/* Sets the cookie engine on easy handle e (a no-op without --cookies). */
+void req_cookies_use(CURL *e);
+/* Before curl_easy_reset(e): what req_cookies_use set that reset
+ * would lose without freeing. */
+void req_cookies_reset(CURL *e);
+/* The jar as Netscape lines (malloc'd, "" when empty; NULL without
+ * --cookies), for the frontier. */
+char *req_cookies_dump(void);
+/* Adds Netscape lines (as req_cookies_dump writes them) to the jar. */
+void req_cookies_load(const char *lines);
+/* Writes the jar to --cookies FILE; 0, or -1 (a warning said why). */
+int req_cookies_save(void);
+void req_free(void);          /* at exit: the share, the secret names */
+
+/* record.c */
+/* Writes j's one record (the keys fetch owns, then the input record's
+ * others), counts it and frees j. */
+void record_emit(job *j);
+/* Ends j with error word e and detail (malloc'd, taken over; NULL for
+ * none): its record, as record_emit. */
+void record_fail(job *j, enum fetcherr e, char *detail);
+
+/* output.c */
+void output_init(int fd, int json, size_t limit);
+void output_record(void);         /* F.build finished into the buffer */
+rec_out *output_rec(void);
+int output_blocked(void);
+unsigned long output_reopened(void);  /* times blocked went to open */
+void output_drain(void);
+int output_idle(void);
+void output_close(void);
+
+/* dbq.c */
+/* Opens the frontier at path (an SQLite file or a postgresql:// URI),
+ * or dies (exit 74) naming it, its password hidden.  With --cookies the
+ * file (and its -wal and -shm) is made 0600: the job keeps the session. */
+void dbq_open(const char *path);
+/* The frontier (NULL outside --queue).  From dbq_start on, only a
+ * task's run(), on the frontier's thread, may use it. */
+struct fr *dbq_frontier(void);
+/* Dies (exit 74) with the frontier's reason when a call of it failed
+ * (rc < 0): "cannot WHAT the queue: why". */
+void dbq_check(int rc, const char *what);
+/* A unit of work for the frontier's thread, embedded in a larger struct
+ * that carries its arguments and answer. */
+typedef struct dbq_task {
+	struct dbq_task *next;
+	void (*run)(struct dbq_task *t);   /* on the DB thread: the statements */
+	void (*done)(struct dbq_task *t);  /* on the loop thread: the answer; frees t */
+} dbq_task;
+/* Starts the thread (on the loop thread, F.loop set).  From then on
+ * only tasks touch the frontier.  0, or -1. */
+int dbq_start(void);
+/* Queues t: the tasks run one at a time in the order posted, and their
+ * done() in the same order, from dbq_collect.  Without a thread (not
+ * started, or stopped) t runs and is answered at once. */
+void dbq_post(dbq_task *t);
+void dbq_collect(void);           /* done() of every finished task, in order */
+int dbq_idle(void);               /* every task posted has been answered */
+/* Runs what is queued, joins the thread and answers the rest.  A no-op
+ * without a thread. */
+void dbq_stop(void);
+/* dbq_stop, then closes the frontier.  A no-op outside --queue. */
+void dbq_close(void);
+
+/* loop.c */
+int loop_init(void);
+void loop_add(job *j);            /* hands an easy handle to the multi */
+void loop_remove(job *j);         /* takes it back */
+job *loop_done(CURLcode *rc);     /* the next finished transfer, or NULL */
+void loop_kick(void);             /* drives transfers that are due */
+void loop_close(void);
+
+/* ---- data */
 
 /* host.c */
 /* The host that paces requests to host name `name` (created with the
@@ -458,33 +748,6 @@ job *host_pop(host *h);
 job *host_take_held(int any);
 void host_free_all(void);
 
-/* req.c */
-/* Header syntax, secrets and the origin rule: lib/hdr.h. */
-/* The header list j's next attempt sends (malloc'd; NULL for none):
- * -H's, then --policy's for its target's host; the secret ones only
- * while the target is the input's origin, and never for robots.txt
- * (whose redirects libcurl follows). */
-struct curl_slist *req_headers(const job *j);
-/* Whether j's next attempt may carry --user's credentials: its target
- * is the input's origin. */
-int req_credentials(const job *j);
-/* --cookies: loads the jar into the share every transfer uses; 0, or
- * -1 with the reason in err. */
-int req_cookies_open(const char *path, char *err, size_t errlen);
-/* Sets the cookie engine on easy handle e (a no-op without --cookies). */
-void req_cookies_use(CURL *e);
-/* Before curl_easy_reset(e): what req_cookies_use set that reset
- * would lose without freeing. */
-void req_cookies_reset(CURL *e);
-/* The jar as Netscape lines (malloc'd, "" when empty; NULL without
- * --cookies), for the frontier. */
-char *req_cookies_dump(void);
-/* Adds Netscape lines (as req_cookies_dump writes them) to the jar. */
-void req_cookies_load(const char *lines);
-/* Writes the jar to --cookies FILE; 0, or -1 (a warning said why). */
-int req_cookies_save(void);
-void req_free(void);          /* at exit: the share, the secret names */
-
 /* policy.c */
 int policy_load(const char *path, struct policy **out, char *err, size_t errlen);
 void policy_apply(const struct policy *p, host *h);
@@ -497,94 +760,37 @@ void policy_headers(const struct policy *p, const char *host,
 		    void (*each)(const char *line, void *arg), void *arg);
 void policy_free(struct policy *p);
 
-/* xfer.c */
-int xfer_start(job *j);
-double xfer_end(job *j, CURLcode rc);
-size_t xfer_paused(void);         /* transfers paused on blocked output */
-void xfer_unpause_all(void);      /* follow with loop_kick */
-void xfer_release(CURL *e);       /* an easy handle back to the spares */
-void xfer_free_spares(void);      /* at exit, before curl_global_cleanup */
+/* counters.c */
+void counters_record(const job *j);   /* a record was written */
+void counters_started(const job *j);  /* an attempt (or robots.txt) started */
+void counters_finished(const job *j); /* it ended: xfer_end has run */
+void counters_evicted(const host *h); /* h's counters go to "other" */
+/* The yield guard halved h's rate (paused 0), or paused it (1). */
+void counters_guard(host *h, int paused);
+/* The latency histogram's bucket of ms: 8 per doubling from 1 ms. */
+int counters_bucket(double ms);
 
 /* job.c */
 /* A new job for url (taken over; dies through xalloc_die when NULL, as
- * when out of memory)
- * passing through input record in (copied; in_len may be 0), counted in
- * F.alive until job_emit. */
+ * when out of memory) passing through input record in (copied; in_len
+ * may be 0), counted in F.alive until it is dropped. */
 job *job_new(char *url, const char *in, size_t in_len);
-void job_emit(job *j);            /* writes j's one record, frees j */
+/* The job that fetches the robots.txt of h's origin o: no input, not
+ * in F.alive, no record. */
+job *job_new_robots(host *h, origin *o);
+/* Adds a hop to j's redirect chain: url (copied) answered status. */
+void job_add_hop(job *j, const char *url, long status);
+/* target (malloc'd, taken over) is the URL j's next attempt requests:
+ * its attempts at the hop start again. */
+void job_set_target(job *j, char *target);
+/* Sets j's error word and detail (malloc'd, taken over; NULL: none). */
+void job_set_error(job *j, enum fetcherr e, char *detail);
+void job_drop(job *j);            /* ends j, counted in F.alive, without a record */
 void job_free(job *j);
-void job_drop(job *j);            /* ends j without a record (lease handed back) */
 
-/* loop.c */
-int loop_init(void);
-void loop_add(job *j);            /* hands an easy handle to the multi */
-void loop_remove(job *j);         /* takes it back */
-job *loop_done(CURLcode *rc);     /* the next finished transfer, or NULL */
-void loop_kick(void);             /* drives transfers that are due */
-void loop_close(void);
-
-/* output.c */
-void output_init(int fd, int json, size_t limit);
-void output_record(void);         /* F.build finished into the buffer */
-rec_out *output_rec(void);
-int output_blocked(void);
-unsigned long output_reopened(void);  /* times blocked went to open */
-void output_drain(void);
-int output_idle(void);
-void output_close(void);
-
-/* stats.c */
-void stats_init(void);            /* starts the --stats timer, if any */
-void stats_record(const job *j);  /* a record was emitted */
-void stats_started(const job *j); /* an attempt (or robots.txt) started */
-void stats_finished(const job *j);/* it ended: xfer_end has run */
-void stats_evicted(const host *h);/* h's counters go to "other" */
-void stats_guard(host *h, int paused); /* the yield guard halved h's rate, or paused it */
-void stats_write(void);           /* writes --stats FILE now */
-void stats_close(void);
-
-/* metrics.c */
-void metrics_init(void);          /* writes --metrics FILE, starts its timer */
-void metrics_request(double seconds);  /* a request took this long */
-void metrics_pass(void);          /* rewrites the file when its timer fired */
-void metrics_write(void);         /* rewrites it now */
-void metrics_close(void);         /* the last write */
-
-/* sinkstats.c */
-/* Accepted records per second over about the last minute: sink's, from
- * the --sink-stats file (re-read only once it changed); else, with
- * --queue, the job's, from the frontier's count (read on the frontier's
- * thread every few seconds, never waited for); -1 while unknown. */
-double sinkstats_accepted_rate(void);
-/* alert.c */
-/* The rule's word, as SLUICE_RULE has it ("yield", "breaker", "429",
- * "lag"). */
-const char *alert_word(enum alert_rule r);
-/* Starts the loop-lag watch with --on-alert and --alert-lag. */
-void alert_init(void);
-/* Rule r tripped for h (NULL: fetch as a whole) at value: runs
- * --on-alert's command through sh -c, unless the rule ran for h less
- * than --alert-every ago, or too many commands still run (then the
- * alert is dropped, counted and said).  message is the one line the
- * command gets as SLUICE_MESSAGE: no URL, no secret.  A no-op without
- * --on-alert. */
-void alert_fire(host *h, enum alert_rule r, double value, const char *message);
-/* One answer of h (HTTP status): the 429 rule over its last
- * ALERT_429_WINDOW answers. */
-void alert_answer(host *h, long status);
-/* The breaker paused h just now (its pace.trips-th trip in a row). */
-void alert_breaker(host *h);
-/* The driver's pass: what the lag watch saw. */
-void alert_drive(void);
-/* Commands run, dropped (too many running) and failed (exit not 0,
- * or not started), for --stats. */
-void alert_counts(unsigned long long *run, unsigned long long *dropped,
-		  unsigned long long *failed);
-/* Stops the lag watch; commands still running are left to finish. */
-void alert_close(void);
-
-/* progress.c */
-void progress_init(void);         /* starts the status line, if wanted */
-void progress_close(void);        /* its last state, and a newline */
+/* pool.c */
+CURL *pool_take(void);            /* a spare easy handle, or NULL */
+void pool_put(CURL *e);           /* e is spare: kept (at most -c) or freed */
+void pool_free(void);             /* at exit, before curl_global_cleanup */
 
 #endif

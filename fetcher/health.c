@@ -51,7 +51,7 @@ health_feedback(job *j, CURLcode rc, double retry_after)
 	if (rc == CURLE_OK)
 		alert_answer(h, j->status);
 	int transient = fetcherr_retried(j->error) ||
-			(rc == CURLE_OK && j->status >= 500 && retry_status_listed((int)j->status));
+			(rc == CURLE_OK && j->status >= 500 && retry_status_listed(&F.conf.retry, j->status));
 	int trips = h->pace.trips;
 	if (pace_outcome(&h->pace, &c, transient, rc == CURLE_OK, now, retry_unit_random()))
 		F.expire_at = now;   /* its queue now has deadlines: recompute */

@@ -63,10 +63,9 @@ evict(double now)
 	for (htab_ent *e; (e = htab_next(&F.hosts, &i));) {
 		host *h = e->val;
 		if (idle(h, now)) {
-			stats_evicted(h);
+			counters_evicted(h);
 			free_host(h);
 			htab_del(&F.hosts, e->key, e->len);
-			F.stats.hosts_evicted++;
 		}
 	}
 }

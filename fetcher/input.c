@@ -137,7 +137,7 @@ new_job(const char *s, size_t n, const char *rec, size_t rec_len)
 		int scheme = !bad || other_scheme(j->url);
 		j->error = scheme ? FETCHERR_SCHEME : FETCHERR_BAD_URL;
 		j->error_detail = strdup(scheme ? "only http and https are fetched" : why);
-		job_emit(j);
+		record_emit(j);
 		url_parts_free(&u);   /* zeroed when url_canon failed */
 		return;
 	}

@@ -9,69 +9,38 @@
  * when nothing is pending or leased: while the sink may still add links
  * or a lease may still come back, it polls.
  *
- * fetch is an owner of the frontier (lib/frontier.h): it joins when its
- * loop starts, beats every second, and each beat takes back the leases
- * of fetches that no longer run, so a rerun after kill -9 resumes at
- * once and several fetches can work on one job.  It leases only URLs of
- * hosts it owns (lib/frontier.h, "Hosts"), so it alone paces them.
+ * A URL leased --max-attempts times is not leased again but ends as a
+ * dead letter, `attempts_exhausted`: a record that never reaches the
+ * sink (validate --drop, a stage that crashes on it) would otherwise be
+ * leased again every --lease seconds, forever.
  *
- * A URL to retry goes back to the frontier with the time it may go
- * (lease_defer), every time: the wait survives a crash or restart, other
- * fetches on the job honour it, and no lease is held through a wait that
- * may be longer than --lease.  Its next lease carries on the count of
- * attempts.  A URL leased --max-attempts times is not leased again but
- * ends as a dead letter, `attempts_exhausted`: a record that never
- * reaches the sink (validate --drop, a stage that crashes on it) would
- * otherwise be leased again every --lease seconds, forever.
- *
- * Hosts can be paused in the frontier (fetch --pause HOST): every beat
- * reads the paused set, so within a second or two no fetch on the job
- * starts such a host; the URLs it had waiting go back to pending
- * unstarted, the ones in flight finish.  The job ends when all that
- * remains belongs to paused hosts, and says so.  With --min-yield, the
- * beat also judges the hosts we own whose accepted share over their last
- * --yield-window stored records (counted by sink --queue) fell below it:
- * the yield guard halves such a host's rate, halves it again, then
- * pauses it, a fresh window a step (guard_step).
- *
- * Where the statements run: seeding, the join and first holds at the
- * loop's start, --report and --pause run on the loop thread, before
+ * Where the statements run: seeding runs on the loop thread, before
  * anything is in flight.  From the end of seeding every statement is a
  * task for the frontier's thread (dbq.c), which alone uses the handle
- * then: writes (hand-backs, defers, redirect targets) are posted with
- * copies of their strings and nothing waits for them; a lease, the
- * heartbeat and the queue ages are posted one of each at a time, and
- * their answers change the scheduler in the driver's pass.  The tasks
- * run in the order posted, so a hand-back posted after a lease runs
- * after it: the lease's "nothing outstanding" stays true when its
- * answer comes with nothing alive.  At exit the thread is joined and
- * the last statements run on the loop thread again.
+ * then: a lease is posted one at a time, and its answer changes the
+ * scheduler in the driver's pass.  The tasks run in the order posted,
+ * so a hand-back posted after a lease runs after it: the lease's
+ * "nothing outstanding" stays true when its answer comes with nothing
+ * alive.  The heartbeat is beat.c's, the posted writes qwrite.c's.
  */
 #include "fetch.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "frontier.h"
-#include "msg.h"
-#include "pgsql.h"
 #include "htab.h"
+#include "msg.h"
 #include "tm.h"
-#include "url.h"
 #include "xalloc.h"
 
 #define LEASE_POLL_MS 50
 #define LEASE_HOST_BACKLOG 8   /* waiting jobs per host slot before we skip it */
 
-static fr *front;
-static uv_timer_t poll_timer, beat_timer;
+static uv_timer_t poll_timer;
 static int seeding = 1;
-/* Posted to the frontier's thread and not yet answered: one of each at
- * most.  beat_due: the heartbeat's timer ran. */
-static int leasing, beating, ageing, beat_due;
+static int leasing;      /* a lease is posted and not yet answered */
 /* F.alive when a lease found every due URL's host full (0: it did not).
  * The next lease waits for the poll timer, or for half a host's backlog
  * to be emitted, whichever comes first: with one fast host, LEASE_POLL_MS
@@ -79,68 +48,20 @@ static int leasing, beating, ageing, beat_due;
  * second at -p 4), however fast the host answers. */
 static long full_alive;
 static rec_build lease_rec;       /* {depth, lease} of each leased job */
-/* --recrawl: when this fetch started (unix s), and whether a recrawl
- * has nothing left to bring back (the frontier's thread's). */
-static double started;
-static int recrawl_over;
 static msgpack_sbuffer lease_bytes;
 static long seeded_batch;
-
-/* The paused hosts, as of the last beat: hosts point into reasons. */
-typedef struct holds {
-	char **names, **reasons;
-	int n, cap;
-} holds;
-static holds held;
-
-/* Dies with the frontier's reason when a frontier call failed. */
-static void
-check(int rc, const char *what)
-{
-	if (rc < 0)
-		msg_die(EX_IOERR, "cannot %s the queue: %s", what, fr_error(front));
-}
-
-int
-lease_open(const char *path)
-{
-	char err[256];
-	front = fr_open(path, NULL, NULL, err, sizeof err);
-	if (!front) {
-		char *shown = url_shown(path);   /* a URI's password */
-		msg_die(EX_IOERR, "cannot open '%s': %s", shown ? shown : path, err);
-	}
-	/* --cookies keeps the session in the job: its file, like the jar,
-	 * is for this user's eyes only (SQLite gives its -wal and -shm the
-	 * main file's mode). */
-	if (F.o.cookies && !pgsql_is_uri(path)) {
-		char side[4096];
-		chmod(path, 0600);
-		for (const char *const *x = (const char *const[]){ "-wal", "-shm", NULL }; *x; x++)
-			if (snprintf(side, sizeof side, "%s%s", path, *x) < (int)sizeof side)
-				chmod(side, 0600);
-	}
-	rec_build_init(&lease_rec);
-	msgpack_sbuffer_init(&lease_bytes);
-	return 0;
-}
 
 int
 lease_active(void)
 {
-	return front != NULL;
-}
-
-struct fr *
-lease_frontier(void)
-{
-	return front;
+	return dbq_frontier() != NULL;
 }
 
 /* Admits one input URL.  Seeds are their own scope at depth 0. */
 void
 lease_admit(const char *canon, const char *host)
 {
+	fr *front = dbq_frontier();
 	if (seeded_batch == 0)
 		fr_begin(front);
 	if (fr_add(front, canon, host, host, 0, NULL) < 0)
@@ -158,108 +79,11 @@ dup_str(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* Writes: posted, and nothing waits for their answer.  They carry
- * copies of their strings, the jobs they came from are gone. */
-enum { W_UNLEASE, W_DEFER, W_REDIRECTED };
-
-typedef struct write_task {
-	dbq_task t;
-	int kind;
-	char *url, *host, *from;
-	double at, host_at;
-	char **urls;             /* W_UNLEASE: the n URLs handed back */
-	int n;
-} write_task;
-
-static void
-write_run(dbq_task *t)
-{
-	write_task *w = (write_task *)t;
-	switch (w->kind) {
-	case W_UNLEASE:
-		/* One transaction for all: on PostgreSQL each commit waits
-		 * for its WAL flush, which one statement at a time made a
-		 * stop with 230 waiting URLs take 15 s. */
-		check(fr_begin(front), "update");
-		for (int i = 0; i < w->n; i++)
-			check(fr_unlease(front, w->urls[i]), "update");
-		check(fr_commit(front), "update");
-		break;
-	case W_DEFER:
-		check(fr_defer(front, w->url, w->at, w->host, w->host_at), "update");
-		break;
-	default:
-		check(fr_add(front, w->url, w->host, w->host, 0, w->from), "add to");
-		check(fr_done(front, w->url, NULL, NULL, 0), "update");
-	}
-}
-
-static void
-write_done(dbq_task *t)
-{
-	write_task *w = (write_task *)t;
-	for (int i = 0; i < w->n; i++)
-		free(w->urls[i]);
-	free(w->urls);
-	free(w->url);
-	free(w->host);
-	free(w->from);
-	free(w);
-}
-
-static write_task *
-new_write(int kind, const char *url, const char *host, const char *from, double at,
-	  double host_at)
-{
-	write_task *w = xmalloc(sizeof *w);
-	*w = (write_task){ .t = { .run = write_run, .done = write_done }, .kind = kind,
-			   .url = dup_str(url), .host = dup_str(host), .from = dup_str(from),
-			   .at = at, .host_at = host_at };
-	return w;
-}
-
-/* Adds url (taken over) to hand-back w. */
-static void
-unlease_add(write_task *w, char *url)
-{
-	w->urls = xrealloc(w->urls, (size_t)(w->n + 1) * sizeof *w->urls);
-	w->urls[w->n++] = url;
-}
-
-/* Posts hand-back w, or frees it when it holds no URL. */
-static void
-unlease_post(write_task *w)
-{
-	if (w->n)
-		dbq_post(&w->t);
-	else
-		write_done(&w->t);
-}
-
-static void
-post_write(int kind, const char *url, const char *host, const char *from, double at,
-	   double host_at)
-{
-	dbq_post(&new_write(kind, url, host, from, at, host_at)->t);
-}
-
-/* A job of the frontier's follows a redirect to canon: the frontier
- * learns the target is done, so a crawl that finds it later does not
- * fetch it again (the input's record holds what it answered). */
-void
-lease_redirected(const char *canon, const char *host, const char *from)
-{
-	if (front)
-		post_write(W_REDIRECTED, canon, host, from, 0, 0);
-}
-
-/* Input is exhausted: commit the last seeds and start leasing, from the
- * frontier's thread. */
 void
 lease_seeded(void)
 {
 	if (seeded_batch)
-		fr_commit(front);
+		fr_commit(dbq_frontier());
 	seeded_batch = 0;
 	seeding = 0;
 	if (dbq_start() != 0)
@@ -429,10 +253,11 @@ lease_run(dbq_task *t)
 {
 	lease_task *l = (lease_task *)t;
 	double now = tm_wall();
-	check(fr_expire(front, now), "update");
+	fr *front = dbq_frontier();
+	dbq_check(fr_expire(front, now), "update");
 	l->n = fr_lease(front, (int)l->room, now, F.o.lease, (int)F.o.max_attempts, gap_of,
 			accept_row, exhausted, l);
-	check(l->n, "lease from");
+	dbq_check(l->n, "lease from");
 	/* Asked here, in turn: a handback posted after this lease runs
 	 * after it, so a URL in memory when the answer comes was leased
 	 * when this counted it. */
@@ -485,21 +310,6 @@ on_poll(uv_timer_t *t)
 	(void)t;
 }
 
-/* The job is over for us: says what waits for paused hosts (n URLs). */
-static void
-note_held(long long n)
-{
-	if (n <= 0 || held.n == 0)
-		return;
-	char list[512] = "";
-	for (int i = 0; i < held.n; i++) {
-		size_t l = strlen(list);
-		snprintf(list + l, sizeof list - l, "%s%s (%s)", i ? ", " : "", held.names[i],
-			 held.reasons[i]);
-	}
-	msg_note("%lld URLs wait for paused hosts: %s", n, list);
-}
-
 /* The lease's answer, on the loop: the jobs, the dead letters, and
  * whether the job is over. */
 static void
@@ -508,14 +318,12 @@ lease_done(dbq_task *t)
 	lease_task *l = (lease_task *)t;
 	leasing = 0;
 	double mono = tm_mono(), wall = tm_wall();
-	write_task *back = new_write(W_UNLEASE, NULL, NULL, NULL, 0, 0);
+	struct qwrite *back = qwrite_handback();
 	for (int i = 0; i < l->n_rows; i++) {
 		leased *r = &l->rows[i];
 		if (r->kind == ROW_EXHAUSTED) {
 			job *j = leased_job(r);
-			j->error = FETCHERR_ATTEMPTS_EXHAUSTED;
-			j->error_detail = dup_str(r->detail);
-			job_emit(j);
+			record_fail(j, FETCHERR_ATTEMPTS_EXHAUSTED, dup_str(r->detail));
 			continue;
 		}
 		/* A host just taken from another fetch goes on at its pace. */
@@ -525,15 +333,15 @@ lease_done(dbq_task *t)
 		}
 		/* Stopped meanwhile: back unstarted, as lease_interrupt's. */
 		if (r->kind == ROW_TAKEN && F.stopping)
-			unlease_add(back, dup_str(r->url));
+			qwrite_handback_add(back, dup_str(r->url));
 		else if (r->kind == ROW_TAKEN)
 			sched_enqueue(leased_job(r));
 	}
-	unlease_post(back);
+	qwrite_handback_post(back);
 	if (l->n == 0 && !F.stopping) {
 		if (F.alive == 0 && l->outstanding == 0) {
 			F.input_done = 1;
-			note_held(l->held);
+			beat_note_held(l->held);
 		} else {
 			uv_timer_start(&poll_timer, on_poll, LEASE_POLL_MS, 0);
 			full_alive = l->turned > 0 ? F.alive : 0;
@@ -542,342 +350,20 @@ lease_done(dbq_task *t)
 	lease_free(l);
 }
 
-int
-lease_defer(job *j, double wait)
-{
-	if (!front)
-		return 0;
-	host *h = j->host;
-	double mono = tm_mono(), wall = tm_wall();
-	/* The host's hold (a Retry-After, the breaker) goes to the job too,
-	 * for whoever leases its URLs next. */
-	double until = pace_free_at(&h->pace);
-	post_write(W_DEFER, j->url, h->name, NULL, wall + wait, until > mono ? wall + until - mono : 0);
-	job_drop(j);
-	return 1;
-}
-
-static void
-holds_free(holds *h)
-{
-	for (int i = 0; i < h->n; i++) {
-		free(h->names[i]);
-		free(h->reasons[i]);
-	}
-	free(h->names);
-	free(h->reasons);
-	*h = (holds){ 0 };
-}
-
-/* fr_paused's callback: one more paused host. */
-static void
-collect(void *arg, const char *host, const char *reason)
-{
-	holds *h = arg;
-	if (h->n == h->cap) {
-		h->cap = h->cap ? h->cap * 2 : 8;
-		h->names = xrealloc(h->names, h->cap * sizeof *h->names);
-		h->reasons = xrealloc(h->reasons, h->cap * sizeof *h->reasons);
-	}
-	h->names[h->n] = dup_str(host);
-	h->reasons[h->n++] = dup_str(reason);
-}
-
-/* fr_leaving's callback: a host we hand to other fetches is held too. */
-static void
-collect_leaving(void *arg, const char *host)
-{
-	collect(arg, host, "handed to another fetch on the job");
-}
-
-/* Hands the leases of the waiting jobs of held hosts (of all hosts when
- * any) back unstarted, and says how many, of_what. */
-static void
-unlease_waiting(int any, const char *of_what)
-{
-	write_task *w = new_write(W_UNLEASE, NULL, NULL, NULL, 0, 0);
-	for (job *j; (j = host_take_held(any));) {
-		unlease_add(w, j->url);   /* taken over from the job */
-		j->url = NULL;
-		job_drop(j);
-	}
-	int n = w->n;
-	unlease_post(w);
-	if (n > 0)
-		msg_note("%d unstarted URLs%s back to the queue", n, of_what);
-}
-
-/* Reads the paused hosts and the ones we hand back into now. */
-static void
-read_holds(holds *now)
-{
-	check(fr_paused(front, collect, now), "read");
-	fr_leaving(front, collect_leaving, now);
-}
-
-/* now (taken over) is what is held: the scheduler holds those hosts,
- * and the leases of their URLs that have not started go back. */
-static void
-take_holds(holds *now)
-{
-	host_set_holds((const char *const *)now->names, (const char *const *)now->reasons, now->n);
-	holds_free(&held);
-	held = *now;
-	*now = (holds){ 0 };
-	unlease_waiting(0, " of paused or handed-over hosts");
-}
-
 /* A signal stops fetch: the URLs it holds that have not started go back
  * to pending, unused, for the next run; as records they would be dead
  * letters (`interrupted`) once the sink saw them. */
 void
 lease_interrupt(void)
 {
-	if (front)
-		unlease_waiting(1, "");
-}
-
-/* Checks fr_beat's or fr_join's count (what: the call) and says how
- * many leases of dead fetches came back. */
-static void
-note_reclaimed(int n, const char *what)
-{
-	check(n, what);
-	if (n > 0)
-		msg_note("%d URLs leased by a fetch that no longer runs are pending again", n);
-}
-
-/* --recrawl AGE: done URLs stored more than AGE ago go back to pending,
- * but only those stored before this fetch started, so each comes back
- * at most once in a run and a small AGE cannot keep the job going for
- * ever.  From the first recrawl whose limit is the start, nothing more
- * can come.  Returns how many came back. */
-static int
-recrawl(void)
-{
-	if (F.o.recrawl < 0 || recrawl_over)
-		return 0;
-	double now = tm_wall(), before = fmin(now - F.o.recrawl, started);
-	int n = fr_recrawl(front, before, now);
-	check(n, "update");
-	recrawl_over = before == started;
-	return n;
-}
-
-/* Says how many URLs a recrawl brought back (n), when any. */
-static void
-note_recrawled(int n)
-{
-	if (n > 0)
-		msg_note("%d URLs stored more than %g s ago are pending again for a recrawl", n,
-			 F.o.recrawl);
-}
-
-/* A host the yield guard judged on the frontier's thread: below
- * --min-yield over a fresh window, or slowed and not below. */
-typedef struct judged {
-	char *host;
-	double share;
-	int low;
-} judged;
-
-/* One heartbeat: at most one is posted at a time. */
-typedef struct beat_task {
-	dbq_task t;
-	int reclaimed;    /* fr_beat's count */
-	int recrawled;    /* recrawl's */
-	char *cookies;    /* --cookies: the jar to store, when it changed */
-	judged *judged;   /* the yield guard's hosts, n_judged of them */
-	int n_judged, cap_judged;
-	holds now;        /* the hosts held: paused, or handed back */
-} beat_task;
-
-/* fr_yields's callback: a host of ours below the guard, or slowed and
- * no longer below, for the beat's answer to decide its next step. */
-static void
-guard(void *arg, const char *host, double share, int slowed)
-{
-	beat_task *b = arg;
-	int low = share < F.o.min_yield;
-	if ((!low && !slowed) || !fr_owns(front, host))
-		return;
-	if (b->n_judged == b->cap_judged) {
-		b->cap_judged = b->cap_judged ? b->cap_judged * 2 : 8;
-		b->judged = xrealloc(b->judged, (size_t)b->cap_judged * sizeof *b->judged);
-	}
-	b->judged[b->n_judged++] = (judged){ dup_str(host), share, low };
-}
-
-/* The guard's steps to store: a host's reason, or its pause. */
-typedef struct step_task {
-	dbq_task t;
-	char *host, *reason;     /* reason NULL: back at full rate */
-	int pause;
-} step_task;
-
-static void
-step_run(dbq_task *t)
-{
-	step_task *s = (step_task *)t;
-	if (s->pause)
-		check(fr_pause(front, s->host, s->reason, tm_wall()), "update");
-	else
-		check(fr_slow(front, s->host, s->reason, tm_wall()), "update");
-}
-
-static void
-step_done(dbq_task *t)
-{
-	step_task *s = (step_task *)t;
-	free(s->host);
-	free(s->reason);
-	free(s);
-}
-
-/* Stores host's step: pause, or the reason its rate is what it is. */
-static void
-post_step(const char *host, const char *reason, int pause)
-{
-	step_task *s = xcalloc(1, sizeof *s);
-	s->t = (dbq_task){ .run = step_run, .done = step_done };
-	s->host = dup_str(host);
-	s->reason = reason ? dup_str(reason) : NULL;
-	s->pause = pause;
-	dbq_post(&s->t);
-}
-
-#define GUARD_HALVINGS 2   /* x0.5, then x0.25, then the pause */
-
-/* The yield guard's next step for one host it judged: below --min-yield
- * over a fresh window, its rate is halved (pace_brake), halved again,
- * then the host is paused for every fetch on the job; a fresh window
- * back at --min-yield undoes one halving.  Each step starts a new
- * window (fr_slow), so the next is judged at the new rate. */
-static void
-guard_step(const judged *g)
-{
-	host *h = host_get(g->host);
-	struct pace_conf c = health_conf();
-	int brake = h->pace.brake;
-	char why[128], m[256];
-	snprintf(why, sizeof why, "yield %.0f%% %s %.0f%% over the last %ld stored", g->share * 100,
-		 g->low ? "<" : ">=", F.o.min_yield * 100, F.o.yield_window);
-	if (g->low && brake >= GUARD_HALVINGS) {
-		snprintf(m, sizeof m, "paused %s: %s (fetch --queue DB --resume %s puts it back)",
-			 g->host, why, g->host);
-		msg_warn("%s", m);
-		post_step(g->host, why, 1);
-		/* Held from now, not from the next beat's read; --resume
-		 * then puts it back at its full rate, with a fresh window. */
-		collect(&held, g->host, why);
-		host_set_holds((const char *const *)held.names, (const char *const *)held.reasons,
-			       held.n);
-		unlease_waiting(0, " of paused or handed-over hosts");
-		pace_brake(&h->pace, &c, 0);
-		stats_guard(h, 1);
-		alert_fire(h, ALERT_YIELD, g->share, m);
-		return;
-	}
-	if (!g->low && brake == 0) {   /* a reason left by an earlier run */
-		post_step(g->host, NULL, 0);
-		return;
-	}
-	int to = g->low ? brake + 1 : brake - 1;
-	double interval = pace_brake(&h->pace, &c, to);
-	char reason[192];
-	snprintf(reason, sizeof reason, "rate x%g: %s", ldexp(1, -to), why);
-	if (g->low) {
-		snprintf(m, sizeof m, "%s: yield %.2f below %g: rate halved%s (interval %.3f s)", g->host,
-			 g->share, F.o.min_yield, to > 1 ? " again, x0.25" : "", interval);
-	} else {
-		snprintf(m, sizeof m, "%s: yield %.2f back at %g: rate %s (interval %.3f s)", g->host,
-			 g->share, F.o.min_yield, to ? "doubled, x0.5" : "back in full", interval);
-	}
-	msg_warn("%s", m);
-	post_step(g->host, to ? reason : NULL, 0);
-	if (g->low) {
-		stats_guard(h, 0);
-		alert_fire(h, ALERT_YIELD, g->share, m);
-	}
-}
-
-/* On the frontier's thread. */
-static void
-beat_run(dbq_task *t)
-{
-	beat_task *b = (beat_task *)t;
-	b->reclaimed = fr_beat(front, tm_wall());
-	check(b->reclaimed, "update");
-	b->recrawled = recrawl();
-	if (F.o.min_yield > 0)
-		check(fr_yields(front, (int)F.o.yield_window, guard, b), "read");
-	read_holds(&b->now);
-	if (b->cookies)
-		check(fr_cookies_put(front, b->cookies, tm_wall()), "update");
-}
-
-/* The beat's answer.  URLs it took back are leased by the next pass.
- * The guard's steps are stored before the next beat reads the paused
- * hosts (tasks run in order), and a host it pauses is held at once. */
-static void
-beat_done(dbq_task *t)
-{
-	beat_task *b = (beat_task *)t;
-	beating = 0;
-	note_reclaimed(b->reclaimed, "update");
-	note_recrawled(b->recrawled);
-	take_holds(&b->now);
-	for (int i = 0; i < b->n_judged; i++) {
-		guard_step(&b->judged[i]);
-		free(b->judged[i].host);
-	}
-	free(b->judged);
-	free(b->cookies);
-	free(b);
-}
-
-/* --cookies: the jar as last stored in the job (cookies_changed). */
-static char *cookies_stored;
-
-/* The jar (req_cookies_dump) when it changed since it was last stored,
- * for the job: so a rerun or another fetch has the session.  NULL
- * when it did not, or without --cookies. */
-static char *
-cookies_changed(void)
-{
-	char *now = req_cookies_dump();
-	if (!now || (cookies_stored && strcmp(now, cookies_stored) == 0)) {
-		free(now);
-		return NULL;
-	}
-	free(cookies_stored);
-	cookies_stored = dup_str(now);
-	return now;
-}
-
-/* The heartbeat's timer: the driver's pass posts it. */
-static void
-on_beat(uv_timer_t *t)
-{
-	(void)t;
-	beat_due = 1;
+	if (dbq_frontier())
+		qwrite_unlease_waiting(1, "");
 }
 
 void
 lease_want(void)
 {
-	if (!front)
-		return;
-	dbq_collect();
-	if (beat_due && !beating) {
-		beat_task *b = xcalloc(1, sizeof *b);
-		b->t = (dbq_task){ .run = beat_run, .done = beat_done };
-		b->cookies = cookies_changed();
-		beat_due = 0;
-		beating = 1;   /* before: without the thread, done runs within */
-		dbq_post(&b->t);
-	}
-	if (seeding || F.stopping || F.input_done || leasing)
+	if (!dbq_frontier() || seeding || F.stopping || F.input_done || leasing)
 		return;
 	/* Refill in batches, once half the room is free: a write
 	 * transaction for every freed slot would cost more than the
@@ -900,144 +386,18 @@ lease_want(void)
 }
 
 int
-lease_idle(void)
+lease_init(void)
 {
-	return dbq_idle();
-}
-
-void
-lease_end_loop(void)
-{
-	dbq_stop();
-}
-
-int
-lease_init_loop(void)
-{
-	if (!front)
-		return 0;
-	if (uv_timer_init(F.loop, &poll_timer) != 0 || uv_timer_init(F.loop, &beat_timer) != 0)
-		return -1;
-	/* On this thread: no task is posted before seeding ends. */
-	started = tm_wall();
-	note_recrawled(recrawl());
-	note_reclaimed(fr_join(front, tm_wall()), "join");
-	if (F.o.cookies) {   /* the job's jar over --cookies FILE's */
-		char *c = fr_cookies(front, tm_wall());
-		check(c ? 0 : -1, "read");
-		req_cookies_load(c);
-		free(c);
-	}
-	holds now = { 0 };
-	read_holds(&now);
-	take_holds(&now);
-	uint64_t ms = (uint64_t)(FR_OWNER_BEAT * 1000);
-	return uv_timer_start(&beat_timer, on_beat, ms, ms);
-}
-
-/* A read of the queue ages, for --stats. */
-typedef struct ages_task {
-	dbq_task t;
-	struct queue_age *ages;
-	size_t n, cap;
-} ages_task;
-
-/* fr_queue_ages's callback: one more host. */
-static void
-add_age(void *arg, const char *host, double age)
-{
-	ages_task *a = arg;
-	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->ages = xrealloc(a->ages, a->cap * sizeof *a->ages);
-	}
-	a->ages[a->n].host = dup_str(host);
-	a->ages[a->n++].age = age;
-}
-
-static void
-free_ages(void)
-{
-	for (size_t i = 0; i < F.n_queue_ages; i++)
-		free(F.queue_ages[i].host);
-	free(F.queue_ages);
-	F.queue_ages = NULL;
-	F.n_queue_ages = 0;
-}
-
-static void
-ages_run(dbq_task *t)
-{
-	check(fr_queue_ages(front, tm_wall(), add_age, t), "read");
-}
-
-static void
-ages_done(dbq_task *t)
-{
-	ages_task *a = (ages_task *)t;
-	ageing = 0;
-	free_ages();
-	F.queue_ages = a->ages;
-	F.n_queue_ages = a->n;
-	free(a);
-}
-
-void
-lease_queue_ages(void)
-{
-	if (!front || ageing)
-		return;
-	ages_task *a = xcalloc(1, sizeof *a);
-	a->t = (dbq_task){ .run = ages_run, .done = ages_done };
-	ageing = 1;
-	dbq_post(&a->t);
-}
-
-/* --pause HOST (on) and --resume HOST: change the job and exit. */
-int
-lease_pause(const char *host, int on)
-{
-	double now = tm_wall();
-	int rc = on ? fr_pause(front, host, "paused by hand", now) : fr_resume(front, host, now);
-	check(rc, "update");
-	if (on)
-		msg_note("paused %s: fetches on the job stop starting it within 2 s", host);
-	else
-		msg_note(rc ? "resumed %s" : "%s was not paused", host);
-	lease_close();
-	return 0;
-}
-
-/* --report and --requeue-dead: print the job's state and exit. */
-int
-lease_report(int requeue)
-{
-	if (requeue) {
-		int n = fr_requeue_dead(front);
-		check(n, "requeue in");
-		msg_note("%d dead URLs back to pending", n);
-	}
-	int rc = fr_report(front, tm_wall(), stdout);
-	lease_close();
-	return rc;
+	rec_build_init(&lease_rec);
+	msgpack_sbuffer_init(&lease_bytes);
+	return uv_timer_init(F.loop, &poll_timer);
 }
 
 void
 lease_close(void)
 {
-	if (!front)
+	if (!dbq_frontier())
 		return;
-	dbq_stop();
-	char *c = cookies_changed();   /* the jar as the fetch ends */
-	if (c)
-		check(fr_cookies_put(front, c, tm_wall()), "update");
-	free(c);
-	free(cookies_stored);
-	cookies_stored = NULL;
-	fr_close(front);
-	front = NULL;
-	holds_free(&held);
-	free_ages();
 	rec_build_free(&lease_rec);
 	msgpack_sbuffer_destroy(&lease_bytes);
 }

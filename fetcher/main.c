@@ -420,6 +420,29 @@ parse_options(int argc, char **argv)
 		msg_usage("--sitemaps needs --queue");
 }
 
+/* The policies' flags (struct retry_conf, redirect_conf, robots_conf),
+ * from the options. */
+static void
+configure(void)
+{
+	const fetch_opts *o = &F.o;
+	struct retry_conf *r = &F.conf.retry;
+	memcpy(r->retry_on, o->retry_on, sizeof r->retry_on);
+	r->n_retry_on = o->n_retry_on;
+	r->retries = o->retries;
+	r->backoff = o->backoff;
+	r->max_retry_after = o->max_retry_after;
+	r->max_elapsed = o->max_elapsed;
+	F.conf.redirect = (struct redirect_conf){
+		.max_redirs = o->max_redirs, .scope = o->redirects,
+		.private_ranges = o->private_ranges, .allow_private = o->allow_private,
+		.via_proxy = o->proxy != NULL,
+	};
+	F.conf.robots = (struct robots_conf){
+		.retries = o->retries, .backoff = o->backoff, .agent = o->robots_agent,
+	};
+}
+
 /* Counts a SIGHUP; the driver re-reads --policy (drive.c). */
 static void
 on_hup(uv_signal_t *s, int signum)
@@ -452,12 +475,13 @@ main(int argc, char **argv)
 	int cookie_failed = 0;
 	msg_init("fetch");
 	parse_options(argc, argv);
+	configure();
 	if (F.o.queue) {
-		lease_open(F.o.queue);
+		dbq_open(F.o.queue);
 		if (pause_host)
-			return lease_pause(pause_host, pause_on);
+			return jobctl_pause(pause_host, pause_on);
 		if (report)
-			return lease_report(report == 2) == 0 ? 0 : EX_IOERR;
+			return jobctl_report(report == 2) == 0 ? 0 : EX_IOERR;
 	}
 	srand((unsigned)time(NULL) ^ (unsigned)getpid());
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || loop_init() != 0)
@@ -473,7 +497,8 @@ main(int argc, char **argv)
 			  policy_max_per_host(F.policy, F.o.per_host));
 	rec_build_init(&F.build);
 	uv_timer_init(F.loop, &F.sched_timer);
-	lease_init_loop();
+	if (F.o.queue && (lease_init() != 0 || beat_init() != 0))
+		msg_die(EX_SOFTWARE, "cannot start the queue's timers");
 	stats_init();
 	metrics_init();
 	alert_init();
@@ -493,18 +518,19 @@ main(int argc, char **argv)
 
 	/* Shutdown order: curl first, then every uv handle, then the loop.
 	 * The frontier's thread first of all: the last queue ages are read
-	 * here, at once. */
-	lease_end_loop();
-	lease_queue_ages();
+	 * at once. */
+	dbq_stop();
 	stats_close();
 	metrics_close();
 	alert_close();
 	progress_close();
 	output_close();
 	input_close();
+	beat_close();
 	lease_close();
+	dbq_close();
 	loop_close();
-	xfer_free_spares();
+	pool_free();
 	if (req_cookies_save() != 0)
 		cookie_failed = 1;
 	req_free();

@@ -29,7 +29,6 @@
 
 static uv_timer_t timer;
 static int timer_on, due;
-static prom_hist durations;
 
 static void
 on_timer(uv_timer_t *t)
@@ -48,12 +47,6 @@ metrics_init(void)
 	uv_unref((uv_handle_t *)&timer);   /* never what keeps fetch running */
 	timer_on = 1;
 	metrics_write();   /* the file exists from the start */
-}
-
-void
-metrics_request(double seconds)
-{
-	prom_observe(&durations, seconds);
 }
 
 static int
@@ -167,7 +160,7 @@ metrics_write(void)
 
 	prom_family(f, "sluice_fetch_request_duration_seconds", "histogram",
 		    "Time from a request's start to its last byte, all hosts.");
-	prom_hist_put(f, "sluice_fetch_request_duration_seconds", NULL, &durations);
+	prom_hist_put(f, "sluice_fetch_request_duration_seconds", NULL, &F.stats.durations);
 	prom_family(f, "sluice_fetch_in_flight", "gauge", "Requests in flight now.");
 	prom_value(f, "sluice_fetch_in_flight", NULL, (double)F.inflight);
 	prom_family(f, "sluice_fetch_pending", "gauge", "URLs read and not yet written as records.");

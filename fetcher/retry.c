@@ -1,5 +1,8 @@
 /* retry — what is worth another attempt, how long to wait for it, and
- * when a URL has waited too long.
+ * when a URL has waited too long.  Pure rules: they read the job and
+ * its host, the flags in struct retry_conf and the `now` and jitter
+ * they are given, change nothing and return a verdict the driver acts
+ * on (tests/unit/test_retry.c).
  *
  * Retried: statuses in --retry-on (default 429,502,503,504) and transient
  * network failures (timeout, reset, connect: the words lib/fetcherr.h
@@ -21,16 +24,14 @@
 #include "fetch.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include "tm.h"
 
 int
-retry_status_listed(int status)
+retry_status_listed(const struct retry_conf *c, long status)
 {
-	for (int i = 0; i < F.o.n_retry_on; i++)
-		if (F.o.retry_on[i] == status)
+	for (int i = 0; i < c->n_retry_on; i++)
+		if (c->retry_on[i] == status)
 			return 1;
 	return 0;
 }
@@ -42,79 +43,58 @@ retry_unit_random(void)
 	return (double)rand() / ((double)RAND_MAX + 1.0);
 }
 
-/* Decides whether j, whose attempt ended with rc (and j->status), gets
- * another attempt.  Returns 1 with *wait in seconds, or 0 with j->error
- * set to the final reason (NULL for a final HTTP answer). */
-int
-retry_decide(job *j, CURLcode rc, double retry_after, double *wait)
+struct retry_verdict
+retry_expired(const struct retry_conf *c, const job *j)
 {
-	int status_retry = rc == CURLE_OK && retry_status_listed((int)j->status);
+	struct retry_verdict v = { .error = j->error };
+	if (j->attempts == 0) {
+		v.error = FETCHERR_DEADLINE;
+		snprintf(v.detail, sizeof v.detail,
+			 "not started within --max-elapsed (%g s): its host was failing", c->max_elapsed);
+	} else {
+		snprintf(v.detail, sizeof v.detail, "--max-elapsed (%g s) passed before attempt %d",
+			 c->max_elapsed, j->attempts + 1);
+	}
+	return v;
+}
+
+struct retry_verdict
+retry_decide(const struct retry_conf *c, const job *j, int answered, double retry_after,
+	     double now, double unit)
+{
+	struct retry_verdict v = { .error = j->error };
+	int status_retry = answered && retry_status_listed(c, j->status);
 	if (!status_retry && !fetcherr_retried(j->error))
-		return 0;
+		return v;
 	if (status_retry)
-		j->error = FETCHERR_RETRIES_EXHAUSTED;
-	if (retry_after > F.o.max_retry_after) {
-		j->error = FETCHERR_RETRY_AFTER;
-		char why[96];
-		snprintf(why, sizeof why, "server asked to wait %.0f s, more than --max-retry-after",
-			 retry_after);
-		free(j->error_detail);
-		j->error_detail = strdup(why);
-		return 0;
+		v.error = FETCHERR_RETRIES_EXHAUSTED;
+	if (retry_after > c->max_retry_after) {
+		v.error = FETCHERR_RETRY_AFTER;
+		snprintf(v.detail, sizeof v.detail,
+			 "server asked to wait %.0f s, more than --max-retry-after", retry_after);
+		return v;
 	}
 	/* At the first hop, earlier leases' attempts count too. */
 	int tried = j->hop_attempts + (j->target ? 0 : j->prior);
-	if (tried > F.o.retries)
-		return 0;
-	if (retry_after >= 0) {
-		*wait = retry_after;
-	} else {
-		/* Full jitter (exponential cap, uniform below it): retries of
-		 * many URLs spread out instead of firing in step. */
-		*wait = pace_backoff(F.o.backoff, tried, retry_unit_random());
-	}
+	if (tried > c->retries)
+		return v;
+	/* Full jitter (exponential cap, uniform below it): retries of many
+	 * URLs spread out instead of firing in step. */
+	double wait = retry_after >= 0 ? retry_after : pace_backoff(c->backoff, tried, unit);
 	/* The retry starts no earlier than its host allows. */
-	double now = tm_mono();
 	double host_free = pace_free_at(&j->host->pace) - now;
-	if (now + fmax(*wait, host_free) > j->deadline) {
-		retry_expired(j);
-		return 0;
+	if (now + fmax(wait, host_free) > j->deadline) {
+		struct retry_verdict x = retry_expired(c, j);
+		x.error = v.error;
+		return x;
 	}
-	return 1;
+	return (struct retry_verdict){ .again = 1, .wait = wait };
 }
 
-/* Notes j joining its host's queue. */
-void
-retry_queued(job *j, double now)
-{
-	j->queued_sick = pace_sick_clock(&j->host->pace, now);
-}
-
-/* When j passes --max-elapsed: its deadline once it has started; before
- * that, the deadline it would get starting now (later while its host is
- * healthy, since then waiting costs it nothing). */
 double
-retry_deadline(const job *j, double now)
+retry_deadline(const struct retry_conf *c, const job *j, double now)
 {
 	if (j->attempts)
 		return j->deadline;
-	return now + F.o.max_elapsed - (pace_sick_clock(&j->host->pace, now) - j->queued_sick);
-}
-
-/* Ends j's retries on its deadline: a URL that was tried keeps its last
- * status and error; one that never started gets `deadline`. */
-void
-retry_expired(job *j)
-{
-	char why[96];
-	if (j->attempts == 0) {
-		j->error = FETCHERR_DEADLINE;
-		snprintf(why, sizeof why, "not started within --max-elapsed (%g s): its host was failing",
-			 F.o.max_elapsed);
-	} else {
-		snprintf(why, sizeof why, "--max-elapsed (%g s) passed before attempt %d",
-			 F.o.max_elapsed, j->attempts + 1);
-	}
-	free(j->error_detail);
-	j->error_detail = strdup(why);
+	return now + c->max_elapsed - (pace_sick_clock(&j->host->pace, now) - j->queued_sick);
 }

@@ -8,6 +8,8 @@
  *
  * Waiting jobs also end here when they pass --max-elapsed (the rule is
  * in retry.c): the same timer wakes the pump for the earliest deadline.
+ * A job whose origin's robots.txt is not yet known waits for it, and one
+ * it disallows ends (the rule is robots.c's).
  *
  * The hosts, their queues and their pacing state are host.c's; when a
  * host may start is lib/pace.c's rule.
@@ -20,7 +22,6 @@
 #include <string.h>
 
 #include "tm.h"
-#include "url.h"
 
 /* When waiting job j must end: INFINITY for a job that has not started
  * while its host is healthy, whose wait costs it nothing. */
@@ -29,14 +30,14 @@ ends_at(const job *j, double now)
 {
 	if (!j->attempts && !j->host->pace.sick)
 		return INFINITY;
-	return retry_deadline(j, now);
+	return retry_deadline(&F.conf.retry, j, now);
 }
 
 void
 sched_enqueue(job *j)
 {
 	double now = tm_mono();
-	retry_queued(j, now);
+	j->queued_sick = pace_sick_clock(&j->host->pace, now);
 	F.expire_at = fmin(F.expire_at, ends_at(j, now));
 	host_queue_fresh(j);
 }
@@ -48,6 +49,14 @@ sched_retry(job *j)
 	F.expire_at = fmin(F.expire_at, j->deadline);
 }
 
+/* Ends j, which waited past its deadline, with retry.c's verdict. */
+static void
+expired(job *j)
+{
+	struct retry_verdict v = retry_expired(&F.conf.retry, j);
+	record_fail(j, v.error, strdup(v.detail));
+}
+
 /* Ends h's waiting jobs that are past their deadline; returns the
  * earliest deadline left.  Fresh jobs are in the order they were queued,
  * so the head has been charged the most. */
@@ -55,17 +64,13 @@ static double
 expire_host(host *h, double now)
 {
 	while (h->fresh && ends_at(h->fresh, now) <= now) {
-		job *j = host_unlink(h, &h->fresh);
-		retry_expired(j);
-		job_emit(j);
+		expired(host_unlink(h, &h->fresh));
 	}
 	double next = h->fresh ? ends_at(h->fresh, now) : INFINITY;
 	for (job **p = &h->retry; *p;) {
 		job *j = *p;
 		if (j->deadline <= now) {
-			host_unlink(h, p);
-			retry_expired(j);
-			job_emit(j);
+			expired(host_unlink(h, p));
 		} else {
 			next = fmin(next, j->deadline);
 			p = &j->next;
@@ -125,6 +130,25 @@ on_sched_timer(uv_timer_t *t)
 	(void)t;
 }
 
+/* Starts the request for the robots.txt of h's origin o, a start like
+ * any, as guarded as the job that asks for it; h's pages wait for it. */
+static void
+start_robots(host *h, origin *o, int guard, double now)
+{
+	job *r = job_new_robots(h, o);
+	r->guard = guard;
+	o->robots_state = ROBOTS_LOADING;
+	h->robots_loading++;
+	sched_started(h, now);
+	if (xfer_start(r) != 0) {
+		/* Out of handles: go on without rules, not spin. */
+		sched_finished(h);
+		h->robots_loading--;
+		job_free(r);
+		o->robots_state = ROBOTS_READY;
+	}
+}
+
 /* Starts jobs on h until it, or the global budget, must wait.  Returns
  * the time h next wants the pump, INFINITY when only a finishing request
  * (or nothing) can unblock it. */
@@ -141,46 +165,29 @@ pump_host(host *h, double now)
 		job *j = take(h, now, &when);
 		if (!j)
 			return when;
-		/* Canonical URLs have a path: what follows the origin. */
 		const char *u = job_target(j);
 		origin *o = host_origin(h, u);
 		if (j->guard && o->private) {
 			j->refused_private = 1;
-			j->error = FETCHERR_PRIVATE_ADDRESS;
-			free(j->error_detail);
-			j->error_detail = redirect_private_detail(j);
-			job_emit(j);
+			record_fail(j, FETCHERR_PRIVATE_ADDRESS, xfer_private_detail(j));
 			continue;
 		}
-		if (h->use_robots && o->robots_state != ROBOTS_READY) {
-			/* Its origin's robots.txt first: a start like any, and
-			 * as guarded as the job that asks for it. */
+		enum robots_gate g = robots_gate(h, o, u);
+		if (g == ROBOTS_FETCH) {
 			host_untake(h, j);
-			job *r = robots_job(h, o);
-			r->guard = j->guard;
-			sched_started(h, now);
-			if (xfer_start(r) != 0) {
-				/* Out of handles: go on without rules, not spin. */
-				sched_finished(h);
-				h->robots_loading--;
-				job_free(r);
-				o->robots_state = ROBOTS_READY;
-			}
+			start_robots(h, o, j->guard, now);
 			continue;
 		}
-		if (h->use_robots && !robots_allowed(o->robots, u + url_origin_len(u))) {
-			j->error = FETCHERR_ROBOTS;
-			free(j->error_detail);
-			j->error_detail = redirect_detail(j->target, robots_reason(o->robots));
-			job_emit(j);
+		if (g == ROBOTS_REFUSED) {
+			record_fail(j, FETCHERR_ROBOTS, fetcherr_hop_detail(j->target, robots_reason(o->robots)));
 			continue;
 		}
 		if (!j->attempts)
-			j->deadline = retry_deadline(j, now);
+			j->deadline = retry_deadline(&F.conf.retry, j, now);
 		sched_started(h, now);
 		if (xfer_start(j) != 0) {
 			sched_finished(h);
-			job_emit(j);
+			record_emit(j);
 		}
 	}
 	return when;
@@ -228,10 +235,7 @@ sched_interrupt_waiting(void)
 			char why[80];
 			snprintf(why, sizeof why, "stopped by signal before attempt %d%s%s",
 				 j->attempts + 1, j->error ? " after " : "", j->error ? fetcherr_word(j->error) : "");
-			j->error = FETCHERR_INTERRUPTED;
-			free(j->error_detail);
-			j->error_detail = strdup(why);
-			job_emit(j);
+			record_fail(j, FETCHERR_INTERRUPTED, strdup(why));
 		}
 		host_ring_del(h);
 	}

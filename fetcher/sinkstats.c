@@ -127,7 +127,7 @@ from_frontier(void)
 	if (!reading && now >= next_read) {
 		count_task *c = xcalloc(1, sizeof *c);
 		c->t = (dbq_task){ .run = count_run, .done = count_done };
-		c->front = lease_frontier();
+		c->front = dbq_frontier();
 		reading = 1;
 		next_read = now + SINKSTATS_EVERY_S;
 		dbq_post(&c->t);
@@ -140,7 +140,7 @@ sinkstats_accepted_rate(void)
 {
 	if (F.o.sink_stats)
 		return from_file();
-	if (lease_active())
+	if (dbq_frontier())
 		return from_frontier();
 	return -1;
 }

@@ -35,29 +35,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontier.h"
 #include "jstr.h"
 #include "msg.h"
 #include "tm.h"
+#include "xalloc.h"
 
 #define STATS_EVERY_MS 5000
 #define LAG_EVERY_MS 100
 
 static uv_timer_t timer, lag_timer;
-static int timer_on;
+static int timer_on, due;
+
+/* --queue: the frontier's queue age per host as of the last read,
+ * sorted by host; one read posted at a time (ageing). */
+struct queue_age {
+	char *host;
+	double age;
+};
+static struct queue_age *ages;
+static size_t n_ages;
+static int ageing;
 
 /* loop_lag_ms: the histogram (buckets as latency's), the largest lag,
  * and when the lag timer is next due, in uv_hrtime ms. */
 static unsigned long long lag_hist[HSTAT_BUCKETS];
 static double lag_max, lag_due;
-static int bucket(double ms);
 
-/* Only marks the write due: drive writes it after lease.c has read the
- * frontier's queue ages. */
+/* Only marks the write due: the driver's pass writes it (stats_pass). */
 static void
 on_timer(uv_timer_t *t)
 {
 	(void)t;
-	F.stats_due = 1;
+	due = 1;
 }
 
 /* libuv re-arms a repeating timer at the loop's time plus the period
@@ -69,7 +79,7 @@ on_lag(uv_timer_t *t)
 {
 	double now = (double)uv_hrtime() / 1e6;
 	double lag = now > lag_due ? now - lag_due : 0;
-	lag_hist[bucket(lag)]++;
+	lag_hist[counters_bucket(lag)]++;
 	if (lag > lag_max)
 		lag_max = lag;
 	lag_due = (double)uv_now(t->loop) + LAG_EVERY_MS;
@@ -94,77 +104,6 @@ stats_init(void)
 	timer_on = 1;
 }
 
-/* Adds n to code's count; past HSTAT_CODES distinct codes, to slot 0's. */
-static void
-count_code(host_stats *st, int code, unsigned long long n)
-{
-	for (int i = 1; i < HSTAT_CODES; i++) {
-		if (!st->status[i].code)
-			st->status[i].code = code;
-		if (st->status[i].code == code) {
-			st->status[i].n += n;
-			return;
-		}
-	}
-	st->status[0].n += n;
-}
-
-void
-stats_record(const job *j)
-{
-	fetch_stats *s = &F.stats;
-	s->records++;
-	s->bytes += j->body_len;
-	long c = j->status / 100;
-	s->by_class[c >= 1 && c <= 5 ? c : 0]++;
-	if (j->host) {
-		j->host->st.records++;
-		/* An attempt's error was counted when it ended; this is one
-		 * that never got one (robots, deadline). */
-		if (j->error && j->attempts == 0)
-			j->host->st.errors[j->error]++;
-	}
-	if (j->error)
-		s->errors[j->error]++;
-	s->not_modified += job_not_modified(j);
-}
-
-void
-stats_started(const job *j)
-{
-	j->host->st.starts++;
-	if (!j->is_robots && j->prior + j->attempts > 1)
-		j->host->st.retries++;
-}
-
-/* The histogram bucket of a latency in ms: 8 per doubling from 1 ms. */
-static int
-bucket(double ms)
-{
-	if (ms < 1)
-		return 0;
-	int b = (int)(log2(ms) * 8) + 1;
-	return b < HSTAT_BUCKETS ? b : HSTAT_BUCKETS - 1;
-}
-
-void
-stats_finished(const job *j)
-{
-	host_stats *st = &j->host->st;
-	st->requests++;
-	st->bytes += j->body_len;
-	if (j->status > 0)
-		count_code(st, (int)j->status, 1);
-	if (j->status == 429)
-		F.stats.throttled++;
-	if (j->error)
-		st->errors[j->error]++;
-	curl_off_t us = 0;
-	curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
-	st->latency[bucket((double)us / 1000.0)]++;
-	metrics_request((double)us / 1e6);
-}
-
 /* Writes error counts (by enum fetcherr) as the members of a JSON
  * object: the words counted, in the vocabulary's order. */
 static void
@@ -177,41 +116,6 @@ put_words(FILE *f, const unsigned long long *n)
 			sep = ", ";
 		}
 	}
-}
-
-/* Adds the counters of from to into. */
-static void
-fold(host_stats *into, const host_stats *from)
-{
-	into->records += from->records;
-	into->starts += from->starts;
-	into->requests += from->requests;
-	into->retries += from->retries;
-	into->bytes += from->bytes;
-	into->yield_halved += from->yield_halved;
-	into->yield_paused += from->yield_paused;
-	for (int i = 0; i < HSTAT_CODES; i++)
-		if (from->status[i].n)
-			count_code(into, i ? from->status[i].code : 0, from->status[i].n);
-	for (int e = 0; e < FETCHERR_COUNT; e++)
-		into->errors[e] += from->errors[e];
-	for (int i = 0; i < HSTAT_BUCKETS; i++)
-		into->latency[i] += from->latency[i];
-}
-
-void
-stats_evicted(const host *h)
-{
-	fold(&F.stats.other, &h->st);
-}
-
-void
-stats_guard(host *h, int paused)
-{
-	if (paused)
-		h->st.yield_paused++;
-	else
-		h->st.yield_halved++;
 }
 
 /* The number of samples in a histogram of HSTAT_BUCKETS buckets. */
@@ -323,10 +227,9 @@ queue_age(const char *name)
 {
 	if (!F.o.queue)
 		return -1;
-	if (F.n_queue_ages == 0)   /* none yet: the first read is on its way */
+	if (n_ages == 0)   /* none yet: the first read is on its way */
 		return 0;
-	const struct queue_age *a = bsearch(name, F.queue_ages, F.n_queue_ages,
-					    sizeof *F.queue_ages, by_age_host);
+	const struct queue_age *a = bsearch(name, ages, n_ages, sizeof *ages, by_age_host);
 	return a ? a->age : 0;
 }
 
@@ -414,10 +317,84 @@ stats_write(void)
 		msg_warn("cannot write '%s': %s", F.o.stats, strerror(errno));
 }
 
+/* A read of the queue ages, for the next write. */
+typedef struct ages_task {
+	dbq_task t;
+	struct queue_age *ages;
+	size_t n, cap;
+} ages_task;
+
+/* fr_queue_ages's callback: one more host. */
+static void
+add_age(void *arg, const char *host, double age)
+{
+	ages_task *a = arg;
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->ages = xrealloc(a->ages, a->cap * sizeof *a->ages);
+	}
+	a->ages[a->n].host = xstrdup(host);
+	a->ages[a->n++].age = age;
+}
+
+static void
+free_ages(void)
+{
+	for (size_t i = 0; i < n_ages; i++)
+		free(ages[i].host);
+	free(ages);
+	ages = NULL;
+	n_ages = 0;
+}
+
+static void
+ages_run(dbq_task *t)
+{
+	dbq_check(fr_queue_ages(dbq_frontier(), tm_wall(), add_age, t), "read");
+}
+
+static void
+ages_done(dbq_task *t)
+{
+	ages_task *a = (ages_task *)t;
+	ageing = 0;
+	free_ages();
+	ages = a->ages;
+	n_ages = a->n;
+	free(a);
+}
+
+/* Posts a read of the queue ages (--queue): answered at once when the
+ * frontier's thread does not run, else when the driver collects it; a
+ * write meanwhile uses the ages before. */
+static void
+read_ages(void)
+{
+	if (!F.o.queue || ageing)
+		return;
+	ages_task *a = xcalloc(1, sizeof *a);
+	a->t = (dbq_task){ .run = ages_run, .done = ages_done };
+	ageing = 1;
+	dbq_post(&a->t);
+}
+
+void
+stats_pass(void)
+{
+	if (!due)
+		return;
+	due = 0;
+	read_ages();
+	stats_write();
+}
+
 void
 stats_close(void)
 {
+	if (F.o.stats)
+		read_ages();
 	stats_write();
+	free_ages();
 	if (timer_on) {
 		uv_close((uv_handle_t *)&timer, NULL);
 		uv_close((uv_handle_t *)&lag_timer, NULL);

@@ -1,6 +1,14 @@
 /* xfer — one attempt of one job: the easy handle's options and
- * callbacks, pausing while output is blocked, and the mapping of curl's
- * result onto the record's `error` vocabulary. */
+ * callbacks, pausing while output is blocked, the private-address guard,
+ * and the mapping of curl's result onto the record's `error` vocabulary.
+ *
+ * The guard: when a redirect chain began at a public address, a hop may
+ * not connect to one in --private-ranges (`private_address`: a crawler
+ * in a cloud must not be steered into its metadata service or
+ * intranet).  The address is checked as connected, in the open-socket
+ * callback, and a reused connection's before anything is sent, so DNS
+ * cannot smuggle one in.  Which hops are guarded is redirect.c's rule
+ * (job->guard). */
 #include "fetch.h"
 
 #include <ctype.h>
@@ -9,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 #include "tm.h"
 #include "xalloc.h"
@@ -178,6 +187,37 @@ on_header(char *data, size_t size, size_t n, void *userp)
 	return len;
 }
 
+/* CURLOPT_OPENSOCKETFUNCTION: a guarded hop may not connect to a
+ * private address. */
+static curl_socket_t
+open_socket(void *userp, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	job *j = userp;
+	(void)purpose;
+	if (j->guard && cidr_has_addr(F.o.private_ranges, &a->addr)) {
+		j->refused_private = 1;
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+}
+
+/* The same for a reused connection to ip. */
+static int
+private_ip(job *j, const char *ip)
+{
+	if (j->guard && cidr_has_text(F.o.private_ranges, ip)) {
+		j->refused_private = 1;
+		return 1;
+	}
+	return 0;
+}
+
+char *
+xfer_private_detail(const job *j)
+{
+	return fetcherr_hop_detail(j->target, "a private address after a public one (--private-ranges)");
+}
+
 /* CURLOPT_PREREQFUNCTION: the request goes on the wire now.  The host's
  * interval and its token bucket count from here as well as from the
  * scheduled start: a request held up after its start (a connection to
@@ -190,7 +230,7 @@ on_send(void *userp, char *ip, char *local_ip, int port, int local_port)
 	job *j = userp;
 	/* A reused connection was not opened for this hop: its address is
 	 * checked here, before anything is sent. */
-	if (ip && redirect_private_ip(j, ip))
+	if (ip && private_ip(j, ip))
 		return CURL_PREREQFUNC_ABORT;
 	host *h = j->host;
 	if (!h)
@@ -199,12 +239,7 @@ on_send(void *userp, char *ip, char *local_ip, int port, int local_port)
 	return CURL_PREREQFUNC_OK;
 }
 
-/* Easy handles of finished transfers, kept to spare an allocation per
- * attempt.  At most -c kept. */
-static CURL **spare;
-static long n_spare;
-
-/* A handle with the fixed options set.  A spare is reset first: curl
+/* A handle with the fixed options set.  A spare (pool.c) is reset first: curl
  * 7.88 counts a handle's retries of dead reused connections over its
  * whole life and gives up at the sixth, so a handle that lived through
  * five keep-alive timeouts would fail the next one. */
@@ -212,8 +247,7 @@ static CURL *
 easy_get(void)
 {
 	CURL *e;
-	if (n_spare) {
-		e = spare[--n_spare];
+	if ((e = pool_take())) {
 		req_cookies_reset(e);
 		curl_easy_reset(e);
 	} else if (!(e = curl_easy_init()))
@@ -223,7 +257,7 @@ easy_get(void)
 	/* Pages' redirects are followed by redirect.c, one scheduled
 	 * request per hop; robots.txt's by libcurl (xfer_start). */
 	curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
-	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, redirect_open_socket);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
 	curl_easy_setopt(e, CURLOPT_RESOLVE, F.o.resolve);
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(F.o.timeout * 1000));
@@ -308,27 +342,6 @@ set_request(CURL *e, job *j)
 	}
 }
 
-/* Takes back a handle no transfer uses any more. */
-void
-xfer_release(CURL *e)
-{
-	if (!spare)
-		spare = malloc((size_t)F.o.concurrency * sizeof *spare);
-	if (spare && n_spare < F.o.concurrency)
-		spare[n_spare++] = e;
-	else
-		curl_easy_cleanup(e);
-}
-
-void
-xfer_free_spares(void)
-{
-	while (n_spare)
-		curl_easy_cleanup(spare[--n_spare]);
-	free(spare);
-	spare = NULL;
-}
-
 /* Starts one attempt of j: an easy handle into the multi.  Returns 0,
  * or -1 with j->error set when no handle could be made. */
 int
@@ -340,11 +353,10 @@ xfer_start(job *j)
 		return -1;
 	}
 	double now = tm_mono();
-	F.stats.requests++;
 	j->attempts++;
 	j->hop_attempts++;
 	j->refused_private = 0;
-	stats_started(j);
+	counters_started(j);
 	j->start = now;
 	j->body_len = j->hdrs_len = 0;
 	j->status = 0;
@@ -450,7 +462,7 @@ xfer_end(job *j, CURLcode rc)
 	set_detail(j, rc == CURLE_OK ? NULL : j->errbuf[0] ? j->errbuf : curl_easy_strerror(rc));
 	if (j->refused_private && !j->is_robots) {
 		free(j->error_detail);
-		j->error_detail = redirect_private_detail(j);
+		j->error_detail = xfer_private_detail(j);
 	} else if (j->too_large)
 		set_detail(j, "body larger than --max-body");
 	else if (header_overflow(j, rc))
@@ -460,7 +472,7 @@ xfer_end(job *j, CURLcode rc)
 		j->error = FETCHERR_RESET;
 		set_detail(j, "connection closed inside the response headers");
 	}
-	stats_finished(j);
+	counters_finished(j);
 	curl_off_t ra = -1;
 	curl_easy_getinfo(j->easy, CURLINFO_RETRY_AFTER, &ra);
 	return ra > 0 ? (double)ra : -1;

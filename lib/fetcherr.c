@@ -3,6 +3,11 @@
 #include "fetcherr.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "url.h"
 
 const fetcherr_row fetcherr_table[FETCHERR_COUNT] = {
 	[FETCHERR_BAD_URL] = { "bad_url", FETCHERR_UNSENT, 0,
@@ -64,4 +69,15 @@ int
 fetcherr_body(enum fetcherr e)
 {
 	return e == FETCHERR_NONE || ((unsigned)e < FETCHERR_COUNT && fetcherr_table[e].body);
+}
+
+char *
+fetcherr_hop_detail(const char *to, const char *why)
+{
+	if (!to)
+		return strdup(why);
+	char detail[512], *shown = url_shown(to);
+	snprintf(detail, sizeof detail, "redirect to %.400s: %s", shown ? shown : to, why);
+	free(shown);
+	return strdup(detail);
 }

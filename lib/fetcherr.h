@@ -52,4 +52,9 @@ int fetcherr_retried(enum fetcherr e);
 /* Whether a record ending with e keeps its body (true for NONE). */
 int fetcherr_body(enum fetcherr e);
 
+/* An error_detail (malloc'd, NULL when out of memory): why, after
+ * "redirect to TO: " when the refusal is of a redirect target (to not
+ * NULL), its password shown as ***. */
+char *fetcherr_hop_detail(const char *to, const char *why);
+
 #endif

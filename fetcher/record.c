@@ -1,0 +1,118 @@
+/* record — a job's one record: the keys fetch owns, packed from the
+ * job and its last transfer, then the input record's other keys passed
+ * through; written to output, counted, and the job freed. */
+#include "fetch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm.h"
+#include "url.h"
+
+/* Keys fetch writes: an input record's stale values of these never pass
+ * through, even when this attempt leaves one of them out (`error` on a
+ * success). */
+static const char *const fetch_keys[] = {
+	"url", "final_url", "host", "status", "error", "error_detail", "ctype",
+	"headers", "body", "bytes", "fetched_at", "time_ms", "attempts", "redirects", "not_modified",
+	NULL
+};
+
+/* Packs the response headers that xfer.c kept, as a map. */
+static void
+pack_headers(const job *j)
+{
+	msgpack_packer *pk = rec_key(&F.build, "headers");
+	uint32_t n = 0;
+	for (size_t i = 0; i < j->hdrs_len; i += strlen(j->hdrs + i) + 1)
+		n++;
+	msgpack_pack_map(pk, n / 2);
+	for (size_t i = 0; i < j->hdrs_len; i += strlen(j->hdrs + i) + 1) {
+		size_t l = strlen(j->hdrs + i);
+		msgpack_pack_str(pk, l);
+		msgpack_pack_str_body(pk, j->hdrs + i, l);
+	}
+}
+
+/* Packs j's redirect chain as `redirects`, if any: each hop's URL (its
+ * password shown as ***) and status. */
+static void
+pack_chain(const job *j)
+{
+	if (!j->n_chain)
+		return;
+	msgpack_packer *pk = rec_key(&F.build, "redirects");
+	msgpack_pack_array(pk, (size_t)j->n_chain);
+	for (int i = 0; i < j->n_chain; i++) {
+		msgpack_pack_map(pk, 2);
+		msgpack_pack_str_with_body(pk, "url", 3);
+		char *shown = url_shown(j->chain[i].url);
+		const char *u = shown ? shown : j->chain[i].url;
+		msgpack_pack_str_with_body(pk, u, strlen(u));
+		free(shown);
+		msgpack_pack_str_with_body(pk, "status", 6);
+		msgpack_pack_long(pk, j->chain[i].status);
+	}
+}
+
+void
+record_emit(job *j)
+{
+	rec_build *b = &F.build;
+	rec_build_reset(b);
+	url_put(b, "url", j->url);
+	if (j->hname)
+		rec_put_str(b, "host", j->hname);
+	rec_put_int(b, "status", j->status);
+	if (j->error) {
+		rec_put_str(b, "error", fetcherr_word(j->error));
+		if (j->error_detail)
+			rec_put_str(b, "error_detail", j->error_detail);
+	}
+	rec_put_int(b, "attempts", j->prior + j->attempts);
+	rec_put_double(b, "fetched_at", tm_wall());
+	pack_chain(j);
+	if (j->target && !j->easy)
+		url_put(b, "final_url", j->target);   /* a hop refused before it was sent */
+	if (j->easy) {
+		char *final = NULL, *ctype = NULL;
+		curl_off_t us = 0;
+		curl_easy_getinfo(j->easy, CURLINFO_EFFECTIVE_URL, &final);
+		curl_easy_getinfo(j->easy, CURLINFO_CONTENT_TYPE, &ctype);
+		curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
+		if (final)
+			url_put(b, "final_url", final);
+		if (ctype)
+			rec_put_str(b, "ctype", ctype);
+		rec_put_double(b, "time_ms", (double)us / 1000.0);
+		if (j->status)
+			pack_headers(j);
+		if (job_not_modified(j))
+			rec_put_bool(b, "not_modified", 1);   /* and no body: none came */
+		else if (fetcherr_body(j->error)) {
+			rec_put_bin(b, "body", j->body ? j->body : "", j->body_len);
+			rec_put_int(b, "bytes", (int64_t)j->body_len);
+		}
+	}
+	if (j->in) {
+		msgpack_zone z;
+		msgpack_object in = { .type = MSGPACK_OBJECT_NIL };
+		size_t off = 0;
+		msgpack_zone_init(&z, 2048);
+		msgpack_unpack(j->in, j->in_len, &off, &z, &in);
+		rec_out_build(output_rec(), b, &in, fetch_keys);
+		msgpack_zone_destroy(&z);
+	} else {
+		rec_out_build(output_rec(), b, NULL, fetch_keys);
+	}
+	counters_record(j);
+	output_record();
+	job_drop(j);
+}
+
+void
+record_fail(job *j, enum fetcherr e, char *detail)
+{
+	job_set_error(j, e, detail);
+	record_emit(j);
+}
