@@ -83,10 +83,15 @@ endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
 # A unit test links lib/ and, for a module of a program, that module's
-# sources (UNIT_DEPS_test_NAME), whose headers it finds with -Iparser.
+# sources (UNIT_DEPS_test_NAME), whose headers it finds with -Iparser or
+# -Ifetcher.  fetch's pure policies (retry, redirect, robots) link
+# alone: they read no global.
 UNIT_DEPS_test_sel := parser/sel.c
 UNIT_DEPS_test_dedup := parser/dedup.c parser/buf.c
-$(OUT)/tests/unit/%.o: CFLAGS += -Iparser
+UNIT_DEPS_test_retry := fetcher/retry.c
+UNIT_DEPS_test_redirect := fetcher/redirect.c
+UNIT_DEPS_test_robots := fetcher/robots.c
+$(OUT)/tests/unit/%.o: CFLAGS += -Iparser -Ifetcher
 define unit_rule
 $(OUT)/tests/$(1): $(OUT)/tests/unit/$(1).o $$(UNIT_DEPS_$(1):%.c=$(OUT)/%.o) $(LIB_A)
 	@mkdir -p $$(dir $$@)

@@ -7,6 +7,7 @@
 #ifndef SLUICE_CHECK_H
 #define SLUICE_CHECK_H
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,18 @@ check_str(const char *name, const char *expected, const char *actual)
 		       expected ? "'" : "");
 		printf("#   actual   %s%s%s\n", actual ? "'" : "", actual ? actual : "(none)",
 		       actual ? "'" : "");
+		return 0;
+	}
+	return 1;
+}
+
+/* Seconds compared in millionths: the pacing and retry rules' values
+ * are exact there. */
+static inline int
+check_sec(const char *name, double expected, double actual)
+{
+	if (!check_true(name, llround(expected * 1e6) == llround(actual * 1e6))) {
+		printf("#   expected %.6f\n#   actual   %.6f\n", expected, actual);
 		return 0;
 	}
 	return 1;

@@ -8,17 +8,6 @@
 #define CHECK_PROG "test_pace"
 #include "check.h"
 
-/* Seconds compared in millionths: every value below is exact there. */
-static int
-check_sec(const char *name, double expected, double actual)
-{
-	if (!check_true(name, llround(expected * 1e6) == llround(actual * 1e6))) {
-		printf("#   expected %.6f\n#   actual   %.6f\n", expected, actual);
-		return 0;
-	}
-	return 1;
-}
-
 /* fetch's defaults. */
 static const struct pace_conf dflt = {
 	.target_concurrency = 2, .max_delay = 60, .max_elapsed = 600,

@@ -1,22 +1,20 @@
 /* Unit tests of lib/robots: RFC 9309 matching and grouping, and the
  * bounds that hold against hostile files (huge, long lines, star runs,
- * NULs).  Prints `ok - test_robots: NAME` per check; exits 1 when any
- * failed. */
+ * NULs); and of fetch's side of robots.txt (fetcher/robots.c): when a
+ * page may start, and what each answer to a robots.txt request means. */
+#include "fetch.h"
 #include "robots.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int failed;
+#define CHECK_PROG "test_robots"
+#include "check.h"
 
-static void
-check(const char *name, int cond)
-{
-	printf("%sok - test_robots: %s\n", cond ? "" : "not ", name);
-	failed += !cond;
-}
+#define check check_true
 
 static double
 seconds(void)
@@ -111,6 +109,97 @@ stars(size_t n, size_t m, int *ok)
 	free(txt);
 	free(path);
 	return took;
+}
+
+/* A robots.txt job of host h's origin o that answered status (answered:
+ * curl's result was CURLE_OK) with body. */
+static job
+answer(long status, const char *body)
+{
+	return (job){ .status = status, .body = (char *)body, .body_len = body ? strlen(body) : 0,
+		      .is_robots = 1 };
+}
+
+static void
+fetch_side(void)
+{
+	const struct robots_conf c = { .retries = 3, .backoff = 1, .agent = "sluice" };
+	host h = { .use_robots = 1 };
+	origin o = { .key = "http://a.test" };
+	check("gate: robots.txt not yet read: fetch it first",
+	      robots_gate(&h, &o, "http://a.test/x") == ROBOTS_FETCH);
+	o.robots_state = ROBOTS_LOADING;
+	check("gate: still loading: not yet", robots_gate(&h, &o, "http://a.test/x") == ROBOTS_FETCH);
+	o.robots_state = ROBOTS_READY;
+	check("gate: read, no rules (a 4xx): go", robots_gate(&h, &o, "http://a.test/x") == ROBOTS_GO);
+	const char *txt = "User-agent: *\nDisallow: /private\nCrawl-delay: 5\n";
+	job j = answer(200, txt);
+	struct robots_verdict v = robots_answer(&c, &j, 1, 0);
+	check("answer 200: its rules", v.kind == ROBOTS_RULES && v.rules);
+	check("... and its Crawl-delay", v.crawl_delay == 5);
+	o.robots = v.rules;
+	check("gate: a disallowed path: refused",
+	      robots_gate(&h, &o, "http://a.test/private/x") == ROBOTS_REFUSED);
+	check("gate: the query is part of the path", robots_gate(&h, &o, "http://a.test/p?private") ==
+	      ROBOTS_GO && robots_gate(&h, &o, "http://a.test/private?x") == ROBOTS_REFUSED);
+	check("gate: an allowed path: go", robots_gate(&h, &o, "http://a.test/public") == ROBOTS_GO);
+	h.use_robots = 0;
+	check("gate: --no-robots: go whatever the rules",
+	      robots_gate(&h, &o, "http://a.test/private/x") == ROBOTS_GO);
+	o.robots_state = ROBOTS_NONE;
+	check("gate: --no-robots never fetches robots.txt",
+	      robots_gate(&h, &o, "http://a.test/x") == ROBOTS_GO);
+	robots_free(o.robots);
+
+	/* Crawl-delay is a floor under the host's interval: the driver
+	 * raises pace.crawl_delay to it (never lowers it). */
+	struct pace p = { .delay = 1, .crawl_delay = fmax(0, v.crawl_delay) };
+	check("Crawl-delay 5 over -d 1: the floor is 5 s", pace_floor(&p) == 5);
+	p.delay = 8;
+	check("-d 8 over Crawl-delay 5: the floor is 8 s", pace_floor(&p) == 8);
+
+	j = answer(200, "");
+	j.too_large = 1;
+	v = robots_answer(&c, &j, 0, 0);
+	check("a 200 cut at ROBOTS_MAX_BYTES: still its rules", v.kind == ROBOTS_RULES);
+	robots_free(v.rules);
+	j = answer(204, NULL);
+	v = robots_answer(&c, &j, 1, 0);
+	check("204, no body: rules that allow all", v.kind == ROBOTS_RULES && robots_allowed(v.rules, "/x"));
+	robots_free(v.rules);
+	const long none[] = { 400, 401, 403, 404, 410, 451 };
+	for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "answer %ld: no rules", none[i]);
+		j = answer(none[i], "Disallow: /");
+		check(name, robots_answer(&c, &j, 1, 0).kind == ROBOTS_NO_RULES);
+	}
+	const struct { long status; int answered, fails; double wait; } again[] = {
+		{ 429, 1, 0, 1 }, { 500, 1, 0, 1 }, { 503, 1, 1, 2 }, { 502, 1, 2, 4 },
+		{ 0, 0, 0, 1 },   /* no answer: refused, reset, timeout */
+		{ 301, 1, 0, 1 }, /* libcurl followed five redirects and gave up */
+	};
+	for (size_t i = 0; i < sizeof again / sizeof *again; i++) {
+		char name[96];
+		snprintf(name, sizeof name, "answer %ld after %d failures: disallow all, ask again in %g s",
+			 again[i].status, again[i].fails, again[i].wait);
+		j = answer(again[i].status, NULL);
+		v = robots_answer(&c, &j, again[i].answered, again[i].fails);
+		check(name, v.kind == ROBOTS_AGAIN && v.wait == again[i].wait);
+	}
+	j = answer(503, NULL);
+	check("a 503 past --retries failures: unreachable",
+	      robots_answer(&c, &j, 1, 3).kind == ROBOTS_UNREACHABLE);
+	j = answer(0, NULL);
+	check("no answer past --retries failures: unreachable",
+	      robots_answer(&c, &j, 0, 3).kind == ROBOTS_UNREACHABLE);
+	struct robots_conf once = c;
+	once.retries = 0;
+	check("--retries 0: the first failure is unreachable",
+	      robots_answer(&once, &j, 0, 0).kind == ROBOTS_UNREACHABLE);
+	j.refused_private = 1;
+	check("a guarded redirect to a private address: no answer, no failure",
+	      robots_answer(&c, &j, 0, 3).kind == ROBOTS_PRIVATE);
 }
 
 int
@@ -258,5 +347,6 @@ main(void)
 	robots_free(r);
 	check("no rules allow everything", robots_allowed(NULL, "/x"));
 	free(txt);
-	return failed ? 1 : 0;
+	fetch_side();
+	return check_done();
 }
