@@ -86,6 +86,13 @@ $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 # sources (UNIT_DEPS_test_NAME), whose headers it finds with -Iparser.
 UNIT_DEPS_test_sel := parser/sel.c
 UNIT_DEPS_test_dedup := parser/dedup.c parser/buf.c
+# test_opt_PROG includes PROG's main.c (its option table and parsing are
+# static there) and links the rest of the program.
+UNIT_DEPS_test_opt_fetch := $(filter-out fetcher/main.c,$(wildcard fetcher/*.c))
+UNIT_DEPS_test_opt_render := $(filter-out renderer/main.c,$(wildcard renderer/*.c))
+UNIT_DEPS_test_opt_parse := $(PARSE_LIB)
+UNIT_DEPS_test_opt_validate := $(VALID_LIB)
+UNIT_DEPS_test_opt_sink := $(filter-out sinker/main.c,$(wildcard sinker/*.c))
 $(OUT)/tests/unit/%.o: CFLAGS += -Iparser
 define unit_rule
 $(OUT)/tests/$(1): $(OUT)/tests/unit/$(1).o $$(UNIT_DEPS_$(1):%.c=$(OUT)/%.o) $(LIB_A)
