@@ -91,6 +91,13 @@ UNIT_DEPS_test_dedup := parser/dedup.c parser/buf.c
 UNIT_DEPS_test_retry := fetcher/retry.c
 UNIT_DEPS_test_redirect := fetcher/redirect.c
 UNIT_DEPS_test_robots := fetcher/robots.c
+# test_opt_PROG includes PROG's main.c (its option table and parsing are
+# static there) and links the rest of the program.
+UNIT_DEPS_test_opt_fetch := $(filter-out fetcher/main.c,$(wildcard fetcher/*.c))
+UNIT_DEPS_test_opt_render := $(filter-out renderer/main.c,$(wildcard renderer/*.c))
+UNIT_DEPS_test_opt_parse := $(PARSE_LIB)
+UNIT_DEPS_test_opt_validate := $(VALID_LIB)
+UNIT_DEPS_test_opt_sink := $(filter-out sinker/main.c,$(wildcard sinker/*.c))
 $(OUT)/tests/unit/%.o: CFLAGS += -Iparser -Ifetcher
 define unit_rule
 $(OUT)/tests/$(1): $(OUT)/tests/unit/$(1).o $$(UNIT_DEPS_$(1):%.c=$(OUT)/%.o) $(LIB_A)

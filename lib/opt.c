@@ -14,14 +14,23 @@
  * char, so the two never collide. */
 #define OPT_LONG_BASE 256
 
+const char opt_none[] = "";
+
+static _Noreturn void opt_help(const char *usage, const opt_def *tab, int n);
+static _Noreturn void opt_man(const opt_def *tab, int n);
+
 int
-opt_next(int argc, char **argv, const opt_def *tab, int n)
+opt_next(int argc, char **argv, const char *usage, const opt_def *tab, int n)
 {
 	static struct option *longs;
 	static char *shorts;
 	if (!longs && argc == 2 && strcmp(argv[1], "--man-options") == 0)
 		opt_man(tab, n);
 	if (!longs) {
+		int bad = opt_defaults(tab, n);
+		if (bad >= 0)
+			msg_die(EX_SOFTWARE, "bad default '%s' for --%s",
+				tab[bad].init ? tab[bad].init : tab[bad].dflt, tab[bad].name);
 		longs = xcalloc((size_t)n + 1, sizeof *longs);
 		shorts = xcalloc((size_t)n * 2 + 2, 1);
 		char *s = shorts;
@@ -41,15 +50,151 @@ opt_next(int argc, char **argv, const opt_def *tab, int n)
 		}
 	}
 	opterr = 0;   /* msg_bad_option speaks for getopt */
-	int c = getopt_long(argc, argv, shorts, longs, NULL);
+	int c = getopt_long(argc, argv, shorts, longs, NULL), i = -1;
 	if (c == -1)
 		return -1;
 	if (c >= OPT_LONG_BASE && c < OPT_LONG_BASE + n)
-		return c - OPT_LONG_BASE;
-	for (int i = 0; i < n; i++)
-		if (c != 0 && tab[i].shortc == c)
+		i = c - OPT_LONG_BASE;
+	for (int k = 0; i < 0 && k < n; k++)
+		if (c != 0 && tab[k].shortc == c)
+			i = k;
+	if (i < 0)
+		msg_bad_option(argv);
+	if (tab[i].kind == OPT_KIND_HELP)
+		opt_help(usage, tab, n);
+	if (opt_set(&tab[i], optarg) < 0) {
+		char want[128];
+		opt_bad(tab[i].name, optarg, opt_want(&tab[i], want, sizeof want));
+	}
+	return i;
+}
+
+int
+opt_set(const opt_def *o, const char *arg)
+{
+	long l;
+	double d;
+	size_t z;
+	switch (o->kind) {
+	case OPT_KIND_SPECIAL:
+	case OPT_KIND_HELP:
+		return 0;
+	case OPT_KIND_FLAG:
+		*(int *)o->dst = o->val;
+		return 0;
+	case OPT_KIND_LONG:
+		if (num_long(arg, (long)o->max, &l) < 0 || l < o->min)
+			return -1;
+		*(long *)o->dst = l;
+		return 0;
+	case OPT_KIND_SECONDS:
+		if (num_seconds(arg, &d) < 0 || d < o->min || (o->above && d <= o->min) || d > o->max)
+			return -1;
+		*(double *)o->dst = d;
+		return 0;
+	case OPT_KIND_DURATION:
+		if (num_duration(arg, &d) < 0)
+			return -1;
+		*(double *)o->dst = d;
+		return 0;
+	case OPT_KIND_SIZE:
+		if (num_size(arg, &z) < 0 || z < o->min)
+			return -1;
+		*(size_t *)o->dst = z;
+		return 0;
+	case OPT_KIND_STRING:
+		*(const char **)o->dst = arg;
+		return 0;
+	case OPT_KIND_CHOICE:
+		for (const opt_choice *w = o->words; w->word; w++)
+			if (strcmp(arg, w->word) == 0) {
+				*(int *)o->dst = w->val;
+				return 0;
+			}
+		return -1;
+	case OPT_KIND_CALL:
+		return o->fn(o->dst, arg) == 0 ? 0 : -1;
+	case OPT_KIND_TAKE:
+		return o->take(arg) == 0 ? 0 : -1;
+	}
+	return -1;
+}
+
+/* Sets o's initial value from init: a plain number for the kinds that
+ * hold one, since it may lie outside what the option accepts. */
+static int
+opt_init(const opt_def *o)
+{
+	if (o->init == opt_none)
+		return 0;
+	if (o->kind == OPT_KIND_STRING || o->kind == OPT_KIND_CALL || o->kind == OPT_KIND_TAKE)
+		return opt_set(o, o->init);
+	char *end;
+	errno = 0;
+	double d = strtod(o->init, &end);
+	if (end == o->init || *end || errno)
+		return -1;
+	switch (o->kind) {
+	case OPT_KIND_FLAG:
+	case OPT_KIND_CHOICE: *(int *)o->dst = (int)d; return 0;
+	case OPT_KIND_LONG: *(long *)o->dst = (long)d; return 0;
+	case OPT_KIND_SECONDS:
+	case OPT_KIND_DURATION: *(double *)o->dst = d; return 0;
+	case OPT_KIND_SIZE: *(size_t *)o->dst = (size_t)d; return 0;
+	default: return -1;   /* SPECIAL and HELP have no dst */
+	}
+}
+
+int
+opt_defaults(const opt_def *tab, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const opt_def *o = &tab[i];
+		if (o->kind == OPT_KIND_SPECIAL || o->kind == OPT_KIND_HELP)
+			continue;
+		if (o->init ? opt_init(o) < 0 : o->dflt && opt_set(o, o->dflt) < 0)
 			return i;
-	msg_bad_option(argv);
+	}
+	return -1;
+}
+
+const char *
+opt_want(const opt_def *o, char *buf, size_t len)
+{
+	if (o->want)
+		return o->want;
+	switch (o->kind) {
+	case OPT_KIND_LONG:
+		snprintf(buf, len, "a whole number from %ld to %ld", (long)o->min, (long)o->max);
+		return buf;
+	case OPT_KIND_SECONDS:
+		snprintf(buf, len, o->above ? "seconds, more than %g" : "seconds, %g or more", o->min);
+		return buf;
+	case OPT_KIND_DURATION:
+		return "an age: seconds, or a number with s, m, h or d";
+	case OPT_KIND_SIZE: {
+		if (o->min <= 0)
+			return "a size, K/M/G suffixes";
+		/* In the largest unit that divides it: 1K, not 1024. */
+		const char *units = "\0KMG";
+		size_t min = (size_t)o->min;
+		while (units[1] && min % 1024 == 0)
+			min /= 1024, units++;
+		snprintf(buf, len, "a size of %zu%.1s or more, K/M/G suffixes", min, units);
+		return buf;
+	}
+	case OPT_KIND_CHOICE: {
+		/* "a, b or c" */
+		size_t k = 0;
+		buf[0] = '\0';
+		for (const opt_choice *w = o->words; w->word; w++, k++)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 k == 0 ? "" : w[1].word ? ", " : " or ", w->word);
+		return buf;
+	}
+	default:
+		return "a valid value";
+	}
 }
 
 /* The end of --help and --man-options: stdout written, exit 0 (quietly
@@ -62,7 +207,9 @@ opt_done(void)
 	exit(0);
 }
 
-void
+/* --help: usage, then one aligned row per option with its default in
+ * parentheses, and each heading row's help as a line, on stdout. */
+static _Noreturn void
 opt_help(const char *usage, const opt_def *tab, int n)
 {
 	fputs(usage, stdout);
@@ -115,7 +262,10 @@ opt_troff(const char *s, int arg)
 	}
 }
 
-void
+/* --man-options: the rows as the troff of a man page's OPTIONS section,
+ * a heading as .SS, an option as .TP with its names and argument, then
+ * man (or help) and its default in parentheses. */
+static _Noreturn void
 opt_man(const opt_def *tab, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -159,29 +309,4 @@ void
 opt_bad(const char *name, const char *val, const char *want)
 {
 	msg_usage("invalid value '%s' for --%s: want %s", val, name, want);
-}
-
-void
-opt_long(const char *name, const char *val, long min, long max, long *out)
-{
-	if (num_long(val, max, out) < 0 || *out < min) {
-		char want[80];
-		snprintf(want, sizeof want, "a whole number from %ld to %ld", min, max);
-		opt_bad(name, val, want);
-	}
-}
-
-void
-opt_seconds(const char *name, const char *val, double min, int above, const char *want,
-	    double *out)
-{
-	if (num_seconds(val, out) < 0 || *out < min || (above && *out <= min))
-		opt_bad(name, val, want);
-}
-
-void
-opt_size(const char *name, const char *val, size_t min, const char *want, size_t *out)
-{
-	if (num_size(val, out) < 0 || *out < min)
-		opt_bad(name, val, want);
 }

@@ -271,6 +271,15 @@ robots_token_valid(const char *s)
 	return n > 0 && s[n] == '\0';
 }
 
+int
+robots_agent_opt(void *dst, const char *s)
+{
+	if (!robots_token_valid(s))
+		return -1;
+	*(const char **)dst = s;
+	return 0;
+}
+
 /* Whether user-agent value v names agent (its first run of [A-Za-z_-]:
  * "Sluice/1.0" and "sluice images" both name sluice); 2 when v is "*". */
 static int

@@ -31,6 +31,10 @@ struct robots *robots_parse(const char *txt, size_t n, const char *agent, double
  * (RFC 9309 §2.2.1). */
 int robots_token_valid(const char *s);
 
+/* --robots-agent's OPT_CALL function (lib/opt.h): s into the const
+ * char * at dst, or -1 when it is not a valid product token. */
+int robots_agent_opt(void *dst, const char *s);
+
 /* Rules that refuse every path: robots.txt could not be had. */
 struct robots *robots_deny_all(void);
 

@@ -29,17 +29,6 @@
 
 #define PARSE_MAX_JOBS 256
 
-/* --max-parse-time default, seconds: far above any honest page (the
- * 20 MB one of the tests parses in about 2 s), short enough that a
- * hostile one cannot hold a worker for long. */
-#define PARSE_MAX_TIME_DEFAULT 30.0
-
-/* --max-parse-memory default: gumbo's tree takes about 40 bytes per
- * byte of a page of tiny elements (390 MB for 10 MiB of <b></b>), so
- * 1 GiB passes any page fetch's default --max-body (16M) lets through,
- * while one hostile page cannot take the machine. */
-#define PARSE_MAX_MEM_DEFAULT ((size_t)1 << 30)
-
 static const char usage[] =
 	"usage: parse [OPTION...] < records > records\n"
 	"       parse --html [--base URL] [OPTION...] FILE...\n"
@@ -52,41 +41,6 @@ static const char usage[] =
 enum {
 	O_JOBS, O_FIELD, O_FIELD_ALL, O_KEEP, O_NOTEXT, O_MAIN, O_MARKDOWN, O_HTML, O_BASE,
 	O_MAXREC, O_MAXTIME, O_MAXMEM, O_JSON, O_QUIET, O_HELP, O_VERSION, O_N
-};
-
-static const opt_def opts_tab[O_N] = {
-	[O_JOBS] = { "jobs", 'j', "N", "worker processes, 0 to 256; 0: none", "online CPUs",
-		"parse in \\fIN\\fR worker processes; \\fB\\-j0\\fR parses in-process.  Output is in completion order; with \\fB\\-j1\\fR it is in input order" },
-	[O_FIELD] = { "field", 'f', "NAME=SEL[@ATTR]", "fields.NAME = first match's text or ATTR;\nrepeatable", NULL,
-		"set \\fBfields.\\fR\\fINAME\\fR to the text (or attribute \\fIATTR\\fR) of the first element matching the CSS selector \\fISEL\\fR.  Supported: type, \\fB*\\fR, \\fB#id\\fR, \\fB.class\\fR, \\fB[a]\\fR, \\fB[a=v]\\fR, \\fB[a^=v]\\fR, \\fB[a$=v]\\fR, \\fB[a*=v]\\fR, \\fB[a~=v]\\fR, compounds, the descendant and \\fB>\\fR combinators, \\fB,\\fR lists; repeatable" },
-	[O_FIELD_ALL] = { "field-all", 'F', "NAME=SEL[@ATTR]", "fields.NAME = array of every match;\nrepeatable", NULL,
-		"like \\fB\\-f\\fR, but \\fBfields.\\fR\\fINAME\\fR is an array of every match; repeatable" },
-	[O_KEEP] = { "keep-body", 0, NULL, "keep the body key in output records", NULL,
-		"keep \\fBbody\\fR in output records" },
-	[O_NOTEXT] = { "no-text", 0, NULL, "do not write the text key", NULL,
-		"do not write \\fBtext\\fR" },
-	[O_MAIN] = { "main", 0, NULL, "write main_text: the main content's text", NULL,
-		"write \\fBmain_text\\fR: the text of the page's main content (the article without navigation, comments, share bars, cookie banners, related links and footers), or the body's text when the page is not an article" },
-	[O_MARKDOWN] = { "markdown", 0, NULL, "write markdown: the page (--main: its main\ncontent) as CommonMark", NULL,
-		"write \\fBmarkdown\\fR: CommonMark of the page's body, or of its main content with \\fB\\-\\-main\\fR: headings, paragraphs, emphasis, links and images made absolute, lists, block quotes, fenced code, GitHub tables, line breaks; the title first as a heading" },
-	[O_HTML] = { "html", 0, NULL, "operands are HTML files, not a record stream", NULL,
-		"operands are HTML files; each becomes a record with \\fBurl\\fR = file:// and its absolute path" },
-	[O_BASE] = { "base", 0, "URL", "with --html: url and base for links", NULL,
-		"with \\fB\\-\\-html\\fR: use \\fIURL\\fR as url, final_url and link base" },
-	[O_MAXREC] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M",
-		"refuse input records larger than \\fIBYTES\\fR, K/M/G suffixes" },
-	[O_MAXTIME] = { "max-parse-time", 0, "S", "seconds a worker may spend on one record\nbefore it is replaced; 0: no limit", "30",
-		"kill and replace a worker that has spent more than \\fIS\\fR seconds on one record (0: no limit); the record is written as its input plus \\fBparse_error\\fR \"timeout\".  Needs workers: with \\fB\\-j0\\fR there is no limit" },
-	[O_MAXMEM] = { "max-parse-memory", 0, "BYTES", "parse tree one record may take; 0: no limit", "1G",
-		"stop parsing a record whose parse tree would take more than \\fIBYTES\\fR (K, M, G suffixes; 0: no limit); the record is written as its input plus \\fBparse_error\\fR \\\"too_large\\\" and the next one is parsed.  The tree is what grows with a page's element count (about 40 bytes per byte of a page of tiny elements); works with \\fB\\-j0\\fR too" },
-	[O_JSON] = { "json", 0, NULL, "write JSON lines (the default on a terminal)", NULL,
-		"write JSON lines (the default when standard output is a terminal)" },
-	[O_QUIET] = { "quiet", 'q', NULL, "no notices", NULL,
-		"suppress notices" },
-	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
-		"print the options with their defaults and exit" },
-	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL,
-		"print the version with the gumbo and msgpack-c versions, and exit" },
 };
 
 /* What the options ask for, beyond the page options. */
@@ -167,10 +121,55 @@ parse_field(ex_field *f, char *arg, int all)
 static void
 parse_args(int argc, char **argv, pargs *a, page_opts *opts, ex_field *fields)
 {
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char jobs[24];
+	snprintf(jobs, sizeof jobs, "%ld", cpus < 1 ? 1 : cpus > PARSE_MAX_JOBS ? PARSE_MAX_JOBS : cpus);
+	const opt_def tab[O_N] = {
+		[O_JOBS] = OPT_LONG('j', "jobs", "N", &a->jobs, 0, PARSE_MAX_JOBS, "online CPUs",
+			"worker processes, 0 to 256; 0: none", .init = jobs,
+			.man = "parse in \\fIN\\fR worker processes; \\fB\\-j0\\fR parses in-process.  Output is in completion order; with \\fB\\-j1\\fR it is in input order"),
+		[O_FIELD] = OPT_SPECIAL('f', "field", "NAME=SEL[@ATTR]", "fields.NAME = first match's text or ATTR;\nrepeatable",
+			.man = "set \\fBfields.\\fR\\fINAME\\fR to the text (or attribute \\fIATTR\\fR) of the first element matching the CSS selector \\fISEL\\fR.  Supported: type, \\fB*\\fR, \\fB#id\\fR, \\fB.class\\fR, \\fB[a]\\fR, \\fB[a=v]\\fR, \\fB[a^=v]\\fR, \\fB[a$=v]\\fR, \\fB[a*=v]\\fR, \\fB[a~=v]\\fR, compounds, the descendant and \\fB>\\fR combinators, \\fB,\\fR lists; repeatable"),
+		[O_FIELD_ALL] = OPT_SPECIAL('F', "field-all", "NAME=SEL[@ATTR]", "fields.NAME = array of every match;\nrepeatable",
+			.man = "like \\fB\\-f\\fR, but \\fBfields.\\fR\\fINAME\\fR is an array of every match; repeatable"),
+		[O_KEEP] = OPT_FLAG(0, "keep-body", &opts->keep_body, 1, "keep the body key in output records",
+			.man = "keep \\fBbody\\fR in output records"),
+		[O_NOTEXT] = OPT_FLAG(0, "no-text", &opts->no_text, 1, "do not write the text key",
+			.man = "do not write \\fBtext\\fR"),
+		[O_MAIN] = OPT_FLAG(0, "main", &opts->main, 1, "write main_text: the main content's text",
+			.man = "write \\fBmain_text\\fR: the text of the page's main content (the article without navigation, comments, share bars, cookie banners, related links and footers), or the body's text when the page is not an article"),
+		[O_MARKDOWN] = OPT_FLAG(0, "markdown", &opts->markdown, 1, "write markdown: the page (--main: its main\ncontent) as CommonMark",
+			.man = "write \\fBmarkdown\\fR: CommonMark of the page's body, or of its main content with \\fB\\-\\-main\\fR: headings, paragraphs, emphasis, links and images made absolute, lists, block quotes, fenced code, GitHub tables, line breaks; the title first as a heading"),
+		[O_HTML] = OPT_FLAG(0, "html", &a->html, 1, "operands are HTML files, not a record stream",
+			.man = "operands are HTML files; each becomes a record with \\fBurl\\fR = file:// and its absolute path"),
+		[O_BASE] = OPT_STRING(0, "base", "URL", &a->base, NULL, "with --html: url and base for links",
+			.man = "with \\fB\\-\\-html\\fR: use \\fIURL\\fR as url, final_url and link base"),
+		[O_MAXREC] = OPT_MAX_RECORD(&a->max_record, 1, "largest input record, K/M/G suffixes",
+			.man = "refuse input records larger than \\fIBYTES\\fR, K/M/G suffixes"),
+		/* 30: far above any honest page (the 20 MB one of the tests
+		 * parses in about 2 s), short enough that a hostile one
+		 * cannot hold a worker for long. */
+		[O_MAXTIME] = OPT_SECONDS(0, "max-parse-time", "S", &a->max_time, 0, "30",
+			"seconds a worker may spend on one record\nbefore it is replaced; 0: no limit",
+			.want = "seconds, 0 for no limit",
+			.man = "kill and replace a worker that has spent more than \\fIS\\fR seconds on one record (0: no limit); the record is written as its input plus \\fBparse_error\\fR \"timeout\".  Needs workers: with \\fB\\-j0\\fR there is no limit"),
+		/* 1G: gumbo's tree takes about 40 bytes per byte of a page of
+		 * tiny elements (390 MB for 10 MiB of <b></b>), so 1 GiB
+		 * passes any page fetch's default --max-body (16M) lets
+		 * through, while one hostile page cannot take the machine. */
+		[O_MAXMEM] = OPT_SIZE(0, "max-parse-memory", "BYTES", &opts->max_mem, 0, "1G",
+			"parse tree one record may take; 0: no limit",
+			.want = "bytes (K, M, G), 0 for no limit",
+			.man = "stop parsing a record whose parse tree would take more than \\fIBYTES\\fR (K, M, G suffixes; 0: no limit); the record is written as its input plus \\fBparse_error\\fR \\\"too_large\\\" and the next one is parsed.  The tree is what grows with a page's element count (about 40 bytes per byte of a page of tiny elements); works with \\fB\\-j0\\fR too"),
+		[O_JSON] = OPT_JSON(&a->json, "write JSON lines (the default on a terminal)",
+			.man = "write JSON lines (the default when standard output is a terminal)"),
+		[O_QUIET] = OPT_QUIET("no notices", .man = "suppress notices"),
+		[O_HELP] = OPT_HELP(.man = "print the options with their defaults and exit"),
+		[O_VERSION] = OPT_VERSION(.man = "print the version with the gumbo and msgpack-c versions, and exit"),
+	};
 	int max_time_set = 0, i;
-	while ((i = opt_next(argc, argv, opts_tab, O_N)) != -1) {
+	while ((i = opt_next(argc, argv, usage, tab, O_N)) != -1) {
 		switch (i) {
-		case O_JOBS: opt_long("jobs", optarg, 0, PARSE_MAX_JOBS, &a->jobs); break;
 		case O_FIELD:
 		case O_FIELD_ALL:
 			parse_field(&fields[opts->nfields], optarg, i == O_FIELD_ALL);
@@ -179,25 +178,7 @@ parse_args(int argc, char **argv, pargs *a, page_opts *opts, ex_field *fields)
 					msg_usage("field '%s' given twice", fields[k].name);
 			opts->nfields++;
 			break;
-		case O_QUIET: msg_quiet = 1; break;
-		case O_JSON: a->json = 1; break;
-		case O_MAXREC:
-			opt_size("max-record", optarg, 1, "a size of 1 or more, K/M/G suffixes", &a->max_record);
-			break;
-		case O_MAXTIME:
-			opt_seconds("max-parse-time", optarg, 0, 0, "seconds, 0 for no limit", &a->max_time);
-			max_time_set = 1;
-			break;
-		case O_MAXMEM:
-			opt_size("max-parse-memory", optarg, 0, "bytes (K, M, G), 0 for no limit", &opts->max_mem);
-			break;
-		case O_KEEP: opts->keep_body = 1; break;
-		case O_NOTEXT: opts->no_text = 1; break;
-		case O_MAIN: opts->main = 1; break;
-		case O_MARKDOWN: opts->markdown = 1; break;
-		case O_HTML: a->html = 1; break;
-		case O_BASE: a->base = optarg; break;
-		case O_HELP: opt_help(usage, opts_tab, O_N);
+		case O_MAXTIME: max_time_set = 1; break;
 		case O_VERSION: parse_version();
 		}
 	}
@@ -216,12 +197,8 @@ int
 main(int argc, char **argv)
 {
 	msg_init("parse");
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	pargs a = {
-		.jobs = cpus < 1 ? 1 : cpus > PARSE_MAX_JOBS ? PARSE_MAX_JOBS : cpus,
-		.max_record = REC_MAX_RECORD_DEFAULT, .max_time = PARSE_MAX_TIME_DEFAULT,
-	};
-	page_opts opts = { .max_mem = PARSE_MAX_MEM_DEFAULT };
+	pargs a = { 0 };
+	page_opts opts = { 0 };
 	ex_field *fields = xcalloc((size_t)argc, sizeof *fields);
 	opts.fields = fields;
 	parse_args(argc, argv, &a, &opts, fields);

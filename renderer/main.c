@@ -42,45 +42,92 @@ enum {
 	H_OTHER, O_CHROMIUM, O_BROWSER_TIMEOUT, O_BROWSER_LOG, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
+static const char *private_ranges;   /* --private-ranges, read after the loop */
+
+/* --wait RULE into the render_opts at dst. */
+static int
+wait_rule(void *dst, const char *a)
+{
+	render_opts *o = dst;
+	if (strcmp(a, "load") == 0)
+		o->wait = WAIT_LOAD;
+	else if (strcmp(a, "networkidle") == 0)
+		o->wait = WAIT_IDLE;
+	else if (strncmp(a, "selector:", 9) == 0 && a[9])
+		o->wait = WAIT_SELECTOR, o->selector = a + 9;
+	else
+		return -1;
+	return 0;
+}
+
+/* --viewport WxH into the render_opts at dst. */
+static int
+viewport(void *dst, const char *a)
+{
+	render_opts *o = dst;
+	char x;
+	int used = 0;
+	if (sscanf(a, "%ld%c%ld%n", &o->vw, &x, &o->vh, &used) != 3 || x != 'x' || a[used] ||
+	    o->vw < 100 || o->vw > 10000 || o->vh < 100 || o->vh > 10000)
+		return -1;
+	return 0;
+}
+
 static const opt_def opts[O_N] = {
-	[H_PACING] = { NULL, 0, NULL, "Concurrency and pacing:", NULL },
-	[O_TABS] = { "concurrency", 'c', "N", "tabs (pages) in flight", "4" },
-	[O_PER_HOST] = { "per-host", 'p', "N", "pages in flight per host", "1" },
-	[O_DELAY] = { "delay", 'd', "S", "min seconds between navigations per host", "0" },
-	[O_SHARE_CONTEXT] = { "share-context", 0, NULL, "one browser context for every tab (cookies, cache\nand storage shared) instead of one per page", NULL },
-	[H_PAGES] = { NULL, 0, NULL, "Pages:", NULL },
-	[O_WAIT] = { "wait", 0, "RULE", "when the DOM is taken: load, networkidle (no request\nfor 500 ms) or selector:CSS", "networkidle" },
-	[O_TIMEOUT] = { "timeout", 't', "S", "seconds per page before it ends as timeout", "30" },
-	[O_MAX_WAIT] = { "max-wait", 0, "S", "seconds after navigating before the DOM is taken\nas it is (rendered.partial)", "10" },
-	[O_MAX_BODY] = { "max-body", 0, "BYTES", "largest DOM kept, K/M/G suffixes", "16M" },
-	[O_UA] = { "user-agent", 0, "S", "User-Agent header and navigator.userAgent", "Chromium's" },
-	[O_HEADER] = { "header", 'H', "LINE", "send header LINE with the page's requests, as\ncurl's -H; @FILE: one a line; secrets only to the\npage's own origin", NULL },
-	[O_SECRET_HEADER] = { "secret-header", 0, "NAME", "a secret like Authorization: never sent to\nanother origin, never shown", NULL },
-	[O_COOKIES] = { "cookies", 0, "FILE", "cookie jar (Netscape format, as fetch's): loaded\ninto each page's context, written back at exit", NULL },
-	[O_LOAD_IMAGES] = { "load-images", 0, NULL, "load images, media and fonts (refused by default)", NULL },
-	[O_PRIVATE_RANGES] = { "private-ranges", 0, "L", "addresses a public page may not reach (as fetch)", NULL },
-	[O_ALLOW_PRIVATE] = { "allow-private", 0, NULL, "let public pages reach them", NULL },
-	[O_ROBOTS_AGENT] = { "robots-agent", 0, "T", "token robots.txt groups are matched by", "sluice" },
-	[O_NO_ROBOTS] = { "no-robots", 0, NULL, "ignore robots.txt (only for sites you may crawl)", NULL },
-	[H_OUTPUTS] = { NULL, 0, NULL, "Outputs:", NULL },
-	[O_ONLY_SHELLS] = { "only-shells", 0, NULL, "pass input records on untouched unless their body\nis a JavaScript shell (validate's js_shell rule)", NULL },
-	[O_MIN_TEXT] = { "min-text", 0, "N", "--only-shells: shorter text is a shell", "200" },
-	[O_SCREENSHOT] = { "screenshot", 0, NULL, "add `screenshot`: the full page as PNG", NULL },
-	[O_PDF] = { "pdf", 0, NULL, "add `pdf`: the page printed on A4", NULL },
-	[O_VIEWPORT] = { "viewport", 0, "WxH", "window size (the screenshot's width)", "1280x800" },
-	[H_STREAMS] = { NULL, 0, NULL, "Streams:", NULL },
-	[O_MAX_HOSTS] = { "max-hosts", 0, "N", "host states kept before idle ones are dropped", "10000" },
-	[O_PENDING] = { "pending", 0, "N", "URLs held in memory ahead of starts", "256" },
-	[O_BUFFER] = { "buffer", 0, "BYTES", "output held while stdout's reader is slow before\nno page starts, K/M/G suffixes", "4M" },
-	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record and DevTools message", "64M" },
-	[O_JSON] = { "json", 0, NULL, "write JSON lines", NULL },
-	[H_OTHER] = { NULL, 0, NULL, "Other:", NULL },
-	[O_CHROMIUM] = { "chromium", 0, "PATH", "the Chromium binary", "/usr/lib/chromium/chromium" },
-	[O_BROWSER_TIMEOUT] = { "browser-timeout", 0, "S", "seconds Chromium may leave a command unanswered\nbefore it is restarted and its pages tried again", "30" },
-	[O_BROWSER_LOG] = { "browser-log", 0, NULL, "pass Chromium's messages on to stderr", NULL },
-	[O_QUIET] = { "quiet", 'q', NULL, "no notices on stderr", NULL },
-	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL },
-	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
+	[H_PACING] = OPT_HEADING("Concurrency and pacing:"),
+	[O_TABS] = OPT_LONG('c', "concurrency", "N", &R.o.tabs, 1, 256, "4", "tabs (pages) in flight"),
+	[O_PER_HOST] = OPT_LONG('p', "per-host", "N", &R.o.per_host, 1, 256, "1", "pages in flight per host"),
+	[O_DELAY] = OPT_SECONDS('d', "delay", "S", &R.o.delay, 0, "0", "min seconds between navigations per host"),
+	[O_SHARE_CONTEXT] = OPT_FLAG(0, "share-context", &R.o.share_context, 1,
+		"one browser context for every tab (cookies, cache\nand storage shared) instead of one per page"),
+	[H_PAGES] = OPT_HEADING("Pages:"),
+	[O_WAIT] = OPT_CALL(0, "wait", "RULE", &R.o, wait_rule, "networkidle",
+		"when the DOM is taken: load, networkidle (no request\nfor 500 ms) or selector:CSS",
+		.want = "load, networkidle or selector:CSS"),
+	[O_TIMEOUT] = OPT_SECONDS_ABOVE('t', "timeout", "S", &R.o.timeout, 0, "30", "seconds per page before it ends as timeout"),
+	[O_MAX_WAIT] = OPT_SECONDS_ABOVE(0, "max-wait", "S", &R.o.max_wait, 0, "10",
+		"seconds after navigating before the DOM is taken\nas it is (rendered.partial)"),
+	[O_MAX_BODY] = OPT_SIZE(0, "max-body", "BYTES", &R.o.max_body, 0, "16M", "largest DOM kept, K/M/G suffixes"),
+	[O_UA] = OPT_STRING(0, "user-agent", "S", &R.o.user_agent, "Chromium's",
+		"User-Agent header and navigator.userAgent", .init = opt_none),
+	[O_HEADER] = OPT_SPECIAL('H', "header", "LINE",
+		"send header LINE with the page's requests, as\ncurl's -H; @FILE: one a line; secrets only to the\npage's own origin"),
+	[O_SECRET_HEADER] = OPT_TAKE(0, "secret-header", "NAME", hdr_secret_add, NULL,
+		"a secret like Authorization: never sent to\nanother origin, never shown", .want = "a header name"),
+	[O_COOKIES] = OPT_STRING(0, "cookies", "FILE", &R.o.cookies, NULL,
+		"cookie jar (Netscape format, as fetch's): loaded\ninto each page's context, written back at exit"),
+	[O_LOAD_IMAGES] = OPT_FLAG(0, "load-images", &R.o.load_images, 1, "load images, media and fonts (refused by default)"),
+	[O_PRIVATE_RANGES] = OPT_STRING(0, "private-ranges", "L", &private_ranges, NULL,
+		"addresses a public page may not reach (as fetch)", .init = CIDR_PRIVATE),
+	[O_ALLOW_PRIVATE] = OPT_FLAG(0, "allow-private", &R.o.allow_private, 1, "let public pages reach them"),
+	[O_ROBOTS_AGENT] = OPT_CALL(0, "robots-agent", "T", &R.o.robots_agent, robots_agent_opt, "sluice",
+		"token robots.txt groups are matched by", .want = "a product token of letters, '_' and '-'"),
+	[O_NO_ROBOTS] = OPT_FLAG(0, "no-robots", &R.o.robots, 0, "ignore robots.txt (only for sites you may crawl)",
+		.init = "1"),
+	[H_OUTPUTS] = OPT_HEADING("Outputs:"),
+	[O_ONLY_SHELLS] = OPT_FLAG(0, "only-shells", &R.o.only_shells, 1,
+		"pass input records on untouched unless their body\nis a JavaScript shell (validate's js_shell rule)"),
+	[O_MIN_TEXT] = OPT_LONG(0, "min-text", "N", &R.o.min_text, 1, 1L << 30, "200", "--only-shells: shorter text is a shell"),
+	[O_SCREENSHOT] = OPT_FLAG(0, "screenshot", &R.o.screenshot, 1, "add `screenshot`: the full page as PNG"),
+	[O_PDF] = OPT_FLAG(0, "pdf", &R.o.pdf, 1, "add `pdf`: the page printed on A4"),
+	[O_VIEWPORT] = OPT_CALL(0, "viewport", "WxH", &R.o, viewport, "1280x800", "window size (the screenshot's width)",
+		.want = "WIDTHxHEIGHT, each from 100 to 10000"),
+	[H_STREAMS] = OPT_HEADING("Streams:"),
+	[O_MAX_HOSTS] = OPT_LONG(0, "max-hosts", "N", &R.o.max_hosts, 1, 100000000, "10000",
+		"host states kept before idle ones are dropped"),
+	[O_PENDING] = OPT_LONG(0, "pending", "N", &R.o.pending, 1, 1000000, "256", "URLs held in memory ahead of starts"),
+	[O_BUFFER] = OPT_SIZE(0, "buffer", "BYTES", &R.o.out_buffer, 1024, "4M",
+		"output held while stdout's reader is slow before\nno page starts, K/M/G suffixes"),
+	[O_MAX_RECORD] = OPT_MAX_RECORD(&R.o.max_record, 64, "largest input record and DevTools message"),
+	[O_JSON] = OPT_JSON(&R.o.json, "write JSON lines"),
+	[H_OTHER] = OPT_HEADING("Other:"),
+	[O_CHROMIUM] = OPT_STRING(0, "chromium", "PATH", &R.o.chromium, "/usr/lib/chromium/chromium", "the Chromium binary"),
+	[O_BROWSER_TIMEOUT] = OPT_SECONDS_ABOVE(0, "browser-timeout", "S", &R.o.browser_timeout, 0, "30",
+		"seconds Chromium may leave a command unanswered\nbefore it is restarted and its pages tried again"),
+	[O_BROWSER_LOG] = OPT_FLAG(0, "browser-log", &R.o.browser_log, 1, "pass Chromium's messages on to stderr"),
+	[O_QUIET] = OPT_QUIET("no notices on stderr"),
+	[O_HELP] = OPT_HELP(),
+	[O_VERSION] = OPT_VERSION(),
 };
 
 static _Noreturn void
@@ -98,85 +145,23 @@ static void
 parse_options(int argc, char **argv)
 {
 	render_opts *o = &R.o;
-	*o = (render_opts){
-		.tabs = 4, .per_host = 1, .pending = 256, .max_hosts = 10000, .out_buffer = (size_t)4 << 20, .timeout = 30, .max_wait = 10,
-		.wait = WAIT_IDLE, .robots_agent = "sluice", .robots = 1, .min_text = 200,
-		.vw = 1280, .vh = 800, .max_body = (size_t)16 << 20,
-		.max_record = REC_MAX_RECORD_DEFAULT, .chromium = "/usr/lib/chromium/chromium", .browser_timeout = 30,
-	};
-	const char *ranges = CIDR_PRIVATE;
 	int i;
-	while ((i = opt_next(argc, argv, opts, O_N)) != -1) {
-		const char *a = optarg, *name = opts[i].name;
+	while ((i = opt_next(argc, argv, usage, opts, O_N)) != -1) {
 		switch (i) {
-		case O_TABS: opt_long(name, a, 1, 256, &o->tabs); break;
-		case O_PER_HOST: opt_long(name, a, 1, 256, &o->per_host); break;
-		case O_DELAY: opt_seconds(name, a, 0, 0, "seconds, 0 or more", &o->delay); break;
-		case O_SHARE_CONTEXT: o->share_context = 1; break;
-		case O_WAIT:
-			if (strcmp(a, "load") == 0)
-				o->wait = WAIT_LOAD;
-			else if (strcmp(a, "networkidle") == 0)
-				o->wait = WAIT_IDLE;
-			else if (strncmp(a, "selector:", 9) == 0 && a[9])
-				o->wait = WAIT_SELECTOR, o->selector = a + 9;
-			else
-				opt_bad(name, a, "load, networkidle or selector:CSS");
-			break;
-		case O_TIMEOUT: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->timeout); break;
-		case O_MAX_WAIT: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->max_wait); break;
-		case O_MAX_BODY: opt_size(name, a, 0, "a size, K/M/G suffixes", &o->max_body); break;
-		case O_UA: o->user_agent = a; break;
 		case O_HEADER: {
 			char err[512];
-			if (hdr_add(&o->headers, a, err, sizeof err) != 0)
+			if (hdr_add(&o->headers, optarg, err, sizeof err) != 0)
 				msg_usage("--header: %s", err);
 			break;
 		}
-		case O_SECRET_HEADER:
-			if (hdr_secret_add(a) != 0)
-				opt_bad(name, a, "a header name");
-			break;
-		case O_COOKIES: o->cookies = a; break;
-		case O_LOAD_IMAGES: o->load_images = 1; break;
-		case O_PRIVATE_RANGES: ranges = a; break;
-		case O_ALLOW_PRIVATE: o->allow_private = 1; break;
-		case O_ROBOTS_AGENT:
-			if (!robots_token_valid(a))
-				opt_bad(name, a, "a product token of letters, '_' and '-'");
-			o->robots_agent = a;
-			break;
-		case O_NO_ROBOTS: o->robots = 0; break;
-		case O_ONLY_SHELLS: o->only_shells = 1; break;
-		case O_MIN_TEXT: opt_long(name, a, 1, 1L << 30, &o->min_text); break;
-		case O_SCREENSHOT: o->screenshot = 1; break;
-		case O_PDF: o->pdf = 1; break;
-		case O_VIEWPORT: {
-			char x;
-			int used = 0;
-			if (sscanf(a, "%ld%c%ld%n", &o->vw, &x, &o->vh, &used) != 3 || x != 'x' ||
-			    a[used] || o->vw < 100 || o->vw > 10000 || o->vh < 100 || o->vh > 10000)
-				opt_bad(name, a, "WIDTHxHEIGHT, each from 100 to 10000");
-			break;
-		}
-		case O_MAX_HOSTS: opt_long(name, a, 1, 100000000, &o->max_hosts); break;
-		case O_PENDING: opt_long(name, a, 1, 1000000, &o->pending); break;
-		case O_BUFFER: opt_size(name, a, 1024, "a size of 1K or more, K/M/G suffixes", &o->out_buffer); break;
-		case O_MAX_RECORD: opt_size(name, a, 64, "a size of 64 or more, K/M/G suffixes", &o->max_record); break;
-		case O_JSON: o->json = 1; break;
-		case O_CHROMIUM: o->chromium = a; break;
-		case O_BROWSER_TIMEOUT: opt_seconds(name, a, 0, 1, "seconds, more than 0", &o->browser_timeout); break;
-		case O_BROWSER_LOG: o->browser_log = 1; break;
-		case O_QUIET: msg_quiet = 1; break;
-		case O_HELP: opt_help(usage, opts, O_N);
 		case O_VERSION: print_version();
 		}
 	}
 	char why[256];
-	if (!(o->private_ranges = cidr_parse(ranges, why, sizeof why))) {
+	if (!(o->private_ranges = cidr_parse(private_ranges, why, sizeof why))) {
 		char want[300];
 		snprintf(want, sizeof want, "ADDR/PREFIX ranges, comma-separated (%s)", why);
-		opt_bad("private-ranges", ranges, want);
+		opt_bad("private-ranges", private_ranges, want);
 	}
 	if (o->cookies && cookies_load(o->cookies, why, sizeof why) != 0)
 		msg_die(EX_NOINPUT, "%s", why);

@@ -42,46 +42,6 @@ enum {
 	O_SCOPE, O_STATS, O_METRICS, O_MAX_HOSTS, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
-static const opt_def opts[O_N] = {
-	[O_BATCH] = { "batch", 0, "N", "commit every N records ...", "1000",
-		"commit every \\fIN\\fR records" },
-	[O_BATCH_MS] = { "batch-ms", 0, "T", "... or T ms after the first uncommitted one", "1000",
-		"or \\fIT\\fR milliseconds after the first uncommitted record" },
-	[O_SYNC] = { "sync", 0, "normal|full", "full: each commit on the disk before sink goes\non, so it survives power loss too", "normal",
-		"full: sync every commit to the disk, so committed batches survive power loss (SQLite synchronous=FULL, PostgreSQL synchronous_commit=on); normal survives a killed sink, but power loss may lose the last batches" },
-	[O_BODY] = { "body", 0, NULL, "store body (*.db and postgresql:// only)", NULL,
-		"store the body in the \\fBbody\\fR BLOB column (*.db and postgresql:// only)" },
-	[O_LINKS] = { "links", 0, NULL, "store links in their own table", NULL,
-		"store links in table \\fBlinks\\fR(src, dst)" },
-	[O_SCHEMA] = { "schema", 0, NULL, "print the schema SQL and exit", NULL },
-	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M",
-		"largest input record accepted, K/M/G suffixes" },
-	[O_QUEUE] = { "queue", 0, "DB", "mark each URL of the frontier DB done (or dead)\nonce its row is committed (docs/queue.md)", NULL,
-		"acknowledge the URLs that \\fBfetch \\-\\-queue\\fR \\fIDB\\fR leased: each is marked done once the transaction holding its row has committed, or dead with the record's error; \\fIDB\\fR is a SQLite file or a \\fBpostgresql://\\fR URI, and when it is \\fITARGET\\fR itself rows and acknowledgements commit in one transaction (docs/queue.md)" },
-	[O_FOLLOW] = { "follow", 0, NULL, "admit the links of accepted pages to the queue", NULL,
-		"with \\fB\\-\\-queue\\fR: admit the links of accepted pages to the frontier at the page's depth + 1, never from a page whose meta robots says nofollow; the links of a sitemap (a record with \\fBsitemap.kind\\fR) whether accepted or not, except from a sitemap index at depth 10 or more" },
-	[O_MAX_DEPTH] = { "max-depth", 0, "N", "links followed from a seed", "5",
-		"links are followed up to \\fIN\\fR hops from a seed" },
-	[O_MAX_PAGES] = { "max-pages", 0, "N", "URLs ever admitted to the queue", "no limit",
-		"stop admitting once the frontier has held \\fIN\\fR URLs" },
-	[O_INCLUDE] = { "include", 0, "REGEX", "follow only links matching one; repeatable", NULL,
-		"follow only links whose URL matches one of these PCRE2 patterns; repeatable" },
-	[O_EXCLUDE] = { "exclude", 0, "REGEX", "never follow links matching one; repeatable", NULL,
-		"never follow links whose URL matches one; repeatable, and checked first" },
-	[O_SCOPE] = { "scope", 0, "host|domain|any", "where followed links may lead, from the seed", "host",
-		"where followed links may lead: host, the seed's host; domain, the seed's registrable domain by the Public Suffix List; any, anywhere" },
-	[O_STATS] = { "stats", 0, "FILE", "write counters as JSON to FILE every 5 s and at exit:\nper host stored, accepted, rejected by reason, accepted/s", NULL,
-		"counters as JSON, overall and per host: records stored, accepted, rejected by reason, accepted records per second over the last minute and overall, and commit latency; rewritten every 5 s and at exit through a temporary file and rename (docs/sink.md)" },
-	[O_METRICS] = { "metrics", 0, "FILE", "write counters in Prometheus's text format to FILE\nevery 5 s and at exit", NULL,
-		"the same counters in Prometheus's text exposition format, with a histogram of commit durations, rewritten every 5 s and at exit through a temporary file and rename, as node_exporter's textfile collector wants (docs/sink.md)" },
-	[O_MAX_HOSTS] = { "max-hosts", 0, "N", "hosts counted one by one in --stats and --metrics;\nthe least recently seen fold into other", "10000",
-		"hosts counted one by one in \\fB\\-\\-stats\\fR and \\fB\\-\\-metrics\\fR; past it, the half seen least recently fold their counters into \\fBother\\fR" },
-	[O_QUIET] = { "quiet", 'q', NULL, "no closing note on stderr", NULL },
-	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
-		"print the options with their defaults and exit" },
-	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
-};
-
 /* How many records without url are named one by one before sink only
  * counts them: enough to diagnose, never a flood. */
 #define SKIP_WARNINGS 5
@@ -130,29 +90,64 @@ print_out(const char *s)
 static void
 parse_args(int argc, char **argv, sink *k)
 {
+	static const opt_choice scopes[] = {
+		{ "host", SCOPE_HOST }, { "domain", SCOPE_DOMAIN }, { "any", SCOPE_ANY }, { NULL, 0 }
+	};
+	long max_pages;   /* k->q.max_pages is a long long */
+	const opt_def tab[O_N] = {
+		[O_BATCH] = OPT_LONG(0, "batch", "N", &k->batch, 1, 100000000, "1000",
+			"commit every N records ...", .man = "commit every \\fIN\\fR records"),
+		[O_BATCH_MS] = OPT_LONG(0, "batch-ms", "T", &k->batch_ms, 0, 86400000, "1000",
+			"... or T ms after the first uncommitted one",
+			.man = "or \\fIT\\fR milliseconds after the first uncommitted record"),
+		[O_SYNC] = OPT_TAKE(0, "sync", "normal|full", sql_sync_arg, "normal",
+			"full: each commit on the disk before sink goes\non, so it survives power loss too",
+			.want = "normal or full",
+			.man = "full: sync every commit to the disk, so committed batches survive power loss (SQLite synchronous=FULL, PostgreSQL synchronous_commit=on); normal survives a killed sink, but power loss may lose the last batches"),
+		[O_BODY] = OPT_SPECIAL(0, "body", NULL, "store body (*.db and postgresql:// only)",
+			.man = "store the body in the \\fBbody\\fR BLOB column (*.db and postgresql:// only)"),
+		[O_LINKS] = OPT_SPECIAL(0, "links", NULL, "store links in their own table",
+			.man = "store links in table \\fBlinks\\fR(src, dst)"),
+		[O_SCHEMA] = OPT_SPECIAL(0, "schema", NULL, "print the schema SQL and exit"),
+		[O_MAX_RECORD] = OPT_MAX_RECORD(&k->max_record, 1, "largest input record, K/M/G suffixes",
+			.man = "largest input record accepted, K/M/G suffixes"),
+		[O_QUEUE] = OPT_STRING(0, "queue", "DB", &k->q.path, NULL,
+			"mark each URL of the frontier DB done (or dead)\nonce its row is committed (docs/queue.md)",
+			.man = "acknowledge the URLs that \\fBfetch \\-\\-queue\\fR \\fIDB\\fR leased: each is marked done once the transaction holding its row has committed, or dead with the record's error; \\fIDB\\fR is a SQLite file or a \\fBpostgresql://\\fR URI, and when it is \\fITARGET\\fR itself rows and acknowledgements commit in one transaction (docs/queue.md)"),
+		[O_FOLLOW] = OPT_FLAG(0, "follow", &k->q.follow, 1, "admit the links of accepted pages to the queue",
+			.man = "with \\fB\\-\\-queue\\fR: admit the links of accepted pages to the frontier at the page's depth + 1, never from a page whose meta robots says nofollow; the links of a sitemap (a record with \\fBsitemap.kind\\fR) whether accepted or not, except from a sitemap index at depth 10 or more"),
+		[O_MAX_DEPTH] = OPT_LONG(0, "max-depth", "N", &k->q.max_depth, 0, 1000000, "5",
+			"links followed from a seed",
+			.man = "links are followed up to \\fIN\\fR hops from a seed"),
+		[O_MAX_PAGES] = OPT_LONG(0, "max-pages", "N", &max_pages, 1, 1L << 40, "no limit",
+			"URLs ever admitted to the queue", .init = "0",
+			.man = "stop admitting once the frontier has held \\fIN\\fR URLs"),
+		[O_INCLUDE] = OPT_SPECIAL(0, "include", "REGEX", "follow only links matching one; repeatable",
+			.man = "follow only links whose URL matches one of these PCRE2 patterns; repeatable"),
+		[O_EXCLUDE] = OPT_SPECIAL(0, "exclude", "REGEX", "never follow links matching one; repeatable",
+			.man = "never follow links whose URL matches one; repeatable, and checked first"),
+		[O_SCOPE] = OPT_CHOICE(0, "scope", "host|domain|any", &k->q.scope, scopes, "host",
+			"where followed links may lead, from the seed",
+			.man = "where followed links may lead: host, the seed's host; domain, the seed's registrable domain by the Public Suffix List; any, anywhere"),
+		[O_STATS] = OPT_STRING(0, "stats", "FILE", &k->stats, NULL,
+			"write counters as JSON to FILE every 5 s and at exit:\nper host stored, accepted, rejected by reason, accepted/s",
+			.man = "counters as JSON, overall and per host: records stored, accepted, rejected by reason, accepted records per second over the last minute and overall, and commit latency; rewritten every 5 s and at exit through a temporary file and rename (docs/sink.md)"),
+		[O_METRICS] = OPT_STRING(0, "metrics", "FILE", &k->metrics, NULL,
+			"write counters in Prometheus's text format to FILE\nevery 5 s and at exit",
+			.man = "the same counters in Prometheus's text exposition format, with a histogram of commit durations, rewritten every 5 s and at exit through a temporary file and rename, as node_exporter's textfile collector wants (docs/sink.md)"),
+		[O_MAX_HOSTS] = OPT_LONG(0, "max-hosts", "N", &k->max_hosts, 1, 100000000, "10000",
+			"hosts counted one by one in --stats and --metrics;\nthe least recently seen fold into other",
+			.man = "hosts counted one by one in \\fB\\-\\-stats\\fR and \\fB\\-\\-metrics\\fR; past it, the half seen least recently fold their counters into \\fBother\\fR"),
+		[O_QUIET] = OPT_QUIET("no closing note on stderr"),
+		[O_HELP] = OPT_HELP(.man = "print the options with their defaults and exit"),
+		[O_VERSION] = OPT_VERSION(),
+	};
 	int i;
-	long n;
-	while ((i = opt_next(argc, argv, opts, O_N)) != -1) {
+	while ((i = opt_next(argc, argv, usage, tab, O_N)) != -1) {
 		switch (i) {
-		case O_BATCH: opt_long("batch", optarg, 1, 100000000, &k->batch); break;
-		case O_BATCH_MS: opt_long("batch-ms", optarg, 0, 86400000, &k->batch_ms); break;
-		case O_SYNC:
-			if (sql_sync_arg(optarg) != 0)
-				opt_bad("sync", optarg, "normal or full");
-			break;
 		case O_BODY: k->db_flags |= SDB_BODY; break;
 		case O_LINKS: k->db_flags |= SDB_LINKS; break;
 		case O_SCHEMA: print_out(sdb_schema);
-		case O_MAX_RECORD:
-			opt_size("max-record", optarg, 1, "a size of 1 or more, K/M/G suffixes", &k->max_record);
-			break;
-		case O_QUEUE: k->q.path = optarg; break;
-		case O_FOLLOW: k->q.follow = 1; break;
-		case O_MAX_DEPTH: opt_long("max-depth", optarg, 0, 1000000, &k->q.max_depth); break;
-		case O_MAX_PAGES:
-			opt_long("max-pages", optarg, 1, 1L << 40, &n);
-			k->q.max_pages = n;
-			break;
 		case O_INCLUDE:
 		case O_EXCLUDE: {
 			char why[200];
@@ -165,23 +160,13 @@ parse_args(int argc, char **argv, sink *k)
 			(*list)[(*nl)++] = re;
 			break;
 		}
-		case O_SCOPE:
-			if (strcmp(optarg, "host") == 0) k->q.scope = SCOPE_HOST;
-			else if (strcmp(optarg, "domain") == 0) k->q.scope = SCOPE_DOMAIN;
-			else if (strcmp(optarg, "any") == 0) k->q.scope = SCOPE_ANY;
-			else opt_bad("scope", optarg, "host, domain or any");
-			break;
-		case O_STATS: k->stats = optarg; break;
-		case O_METRICS: k->metrics = optarg; break;
-		case O_MAX_HOSTS: opt_long("max-hosts", optarg, 1, 100000000, &k->max_hosts); break;
-		case O_QUIET: msg_quiet = 1; break;
-		case O_HELP: opt_help(usage, opts, O_N);
 		case O_VERSION: {
 			const char *libs[] = { sdb_version(), "msgpack-c " MSGPACK_VERSION, NULL };
 			msg_version(libs);
 		}
 		}
 	}
+	k->q.max_pages = max_pages;
 	if (optind >= argc)
 		msg_usage("missing TARGET");
 	if (optind + 1 < argc)
@@ -293,7 +278,7 @@ int
 main(int argc, char **argv)
 {
 	msg_init("sink");
-	sink k = { .batch = 1000, .batch_ms = 1000, .q.max_depth = 5, .max_hosts = 10000 };
+	sink k = { 0 };
 	parse_args(argc, argv, &k);
 	stats_open(k.stats, k.metrics, k.max_hosts);
 	stop_signals();

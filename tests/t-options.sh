@@ -4,7 +4,8 @@
 # Options table of docs/PROG.md: a name missing on either side fails,
 # so the man page and docs cannot fall behind the program.  The man
 # page's section must also be exactly what `make man` generates from
-# the table (scripts/man-options).
+# the table (scripts/man-options).  Last, a bad value of each kind of
+# row gets its exact message.
 . "$(dirname "$0")/lib.sh"
 ROOT=$TESTS/..
 
@@ -55,4 +56,34 @@ for p in validate sink fetch parse render; do
 		;;
 	esac
 done
+
+# A bad value: exit 64 and the one message, its WHAT from the row's
+# kind and bounds (or the row's own want), as before the rows read the
+# values themselves.
+expect_bad() {
+	prog=$1 args=$2 want=$3
+	# shellcheck disable=SC2086
+	"$BIN/$prog" $args </dev/null >/dev/null 2>"$T/err"
+	expect_eq "$prog $args: the bad-value message" "64 $prog: $want" "$? $(head -1 "$T/err")"
+}
+expect_bad fetch "-c 0" "invalid value '0' for --concurrency: want a whole number from 1 to 100000"
+expect_bad fetch "--delay -1" "invalid value '-1' for --delay: want seconds, 0 or more"
+expect_bad fetch "--timeout 0" "invalid value '0' for --timeout: want seconds, more than 0"
+expect_bad fetch "--burst 0.5" "invalid value '0.5' for --burst: want a number of 1 or more"
+expect_bad fetch "--max-body 5T" "invalid value '5T' for --max-body: want a size, K/M/G suffixes"
+expect_bad fetch "--buffer 1023" "invalid value '1023' for --buffer: want a size of 1K or more, K/M/G suffixes"
+expect_bad fetch "--max-record 63" "invalid value '63' for --max-record: want a size of 64 or more, K/M/G suffixes"
+expect_bad fetch "--pace-by domain" "invalid value 'domain' for --pace-by: want host or site"
+expect_bad fetch "--redirects Any" "invalid value 'Any' for --redirects: want any, same-site or same-host"
+expect_bad fetch "--min-yield 1.5" "invalid value '1.5' for --min-yield: want a fraction from 0 to 1"
+expect_bad fetch "--recrawl 1w" "invalid value '1w' for --recrawl: want an age: seconds, or a number with s, m, h or d"
+expect_bad fetch "--retry-on 429,600" "invalid value '429,600' for --retry-on: want up to 32 HTTP statuses from 100 to 599, comma-separated"
+expect_bad fetch "--sync maybe" "invalid value 'maybe' for --sync: want normal or full"
+expect_bad fetch "--robots-agent a/b" "invalid value 'a/b' for --robots-agent: want a product token of letters, '_' and '-'"
+expect_bad render "--wait selector:" "invalid value 'selector:' for --wait: want load, networkidle or selector:CSS"
+expect_bad render "--viewport 99x100" "invalid value '99x100' for --viewport: want WIDTHxHEIGHT, each from 100 to 10000"
+expect_bad parse "-j 257" "invalid value '257' for --jobs: want a whole number from 0 to 256"
+expect_bad parse "--max-parse-memory x" "invalid value 'x' for --max-parse-memory: want bytes (K, M, G), 0 for no limit"
+expect_bad validate "--max-record 0" "invalid value '0' for --max-record: want a size of 1 or more, K/M/G suffixes"
+expect_bad sink "--scope world x.db" "invalid value 'world' for --scope: want host, domain or any"
 finish

@@ -32,33 +32,6 @@ enum {
 	O_VERSION, O_N
 };
 
-/* The first six are rules: their long name is the rule's name. */
-static const opt_def opts_tab[O_N] = {
-	[O_STATUS] = { "status", 0, "RANGE[,RANGE]", "acceptable statuses: N, N-M or Nxx; any", "200-299",
-		"acceptable statuses: \\fIN\\fR, \\fIN\\-M\\fR or \\fINxx\\fR; \\fBany\\fR" },
-	[O_CTYPE] = { "ctype", 0, "TYPE[,TYPE]", "content type prefixes; any", "text/html",
-		"case-insensitive prefixes of the content type; \\fBany\\fR" },
-	[O_REQUIRE] = { "require", 0, "FIELD", "present and non-empty, e.g. fields.price;\nrepeatable", NULL,
-		"present and non-empty; dotted paths such as fields.price; repeatable" },
-	[O_MARKER] = { "marker", 0, "REGEX", "must match the title or text; repeatable", NULL },
-	[O_REJECT] = { "reject", 0, "REGEX", "must not match the title or text; repeatable", NULL },
-	[O_MIN_TEXT] = { "min-text", 0, "N", "shorter text is a JavaScript shell", "0: off",
-		"text shorter than \\fIN\\fR characters is a JavaScript shell" },
-	[O_RULES] = { "rules", 0, "FILE", "rules file, with [host NAME] sections", NULL,
-		"rules, one per line as \\fIname value\\fR, with \\fB[host\\fR \\fINAME\\fR\\fB]\\fR and \\fB[global]\\fR sections and \\fB#\\fR comments" },
-	[O_DROP] = { "drop", 0, NULL, "do not write rejected records", NULL },
-	[O_SUMMARY] = { "summary", 0, "FILE", "also write the summary as JSON", NULL,
-		"also write the per-host summary as JSON" },
-	[O_JSON] = { "json", 0, NULL, "write JSON lines (the default on a terminal)", NULL,
-		"write JSON lines (the default when standard output is a terminal)" },
-	[O_MAX_RECORD] = { "max-record", 0, "BYTES", "largest input record, K/M/G suffixes", "64M",
-		"largest input record accepted, K/M/G suffixes" },
-	[O_QUIET] = { "quiet", 'q', NULL, "no summary on stderr", NULL },
-	[O_HELP] = { "help", 0, NULL, "print this and exit", NULL,
-		"print the options with their defaults and exit" },
-	[O_VERSION] = { "version", 0, NULL, "print the versions and exit", NULL },
-};
-
 typedef struct vopts {
 	int drop, json;
 	const char *summary;
@@ -71,14 +44,43 @@ typedef struct vopts {
 static void
 parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 {
+	/* The first six are rules: their long name is the rule's name, and
+	 * the rules keep their defaults themselves. */
+	const opt_def tab[O_N] = {
+		[O_STATUS] = OPT_SPECIAL(0, "status", "RANGE[,RANGE]", "acceptable statuses: N, N-M or Nxx; any",
+			.dflt = "200-299",
+			.man = "acceptable statuses: \\fIN\\fR, \\fIN\\-M\\fR or \\fINxx\\fR; \\fBany\\fR"),
+		[O_CTYPE] = OPT_SPECIAL(0, "ctype", "TYPE[,TYPE]", "content type prefixes; any",
+			.dflt = "text/html",
+			.man = "case-insensitive prefixes of the content type; \\fBany\\fR"),
+		[O_REQUIRE] = OPT_SPECIAL(0, "require", "FIELD", "present and non-empty, e.g. fields.price;\nrepeatable",
+			.man = "present and non-empty; dotted paths such as fields.price; repeatable"),
+		[O_MARKER] = OPT_SPECIAL(0, "marker", "REGEX", "must match the title or text; repeatable"),
+		[O_REJECT] = OPT_SPECIAL(0, "reject", "REGEX", "must not match the title or text; repeatable"),
+		[O_MIN_TEXT] = OPT_SPECIAL(0, "min-text", "N", "shorter text is a JavaScript shell",
+			.dflt = "0: off",
+			.man = "text shorter than \\fIN\\fR characters is a JavaScript shell"),
+		[O_RULES] = OPT_SPECIAL(0, "rules", "FILE", "rules file, with [host NAME] sections",
+			.man = "rules, one per line as \\fIname value\\fR, with \\fB[host\\fR \\fINAME\\fR\\fB]\\fR and \\fB[global]\\fR sections and \\fB#\\fR comments"),
+		[O_DROP] = OPT_FLAG(0, "drop", &opts->drop, 1, "do not write rejected records"),
+		[O_SUMMARY] = OPT_STRING(0, "summary", "FILE", &opts->summary, NULL, "also write the summary as JSON",
+			.man = "also write the per-host summary as JSON"),
+		[O_JSON] = OPT_JSON(&opts->json, "write JSON lines (the default on a terminal)",
+			.man = "write JSON lines (the default when standard output is a terminal)"),
+		[O_MAX_RECORD] = OPT_MAX_RECORD(&opts->max_record, 1, "largest input record, K/M/G suffixes",
+			.man = "largest input record accepted, K/M/G suffixes"),
+		[O_QUIET] = OPT_QUIET("no summary on stderr"),
+		[O_HELP] = OPT_HELP(.man = "print the options with their defaults and exit"),
+		[O_VERSION] = OPT_VERSION(),
+	};
 	char err[400];
 	int i;
-	while ((i = opt_next(argc, argv, opts_tab, O_N)) != -1) {
+	while ((i = opt_next(argc, argv, usage, tab, O_N)) != -1) {
 		switch (i) {
 		case O_STATUS: case O_CTYPE: case O_REQUIRE:
 		case O_MARKER: case O_REJECT: case O_MIN_TEXT:
-			if (vrules_add(rs, NULL, opts_tab[i].name, optarg, err, sizeof err) < 0)
-				msg_usage("--%s: %s", opts_tab[i].name, err);
+			if (vrules_add(rs, NULL, tab[i].name, optarg, err, sizeof err) < 0)
+				msg_usage("--%s: %s", tab[i].name, err);
 			break;
 		case O_RULES:
 			switch (vrules_load(rs, optarg, err, sizeof err)) {
@@ -86,14 +88,6 @@ parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 			case -2: msg_die(EX_IOERR, "cannot read rules: %s", err);
 			}
 			break;
-		case O_DROP: opts->drop = 1; break;
-		case O_SUMMARY: opts->summary = optarg; break;
-		case O_JSON: opts->json = 1; break;
-		case O_MAX_RECORD:
-			opt_size("max-record", optarg, 1, "a size of 1 or more, K/M/G suffixes", &opts->max_record);
-			break;
-		case O_QUIET: msg_quiet = 1; break;
-		case O_HELP: opt_help(usage, opts_tab, O_N);
 		case O_VERSION: {
 			const char *libs[] = { vre_version(), "msgpack-c " MSGPACK_VERSION, NULL };
 			msg_version(libs);

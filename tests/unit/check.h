@@ -36,6 +36,16 @@ check_int(const char *name, long long expected, long long actual)
 	return 1;
 }
 
+static inline int
+check_double(const char *name, double expected, double actual)
+{
+	if (!check_true(name, expected == actual)) {
+		printf("#   expected %g\n#   actual   %g\n", expected, actual);
+		return 0;
+	}
+	return 1;
+}
+
 /* Either may be NULL (no string), which equals only NULL. */
 static inline int
 check_str(const char *name, const char *expected, const char *actual)
