@@ -631,9 +631,13 @@ char *xfer_private_detail(const job *j);
  * while the target is the input's origin, and never for robots.txt
  * (whose redirects libcurl follows). */
 struct curl_slist *req_headers(const job *j);
-/* Whether j's next attempt may carry --user's credentials: its target
- * is the input's origin. */
+/* Whether j's next attempt may carry credentials (--user's, or the
+ * input URL's userinfo): it is no robots.txt request and its target is
+ * the input's origin. */
 int req_credentials(const job *j);
+/* Sets on e the user and password of j's input URL, when it has them
+ * and j's target is a redirect hop (whose URL has none of its own). */
+void req_url_credentials(CURL *e, const job *j);
 /* --cookies: loads the jar into the share every transfer uses; 0, or
  * -1 with the reason in err. */
 int req_cookies_open(const char *path, char *err, size_t errlen);

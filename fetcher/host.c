@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hdr.h"
 #include "htab.h"
 #include "site.h"
 #include "tm.h"
@@ -32,12 +33,21 @@ free_host(host *h)
 origin *
 host_origin(host *h, const char *u)
 {
-	size_t n = url_origin_len(u);
+	/* The key is scheme://host[:port], without the userinfo: a
+	 * password must not reach robots.txt (whose URL the key makes), and
+	 * is no part of the origin. */
+	const char *at;
+	size_t n = hdr_origin(u, &at), scheme = (size_t)(strstr(u, "://") - u) + 3;
+	size_t rest = n - (size_t)(at - u);
 	for (origin *o = h->origins; o; o = o->next)
-		if (strlen(o->key) == n && memcmp(o->key, u, n) == 0)
+		if (strlen(o->key) == scheme + rest && memcmp(o->key, u, scheme) == 0 &&
+		    memcmp(o->key + scheme, at, rest) == 0)
 			return o;
 	origin *o = xcalloc(1, sizeof *o);
-	o->key = xstrndup(u, n);
+	o->key = xmalloc(scheme + rest + 1);
+	memcpy(o->key, u, scheme);
+	memcpy(o->key + scheme, at, rest);
+	o->key[scheme + rest] = '\0';
 	o->next = h->origins;
 	h->origins = o;
 	return o;

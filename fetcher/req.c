@@ -90,7 +90,25 @@ req_headers(const job *j)
 int
 req_credentials(const job *j)
 {
-	return hdr_same_origin(job_target(j), j->url);
+	return !j->is_robots && hdr_same_origin(job_target(j), j->url);
+}
+
+void
+req_url_credentials(CURL *e, const job *j)
+{
+	if (!j->target)
+		return;   /* libcurl takes them from the URL itself */
+	CURLU *u = curl_url();
+	char *user = NULL, *pass = NULL;
+	if (u && curl_url_set(u, CURLUPART_URL, j->url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_USER, &user, CURLU_URLDECODE) == CURLUE_OK) {
+		curl_easy_setopt(e, CURLOPT_USERNAME, user);
+		if (curl_url_get(u, CURLUPART_PASSWORD, &pass, CURLU_URLDECODE) == CURLUE_OK)
+			curl_easy_setopt(e, CURLOPT_PASSWORD, pass);
+	}
+	curl_free(user);
+	curl_free(pass);
+	curl_url_cleanup(u);
 }
 
 /* --cookies: one share holds every transfer's cookies (and the Public

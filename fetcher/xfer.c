@@ -289,7 +289,6 @@ easy_get(void)
 	}
 	if (F.o.http_version)
 		curl_easy_setopt(e, CURLOPT_HTTP_VERSION, F.o.http_version);
-	req_cookies_use(e);
 	return e;
 }
 
@@ -323,9 +322,9 @@ conditional_headers(job *j, struct curl_slist *list)
 }
 
 /* What j's attempt on e carries beyond the URL: its headers, and the
- * credentials while the target is the input's origin (CURLOPT_
- * UNRESTRICTED_AUTH stays off for robots.txt's redirects, which libcurl
- * follows). */
+ * credentials (--user's, or the input URL's own) while the target is
+ * the input's origin (CURLOPT_UNRESTRICTED_AUTH stays off for
+ * robots.txt's redirects, which libcurl follows). */
 static void
 set_request(CURL *e, job *j)
 {
@@ -333,8 +332,17 @@ set_request(CURL *e, job *j)
 	j->req_hdrs = conditional_headers(j, req_headers(j));
 	if (j->req_hdrs)
 		curl_easy_setopt(e, CURLOPT_HTTPHEADER, j->req_hdrs);
-	if (F.o.userpwd && req_credentials(j))
-		curl_easy_setopt(e, CURLOPT_USERPWD, F.o.userpwd);
+	/* robots.txt carries no secret at all: no credentials, netrc or
+	 * cookies (its URL has no userinfo: host.c keys origins without). */
+	if (j->is_robots)
+		return;
+	req_cookies_use(e);
+	if (req_credentials(j)) {
+		if (F.o.userpwd)
+			curl_easy_setopt(e, CURLOPT_USERPWD, F.o.userpwd);
+		else
+			req_url_credentials(e, j);
+	}
 	if (F.o.netrc) {
 		curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 		if (F.o.netrc_file)
