@@ -127,12 +127,15 @@ follow(job *j)
 static void
 finished(job *j, CURLcode rc)
 {
-	double retry_after = xfer_end(j, rc);
+	xfer_end(j, rc);
 	sched_finished(j->host);
 	if (j->is_robots) {
 		robots_finished(j, rc);
 		return;
 	}
+	/* Read here, not from CURLINFO_RETRY_AFTER: curl 7.88 says 0 both
+	 * for "Retry-After: 0" (go now) and for no header at all. */
+	double retry_after = j->status ? retry_after_seconds(job_header(j, "retry-after"), tm_wall()) : -1;
 	health_feedback(j, rc, retry_after);
 	if (rc == CURLE_OK && follow(j))
 		return;

@@ -509,6 +509,11 @@ struct retry_verdict {
 int retry_status_listed(const struct retry_conf *c, long status);
 /* Uniform in [0, 1): the jitter of backoffs and breaker pauses. */
 double retry_unit_random(void);
+/* A Retry-After header's value as seconds to wait from now (unix
+ * seconds): delay-seconds, or an HTTP-date (curl_getdate's forms), 0
+ * when that date has passed; -1 for none (NULL) or a value of neither
+ * form. */
+double retry_after_seconds(const char *value, double now);
 /* The verdict on j's attempt, which got an answer (answered: curl's
  * result was CURLE_OK; j->status is its status) or failed with
  * j->error, and carried retry_after (seconds, < 0: none).  Again when
@@ -616,9 +621,8 @@ void alert_close(void);
  * or -1 with j->error set when no handle could be made. */
 int xfer_start(job *j);
 /* Ends j's attempt, whose transfer finished with rc: takes it out of
- * the multi and sets j's status, error word and detail.  Returns the
- * server's Retry-After in seconds, or -1 when it sent none. */
-double xfer_end(job *j, CURLcode rc);
+ * the multi and sets j's status, error word and detail. */
+void xfer_end(job *j, CURLcode rc);
 size_t xfer_paused(void);         /* transfers paused on blocked output */
 void xfer_unpause_all(void);      /* follow with loop_kick */
 /* The error_detail of a hop refused as private_address (malloc'd). */
@@ -787,6 +791,8 @@ void job_add_hop(job *j, const char *url, long status);
 /* target (malloc'd, taken over) is the URL j's next attempt requests:
  * its attempts at the hop start again. */
 void job_set_target(job *j, char *target);
+/* The value of header name (lowercase) in j's last response, or NULL. */
+const char *job_header(const job *j, const char *name);
 /* Sets j's error word and detail (malloc'd, taken over; NULL: none). */
 void job_set_error(job *j, enum fetcherr e, char *detail);
 void job_drop(job *j);            /* ends j, counted in F.alive, without a record */

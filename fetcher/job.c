@@ -56,6 +56,18 @@ job_set_target(job *j, char *target)
 	j->hop_attempts = 0;
 }
 
+const char *
+job_header(const job *j, const char *name)
+{
+	for (size_t i = 0; i < j->hdrs_len;) {
+		const char *k = j->hdrs + i, *v = k + strlen(k) + 1;
+		if (strcmp(k, name) == 0)
+			return v;
+		i = (size_t)(v - j->hdrs) + strlen(v) + 1;
+	}
+	return NULL;
+}
+
 void
 job_set_error(job *j, enum fetcherr e, char *detail)
 {

@@ -26,6 +26,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int
 retry_status_listed(const struct retry_conf *c, long status)
@@ -41,6 +42,19 @@ double
 retry_unit_random(void)
 {
 	return (double)rand() / ((double)RAND_MAX + 1.0);
+}
+
+double
+retry_after_seconds(const char *value, double now)
+{
+	if (!value)
+		return -1;
+	value += strspn(value, " \t");
+	size_t digits = strspn(value, "0123456789");
+	if (digits && value[digits + strspn(value + digits, " \t")] == '\0')
+		return digits > 9 ? 1e9 : strtod(value, NULL);
+	time_t t = curl_getdate(value, NULL);
+	return t == -1 ? -1 : fmax(0, (double)t - now);
 }
 
 struct retry_verdict

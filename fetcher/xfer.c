@@ -457,10 +457,7 @@ set_detail(job *j, const char *s)
 	j->error_detail = s && *s ? strdup(s) : NULL;
 }
 
-/* Ends j's attempt, whose transfer finished with rc: takes it out of
- * the multi and sets j's status, error word and detail.  Returns the
- * server's Retry-After in seconds, or -1 when it sent none. */
-double
+void
 xfer_end(job *j, CURLcode rc)
 {
 	loop_remove(j);
@@ -481,7 +478,4 @@ xfer_end(job *j, CURLcode rc)
 		set_detail(j, "connection closed inside the response headers");
 	}
 	counters_finished(j);
-	curl_off_t ra = -1;
-	curl_easy_getinfo(j->easy, CURLINFO_RETRY_AFTER, &ra);
-	return ra > 0 ? (double)ra : -1;
 }

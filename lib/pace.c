@@ -107,7 +107,7 @@ pace_answer(struct pace *p, const struct pace_conf *c, long status, double laten
 {
 	if (status == 429 || status == 503) {
 		p->throttled = 1;
-		if (retry_after > 0 && retry_after <= c->max_retry_after)
+		if (retry_after >= 0 && retry_after <= c->max_retry_after)
 			pace_defer(p, now + retry_after);
 		else if (started_at >= p->backoff_at) {
 			p->adapt_delay = clamp(p, c, fmax(2 * pace_interval(p), PACE_THROTTLED));

@@ -105,7 +105,8 @@ int pace_idle(const struct pace *p, double now);
  *   speed up a host that is failing.
  * - 429/503 with a Retry-After (within max_retry_after): the whole
  *   host waits that long, and then goes on at the delay it had: the
- *   server said how long, and the burst is not its steady rate.
+ *   server said how long, and the burst is not its steady rate.  A
+ *   Retry-After of 0 (or a date already past) holds it not at all.
  * - 429/503 without one: the interval in force doubles, once per burst
  *   (answers to requests started before the last doubling are the same
  *   event), to at least PACE_THROTTLED (twice a fast host's 1 ms is no

@@ -520,7 +520,8 @@ def ep_retry_after(h, _, q):
 
 
 def ep_retry_after_date(h, _, q):
-    s = qint(q, "s", 1)
+    # s < 0: a date already past
+    s = qint(q, "s", 1, -86400)
     when = email.utils.formatdate(time.time() + s, usegmt=True)
     counted(h, "retry-after-date", q, 429, "Retry",
             [("Retry-After", when)])

@@ -130,6 +130,69 @@ retry_after(void)
 	pace_answer(&p, &dflt, 429, 0.1, 301, 99, 100);
 	check_sec("retry-after: too long: no hold", 0, p.next_start);
 	check_sec("retry-after: too long: doubles instead", 0.25, p.adapt_delay);
+
+	/* Retry-After: 0 (or a date past: fetch reads both as 0) says go
+	 * now: no hold, and not the doubling of a 429 without one. */
+	p = fresh(0, 0, 1, 0);
+	int held = 0;
+	for (int i = 0; i < 8; i++) {
+		pace_answer(&p, &dflt, 429, 0.001, 0, 99 + i, 100 + i);
+		held += !ready(&p, 100 + i);
+	}
+	check_int("retry-after 0: no hold, however many", 0, held);
+	check_sec("retry-after 0: no doubling", 0, p.adapt_delay);
+	check_true("retry-after 0: the host may start at once", ready(&p, 108));
+}
+
+/* A small deterministic generator, so a failure repeats. */
+static unsigned long long rng = 88172645463325252ULL;
+
+static double
+unit(void)
+{
+	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* Property: whatever a host went through, it is never held without a
+ * wake-up: the time it may start again is finite, within the longest
+ * hold any rule sets (a breaker pause with its jitter, --max-delay,
+ * --max-retry-after), and a host free at that time may start then. */
+static void
+always_wakes(void)
+{
+	const double bound = PACE_PAUSE_CAP * 1.2 + dflt.max_retry_after + dflt.max_delay;
+	int held_ok = 1, wakes = 1;
+	for (int run = 0; run < 200; run++) {
+		struct pace p = fresh(unit() < 0.3 ? unit() : 0, unit() < 0.3 ? 1 + 4 * unit() : 0,
+				      1 + (int)(3 * unit()), 0);
+		double now = 0;
+		for (int step = 0; step < 200; step++) {
+			now += unit() < 0.5 ? 0 : unit() * 5;
+			double r = unit();
+			if (r < 0.3) {
+				if (pace_ready_at(&p, now) <= now)
+					pace_started(&p, now);
+			} else if (r < 0.6) {
+				static const long st[] = { 200, 304, 404, 429, 503, 500 };
+				double ra = unit() < 0.3 ? -1 : unit() < 0.5 ? 0 : unit() * 400;
+				pace_answer(&p, &dflt, st[(int)(unit() * 6)], unit(), ra, now - unit(), now);
+			} else if (r < 0.8) {
+				pace_outcome(&p, &dflt, unit() < 0.6, unit() < 0.3, now, unit());
+			} else if (r < 0.9) {
+				pace_defer(&p, now + (unit() < 0.5 ? -unit() : unit() * 10));
+			} else {
+				pace_brake(&p, &dflt, (int)(3 * unit()));
+			}
+			double at = pace_ready_at(&p, now);
+			if (!isfinite(at) || at > now + bound)
+				held_ok = 0;
+			if (at > now && pace_ready_at(&p, at) > at + 1e-9)
+				wakes = 0;
+		}
+	}
+	check_true("property: a held host's wake-up is finite and bounded (200 random runs)", held_ok);
+	check_true("property: at its wake-up time it may start", wakes);
 }
 
 static void
@@ -350,5 +413,6 @@ main(void)
 	adaptive();
 	sick();
 	brake();
+	always_wakes();
 	return check_done();
 }

@@ -199,6 +199,26 @@ deadlines(void)
 	check_str("... the deadline said", "--max-elapsed (600 s) passed before attempt 3", v.detail);
 }
 
+/* Retry-After's two forms (RFC 9110 10.2.3), as xfer.c reads them. */
+static void
+retry_after_forms(void)
+{
+	double now = 784111777;   /* Sun, 06 Nov 1994 08:49:37 GMT */
+	check_sec("Retry-After: 120", 120, retry_after_seconds("120", now));
+	check_sec("Retry-After: 0 (go now, not \"none\")", 0, retry_after_seconds("0", now));
+	check_sec("Retry-After: an HTTP-date 30 s ahead", 30,
+		  retry_after_seconds("Sun, 06 Nov 1994 08:50:07 GMT", now));
+	check_sec("Retry-After: an HTTP-date past: 0", 0,
+		  retry_after_seconds("Sun, 06 Nov 1994 08:00:00 GMT", now));
+	check_sec("Retry-After: the obsolete RFC 850 form", 30,
+		  retry_after_seconds("Sunday, 06-Nov-94 08:50:07 GMT", now));
+	check_sec("no Retry-After: -1", -1, retry_after_seconds(NULL, now));
+	check_sec("Retry-After: soon (neither form): -1", -1, retry_after_seconds("soon", now));
+	check_sec("Retry-After: -5: -1", -1, retry_after_seconds("-5", now));
+	check_sec("Retry-After: 99999999999 is capped, not overflowed", 1e9,
+		  retry_after_seconds("99999999999", now));
+}
+
 static int
 take(void *arg, const fr_row *r)
 {
@@ -264,6 +284,7 @@ main(void)
 	retries_run_out();
 	waits();
 	deadlines();
+	retry_after_forms();
 	max_attempts();
 	return check_done();
 }
