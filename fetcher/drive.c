@@ -26,6 +26,7 @@
 #include "msg.h"
 #include "tm.h"
 #include "url.h"
+#include "xalloc.h"
 
 static uv_prepare_t prepare;
 static int handled_interrupts, handled_reloads;
@@ -42,6 +43,18 @@ requeue(job *j, double not_before)
 	sched_retry(j);
 }
 
+/* Marks origin o of h down with the word and detail of j's attempt,
+ * which showed it cannot be reached: its waiting jobs end now, unsent,
+ * and so do those that come later. */
+static void
+down(host *h, origin *o, const job *j)
+{
+	o->down = j->error;
+	o->down_detail = xstrdup(j->error_detail ? j->error_detail : fetcherr_word(j->error));
+	o->robots_state = ROBOTS_READY;
+	sched_end_origin(h, o);
+}
+
 /* Acts on the answer of j, a robots.txt request: its origin gets rules,
  * none, deny-all, or a wait before asking again (pace_defer: an interval
  * in force that ends later still holds); frees j.  libcurl follows
@@ -54,7 +67,11 @@ robots_finished(job *j, CURLcode rc)
 	h->robots_loading--;
 	struct robots_verdict v = robots_answer(&F.conf.robots, j, rc == CURLE_OK, o->robots_fails);
 	o->robots_state = ROBOTS_READY;
+	o->answered |= rc == CURLE_OK || j->connected;
 	switch (v.kind) {
+	case ROBOTS_DOWN:
+		down(h, o, j);
+		break;
 	case ROBOTS_PRIVATE:
 		/* Its guarded jobs end on o->private. */
 		o->private = 1;
@@ -139,6 +156,16 @@ finished(job *j, CURLcode rc)
 	health_feedback(j, rc, retry_after);
 	if (rc == CURLE_OK && follow(j))
 		return;
+	/* A host that never answered and cannot be reached: this URL and
+	 * the others of its origin end now, with the same word. */
+	host *h = j->host;
+	origin *o = host_origin(h, job_target(j));
+	o->answered |= rc == CURLE_OK || j->connected;
+	if (!o->answered && !o->down && retry_unreachable(j, rc == CURLE_OK)) {
+		down(h, o, j);
+		record_emit(j);
+		return;
+	}
 	if (!F.stopping || lease_active()) {
 		struct retry_verdict v = retry_decide(&F.conf.retry, j, rc == CURLE_OK, retry_after,
 						      tm_mono(), retry_unit_random());

@@ -24,10 +24,11 @@
  *   sched.c     the pump: slots, deadlines, what starts when (sched_)
  *   health.c    what a host's answers teach its pacing (health_; rules:
  *               lib/pace.c)
- *   retry.c     what is retried, after how long, until when (retry_)
- *   redirect.c  a 3xx answer: follow, refuse, or final (redirect_)
  *   robots.c    may a page start; what a robots.txt answer means (robots_;
  *               the file's rules: lib/robots.c)
+ *   retry.c     what is retried, after how long, until when; which
+ *               failures mean a host cannot be reached (retry_)
+ *   redirect.c  a 3xx answer: follow, refuse, or final (redirect_)
  *   shard.c     --shard K/N: which inputs this fetch takes, by host (shard_)
  * services: one thing each, done when asked
  *   alert.c     --on-alert CMD: a command run when a rule trips (alert_)
@@ -212,6 +213,7 @@ typedef struct job {
 	int paused;              /* write callback returned PAUSE */
 	int too_large;
 	int hdrs_end;            /* the blank line ending the headers came */
+	int connected;           /* the last attempt connected (to the host or its proxy) */
 	double queued_sick;      /* its host's sick clock when it was queued */
 	double deadline;         /* monotonic, set at attempt 1: --max-elapsed */
 	double start;            /* monotonic, of this attempt */
@@ -255,6 +257,11 @@ typedef struct origin {
 	int robots_fails;        /* unanswered robots.txt fetches */
 	struct robots *robots;
 	int private;             /* a guarded connection found it private */
+	int answered;            /* a request to it got an answer, or at least connected */
+	/* It cannot be reached (retry_unreachable): every job of it ends
+	 * with this word and detail, unsent; FETCHERR_NONE while it may. */
+	enum fetcherr down;
+	char *down_detail;
 } origin;
 
 /* The unit of pacing: a host name, or a site (--pace-by site, or a
@@ -485,6 +492,9 @@ void sched_pump(void);            /* start whatever may start now */
 void sched_started(host *h, double now);  /* a request of h takes a slot */
 void sched_finished(host *h);     /* and gives it back */
 void sched_interrupt_waiting(void);
+/* Origin o of h cannot be reached (o->down): its waiting jobs end now
+ * with o's word and detail, unsent. */
+void sched_end_origin(host *h, origin *o);
 
 /* health.c */
 /* Updates j's host from the attempt's outcome (rc, and the Retry-After
@@ -496,6 +506,34 @@ void health_feedback(job *j, CURLcode rc, double retry_after);
 /* The flags lib/pace's rules read, for its other callers (the yield
  * guard's pace_brake). */
 struct pace_conf health_conf(void);
+
+/* robots.c */
+/* May a page of url start at origin o of host h: go, fetch the
+ * origin's robots.txt first, or refused by it. */
+enum robots_gate { ROBOTS_GO, ROBOTS_FETCH, ROBOTS_REFUSED };
+enum robots_gate robots_gate(const host *h, const origin *o, const char *url);
+enum robots_kind {
+	ROBOTS_RULES,            /* a 2xx: its rules (and Crawl-delay) */
+	ROBOTS_NO_RULES,         /* a 4xx (not 429): everything allowed */
+	ROBOTS_AGAIN,            /* disallow all for now, ask again after wait */
+	ROBOTS_UNREACHABLE,      /* failed once more than --retries: disallow all */
+	ROBOTS_PRIVATE,          /* a guarded redirect hop was refused: not an answer */
+	ROBOTS_DOWN,             /* the origin cannot be reached (retry_unreachable):
+				    its pages end with the request's word and detail */
+};
+struct robots_verdict {
+	enum robots_kind kind;
+	struct robots *rules;    /* RULES: parsed (the caller owns them) */
+	double crawl_delay;      /* RULES: its Crawl-delay, 0 for none */
+	double wait;             /* AGAIN: seconds */
+};
+/* The verdict on robots.txt job j's answer (answered: curl's result was
+ * CURLE_OK), after fails earlier failures of its origin.  Only a site
+ * that answered badly (5xx, 429, a timeout or reset on an open
+ * connection: RFC 9309's unreachable) is asked again and then disallows
+ * all; one that cannot be reached at all is DOWN at once. */
+struct robots_verdict robots_answer(const struct robots_conf *c, const job *j, int answered,
+				    int fails);
 
 /* retry.c */
 /* What to do with a job after an attempt, or when it waited too long. */
@@ -514,6 +552,12 @@ double retry_unit_random(void);
  * when that date has passed; -1 for none (NULL) or a value of neither
  * form. */
 double retry_after_seconds(const char *value, double now);
+/* The network word when j's attempt (no answer: answered 0) shows its
+ * origin cannot be reached at all: the name or the proxy did not
+ * resolve, the connection was refused or timed out before it was made,
+ * TLS or the proxy refused it.  Else FETCHERR_NONE: an answer, or a
+ * failure on a connection that was made (reset, a timeout reading). */
+enum fetcherr retry_unreachable(const job *j, int answered);
 /* The verdict on j's attempt, which got an answer (answered: curl's
  * result was CURLE_OK; j->status is its status) or failed with
  * j->error, and carried retry_after (seconds, < 0: none).  Again when
@@ -559,29 +603,6 @@ redirect_verdict redirect_next(const struct redirect_conf *c, const job *j, cons
 			       const char *ip);
 void redirect_verdict_free(redirect_verdict *v);
 
-/* robots.c */
-/* May a page of url start at origin o of host h: go, fetch the
- * origin's robots.txt first, or refused by it. */
-enum robots_gate { ROBOTS_GO, ROBOTS_FETCH, ROBOTS_REFUSED };
-enum robots_gate robots_gate(const host *h, const origin *o, const char *url);
-enum robots_kind {
-	ROBOTS_RULES,            /* a 2xx: its rules (and Crawl-delay) */
-	ROBOTS_NO_RULES,         /* a 4xx (not 429): everything allowed */
-	ROBOTS_AGAIN,            /* disallow all for now, ask again after wait */
-	ROBOTS_UNREACHABLE,      /* failed once more than --retries: disallow all */
-	ROBOTS_PRIVATE,          /* a guarded redirect hop was refused: not an answer */
-};
-struct robots_verdict {
-	enum robots_kind kind;
-	struct robots *rules;    /* RULES: parsed (the caller owns them) */
-	double crawl_delay;      /* RULES: its Crawl-delay, 0 for none */
-	double wait;             /* AGAIN: seconds */
-};
-/* The verdict on robots.txt job j's answer (answered: curl's result was
- * CURLE_OK), after fails earlier failures of its origin. */
-struct robots_verdict robots_answer(const struct robots_conf *c, const job *j, int answered,
-				    int fails);
-
 /* shard.c */
 int shard_parse(const char *s, long *k, long *n);
 long shard_of(const char *host, long n);
@@ -621,7 +642,8 @@ void alert_close(void);
  * or -1 with j->error set when no handle could be made. */
 int xfer_start(job *j);
 /* Ends j's attempt, whose transfer finished with rc: takes it out of
- * the multi and sets j's status, error word and detail. */
+ * the multi and sets j's status, error word and detail, and whether it
+ * connected. */
 void xfer_end(job *j, CURLcode rc);
 size_t xfer_paused(void);         /* transfers paused on blocked output */
 void xfer_unpause_all(void);      /* follow with loop_kick */
@@ -752,6 +774,9 @@ job *host_unlink(host *h, job **p);
 void host_untake(host *h, job *j);
 /* Unlinks a waiting job of h, a retry first, or NULL when none. */
 job *host_pop(host *h);
+/* Unlinks a waiting job of h whose next attempt goes to origin o, or
+ * NULL when none. */
+job *host_take_origin(host *h, const origin *o);
 /* A waiting job of a held host (of any host when any), or NULL. */
 job *host_take_held(int any);
 void host_free_all(void);

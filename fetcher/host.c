@@ -24,6 +24,7 @@ free_host(host *h)
 	for (origin *o = h->origins, *next; o; o = next) {
 		next = o->next;
 		robots_free(o->robots);
+		free(o->down_detail);
 		free(o->key);
 		free(o);
 	}
@@ -266,6 +267,26 @@ host_pop(host *h)
 		return host_unlink(h, &h->retry);
 	if (h->fresh)
 		return host_unlink(h, &h->fresh);
+	return NULL;
+}
+
+job *
+host_take_origin(host *h, const origin *o)
+{
+	for (job **p = &h->retry; *p; p = &(*p)->next)
+		if (host_origin(h, job_target(*p)) == o)
+			return host_unlink(h, p);
+	for (job *prev = NULL, *j = h->fresh; j; prev = j, j = j->next) {
+		if (host_origin(h, job_target(j)) != o)
+			continue;
+		if (!prev)
+			return host_unlink(h, &h->fresh);
+		prev->next = j->next;
+		if (h->fresh_tail == j)
+			h->fresh_tail = prev;
+		h->n_fresh--;
+		return j;
+	}
 	return NULL;
 }
 

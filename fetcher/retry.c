@@ -57,6 +57,24 @@ retry_after_seconds(const char *value, double now)
 	return t == -1 ? -1 : fmax(0, (double)t - now);
 }
 
+enum fetcherr
+retry_unreachable(const job *j, int answered)
+{
+	if (answered)
+		return FETCHERR_NONE;
+	switch (j->error) {
+	case FETCHERR_DNS:
+	case FETCHERR_CONNECT:
+	case FETCHERR_TLS:
+	case FETCHERR_PROXY:
+		return j->error;
+	case FETCHERR_TIMEOUT:
+		return j->connected ? FETCHERR_NONE : FETCHERR_TIMEOUT;
+	default:
+		return FETCHERR_NONE;
+	}
+}
+
 struct retry_verdict
 retry_expired(const struct retry_conf *c, const job *j)
 {

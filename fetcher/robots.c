@@ -3,9 +3,14 @@
  * before its first request, counted as a start for pacing, and kept for
  * the run; the rules in it are lib/robots.c's.
  *
- * 4xx means no rules; 5xx (and 429) or no answer means "disallow all for
- * now": the fetch is retried with backoff, and after --retries failures
- * the origin's URLs end with `error: robots`.  A file larger than
+ * 4xx means no rules; 5xx (and 429), a timeout or a reset on an open
+ * connection mean "disallow all for now" (RFC 9309's unreachable): the
+ * fetch is retried with backoff, and after --retries failures the
+ * origin's URLs end with `error: robots`.  An origin that cannot be
+ * reached at all (its name or proxy does not resolve, the connection is
+ * refused or never made, TLS fails) is no robots.txt question: its URLs
+ * end at once with that word (dns, connect, timeout, tls, proxy) and
+ * libcurl's message, unsent.  A file larger than
  * ROBOTS_MAX_BYTES is cut there, not refused.
  *
  * Pure rules (tests/unit/test_robots.c): they read the host, its origin,
@@ -36,6 +41,8 @@ robots_answer(const struct robots_conf *c, const job *j, int answered, int fails
 		/* Asked for a redirect hop that may not go there: not the
 		 * origin's failure; its guarded jobs end on o->private. */
 		v.kind = ROBOTS_PRIVATE;
+	} else if (retry_unreachable(j, answered)) {
+		v.kind = ROBOTS_DOWN;
 	} else if ((answered || j->too_large) && st >= 200 && st < 300) {
 		/* A body cut at ROBOTS_MAX_BYTES is a whole answer. */
 		v.kind = ROBOTS_RULES;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "tm.h"
+#include "xalloc.h"
 
 /* When waiting job j must end: INFINITY for a job that has not started
  * while its host is healthy, whose wait costs it nothing. */
@@ -167,6 +168,10 @@ pump_host(host *h, double now)
 			return when;
 		const char *u = job_target(j);
 		origin *o = host_origin(h, u);
+		if (o->down) {
+			record_fail(j, o->down, xstrdup(o->down_detail));
+			continue;
+		}
 		if (j->guard && o->private) {
 			j->refused_private = 1;
 			record_fail(j, FETCHERR_PRIVATE_ADDRESS, xfer_private_detail(j));
@@ -222,6 +227,14 @@ sched_pump(void)
 	} else {
 		uv_timer_stop(&F.sched_timer);
 	}
+}
+
+void
+sched_end_origin(host *h, origin *o)
+{
+	for (job *j; (j = host_take_origin(h, o));)
+		record_fail(j, o->down, xstrdup(o->down_detail));
+	host_settle(h);
 }
 
 /* After a signal: every job not yet started ends now as interrupted, so

@@ -413,9 +413,15 @@ classify(const job *j, CURLcode rc)
 	case CURLE_ABORTED_BY_CALLBACK:
 		if (j->refused_private)
 			return FETCHERR_PRIVATE_ADDRESS;
-		return rc == CURLE_COULDNT_CONNECT ? FETCHERR_CONNECT : FETCHERR_OTHER;
-	case CURLE_COULDNT_RESOLVE_HOST:
-	case CURLE_COULDNT_RESOLVE_PROXY: return FETCHERR_DNS;
+		if (rc == CURLE_ABORTED_BY_CALLBACK)
+			return FETCHERR_OTHER;
+		/* curl 7.88 does not say whether it was the proxy that did
+		 * not answer: with --proxy (and no --noproxy list) every
+		 * connection is the proxy's. */
+		return F.o.proxy && !F.o.noproxy ? FETCHERR_PROXY : FETCHERR_CONNECT;
+	case CURLE_COULDNT_RESOLVE_HOST: return FETCHERR_DNS;
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_PROXY: return FETCHERR_PROXY;
 	case CURLE_OPERATION_TIMEDOUT: return FETCHERR_TIMEOUT;
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_PEER_FAILED_VERIFICATION:
@@ -424,7 +430,11 @@ classify(const job *j, CURLcode rc)
 	case CURLE_SSL_CACERT_BADFILE:
 	case CURLE_SSL_ISSUER_ERROR:
 	case CURLE_SSL_PINNEDPUBKEYNOTMATCH: return FETCHERR_TLS;
-	case CURLE_RECV_ERROR:
+	case CURLE_RECV_ERROR: {
+		long tunnel = 0;   /* the proxy's answer to CONNECT */
+		curl_easy_getinfo(j->easy, CURLINFO_HTTP_CONNECTCODE, &tunnel);
+		return tunnel >= 300 ? FETCHERR_PROXY : FETCHERR_RESET;
+	}
 	case CURLE_SEND_ERROR:
 	case CURLE_GOT_NOTHING:
 	case CURLE_PARTIAL_FILE:
@@ -477,5 +487,8 @@ xfer_end(job *j, CURLcode rc)
 		j->error = FETCHERR_RESET;
 		set_detail(j, "connection closed inside the response headers");
 	}
+	curl_off_t connect_us = 0;
+	curl_easy_getinfo(j->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+	j->connected = connect_us > 0;
 	counters_finished(j);
 }

@@ -219,6 +219,29 @@ retry_after_forms(void)
 		  retry_after_seconds("99999999999", now));
 }
 
+/* Which failures say the origin cannot be reached at all. */
+static void
+unreachable(void)
+{
+	const struct { enum fetcherr e; int connected; enum fetcherr want; } c[] = {
+		{ FETCHERR_DNS, 0, FETCHERR_DNS }, { FETCHERR_CONNECT, 0, FETCHERR_CONNECT },
+		{ FETCHERR_TLS, 1, FETCHERR_TLS }, { FETCHERR_PROXY, 0, FETCHERR_PROXY },
+		{ FETCHERR_TIMEOUT, 0, FETCHERR_TIMEOUT }, { FETCHERR_TIMEOUT, 1, FETCHERR_NONE },
+		{ FETCHERR_RESET, 1, FETCHERR_NONE }, { FETCHERR_TOO_LARGE, 1, FETCHERR_NONE },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		char name[96];
+		snprintf(name, sizeof name, "%s%s: %s", fetcherr_word(c[i].e),
+			 c[i].connected ? " once connected" : " before connecting",
+			 c[i].want ? "unreachable" : "the host was reached");
+		setup(1, 0, c[i].e);
+		j.connected = c[i].connected;
+		check_int(name, c[i].want, retry_unreachable(&j, 0));
+	}
+	setup(1, 503, FETCHERR_NONE);
+	check_int("an answer (a 503): reached", FETCHERR_NONE, retry_unreachable(&j, 1));
+}
+
 static int
 take(void *arg, const fr_row *r)
 {
@@ -285,6 +308,7 @@ main(void)
 	waits();
 	deadlines();
 	retry_after_forms();
+	unreachable();
 	max_attempts();
 	return check_done();
 }

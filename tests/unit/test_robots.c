@@ -176,7 +176,7 @@ fetch_side(void)
 	}
 	const struct { long status; int answered, fails; double wait; } again[] = {
 		{ 429, 1, 0, 1 }, { 500, 1, 0, 1 }, { 503, 1, 1, 2 }, { 502, 1, 2, 4 },
-		{ 0, 0, 0, 1 },   /* no answer: refused, reset, timeout */
+		{ 0, 0, 0, 1 },   /* no answer on an open connection: reset, timeout */
 		{ 301, 1, 0, 1 }, /* libcurl followed five redirects and gave up */
 	};
 	for (size_t i = 0; i < sizeof again / sizeof *again; i++) {
@@ -184,6 +184,8 @@ fetch_side(void)
 		snprintf(name, sizeof name, "answer %ld after %d failures: disallow all, ask again in %g s",
 			 again[i].status, again[i].fails, again[i].wait);
 		j = answer(again[i].status, NULL);
+		if (!again[i].answered)
+			j.error = FETCHERR_RESET, j.connected = 1;
 		v = robots_answer(&c, &j, again[i].answered, again[i].fails);
 		check(name, v.kind == ROBOTS_AGAIN && v.wait == again[i].wait);
 	}
@@ -191,12 +193,32 @@ fetch_side(void)
 	check("a 503 past --retries failures: unreachable",
 	      robots_answer(&c, &j, 1, 3).kind == ROBOTS_UNREACHABLE);
 	j = answer(0, NULL);
-	check("no answer past --retries failures: unreachable",
+	j.error = FETCHERR_RESET;
+	j.connected = 1;
+	check("a reset past --retries failures: unreachable",
 	      robots_answer(&c, &j, 0, 3).kind == ROBOTS_UNREACHABLE);
 	struct robots_conf once = c;
 	once.retries = 0;
 	check("--retries 0: the first failure is unreachable",
 	      robots_answer(&once, &j, 0, 0).kind == ROBOTS_UNREACHABLE);
+	const struct { enum fetcherr e; int connected; enum robots_kind kind; } net[] = {
+		{ FETCHERR_DNS, 0, ROBOTS_DOWN }, { FETCHERR_CONNECT, 0, ROBOTS_DOWN },
+		{ FETCHERR_TLS, 1, ROBOTS_DOWN }, { FETCHERR_PROXY, 0, ROBOTS_DOWN },
+		{ FETCHERR_TIMEOUT, 0, ROBOTS_DOWN }, { FETCHERR_TIMEOUT, 1, ROBOTS_AGAIN },
+		{ FETCHERR_RESET, 1, ROBOTS_AGAIN },
+	};
+	for (size_t i = 0; i < sizeof net / sizeof *net; i++) {
+		char name[96];
+		snprintf(name, sizeof name, "robots.txt failed with %s%s: %s", fetcherr_word(net[i].e),
+			 net[i].connected ? " once connected" : " before connecting",
+			 net[i].kind == ROBOTS_DOWN ? "the origin is down, its word kept" :
+			 "unreachable (RFC 9309): ask again");
+		j = answer(0, NULL);
+		j.error = net[i].e;
+		j.connected = net[i].connected;
+		check(name, robots_answer(&c, &j, 0, 0).kind == net[i].kind);
+	}
+	j = answer(0, NULL);
 	j.refused_private = 1;
 	check("a guarded redirect to a private address: no answer, no failure",
 	      robots_answer(&c, &j, 0, 3).kind == ROBOTS_PRIVATE);
