@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "extract.h"
+#include "tree.h"
 #include "xalloc.h"
 
 #define CT_NONE UINT32_MAX
@@ -67,30 +68,6 @@ struct content {
 static void ct_note_root(content *c, uint32_t i);
 static void ct_note_skip(content *c, uint32_t i);
 static void ct_trace_start(content *c, int attempt);
-
-/* Same traversal as extract.c's walk, so element indexes agree. */
-static const GumboVector *
-ct_children(const GumboNode *n)
-{
-	if (n->type == GUMBO_NODE_DOCUMENT)
-		return &n->v.document.children;
-	if (n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE)
-		return &n->v.element.children;
-	return NULL;
-}
-
-static int
-ct_is_element(const GumboNode *n)
-{
-	return n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE;
-}
-
-static const char *
-ct_attr(const GumboNode *n, const char *name)
-{
-	const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, name);
-	return a ? a->value : NULL;
-}
 
 /* Words in a class or id that name page furniture rather than content:
  * the well-known signals of readability and its descendants.  The
@@ -198,7 +175,7 @@ content_free(content *c)
 static void
 ct_classid(const GumboNode *n, char *buf, size_t cap)
 {
-	const char *cls = ct_attr(n, "class"), *id = ct_attr(n, "id");
+	const char *cls = tree_attr(n, "class"), *id = tree_attr(n, "id");
 	size_t k = 0;
 	for (int j = 0; j < 2; j++) {
 		const char *s = j ? id : cls;
@@ -229,7 +206,7 @@ ct_style_hidden(const char *style)
 static uint32_t
 ct_flags(const content *c, const GumboNode *n)
 {
-	GumboTag t = n->v.element.tag;
+	GumboTag t = tree_tag(n);
 	uint32_t f = 0;
 	switch (t) {
 	case GUMBO_TAG_NAV: case GUMBO_TAG_FOOTER: case GUMBO_TAG_ASIDE:
@@ -250,11 +227,11 @@ ct_flags(const content *c, const GumboNode *n)
 	if (n->v.element.attributes.length == 0)
 		return f;
 	const char *v;
-	if (ct_attr(n, "hidden") ||
-	    ((v = ct_attr(n, "aria-hidden")) && strcasecmp(v, "true") == 0) ||
-	    ((v = ct_attr(n, "style")) && ct_style_hidden(v)))
+	if (tree_attr(n, "hidden") ||
+	    ((v = tree_attr(n, "aria-hidden")) && strcasecmp(v, "true") == 0) ||
+	    ((v = tree_attr(n, "style")) && ct_style_hidden(v)))
 		f |= CT_HIDE;
-	if ((v = ct_attr(n, "role"))) {
+	if ((v = tree_attr(n, "role"))) {
 		if (strcasecmp(v, "main") == 0)
 			f |= CT_MAIN;
 		else if (strcasecmp(v, "article") == 0)
@@ -266,7 +243,7 @@ ct_flags(const content *c, const GumboNode *n)
 			 strcasecmp(v, "search") == 0)
 			f |= CT_BOILTAG;
 	}
-	if ((v = ct_attr(n, "itemprop")) && strcasestr(v, "articlebody"))
+	if ((v = tree_attr(n, "itemprop")) && strcasestr(v, "articlebody"))
 		f |= CT_HINT;
 	char buf[256];
 	ct_classid(n, buf, sizeof buf);
@@ -338,7 +315,7 @@ ct_collect(content *c, const GumboOutput *out)
 	int hidden = 0, inlink = 0;
 	const GumboNode *top = out->document, *n = top;
 	for (;;) {
-		int el = ct_is_element(n);
+		int el = tree_is_element(n);
 		if (el) {
 			if (c->nel == c->cap) {
 				c->cap = c->cap ? c->cap * 2 : 1024;
@@ -350,7 +327,7 @@ ct_collect(content *c, const GumboOutput *out)
 			e->n = n;
 			e->parent = cur;
 			e->flags = ct_flags(c, n);
-			GumboTag t = n->v.element.tag;
+			GumboTag t = tree_tag(n);
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
 				if (!ex_is_inline(t))
@@ -365,7 +342,7 @@ ct_collect(content *c, const GumboOutput *out)
 				hidden++;
 			if (t == GUMBO_TAG_A) {
 				inlink++;
-				if (ct_attr(n, "href"))
+				if (tree_attr(n, "href"))
 					e->links = 1;
 			}
 			cur = i;
@@ -373,16 +350,16 @@ ct_collect(content *c, const GumboOutput *out)
 			   !hidden && cur != CT_NONE) {
 			ct_count(&c->el[cur], n->v.text.text, strlen(n->v.text.text), inlink);
 		}
-		const GumboVector *kids = ct_children(n);
-		if (kids && kids->length) {
-			n = kids->data[0];
+		const GumboNode *kid = tree_kid(n, 0);
+		if (kid) {
+			n = kid;
 			continue;
 		}
 		for (;;) {
-			if (ct_is_element(n)) {
+			if (tree_is_element(n)) {
 				ct_el *e = &c->el[cur];
 				e->end = c->nel;
-				GumboTag t = n->v.element.tag;
+				GumboTag t = tree_tag(n);
 				if (ex_is_hidden(n))
 					hidden--;
 				if (t == GUMBO_TAG_A)
@@ -401,14 +378,12 @@ ct_collect(content *c, const GumboOutput *out)
 			}
 			if (n == top)
 				return;
-			const GumboNode *p = n->parent;
-			const GumboVector *sib = ct_children(p);
-			size_t next = n->index_within_parent + 1;
-			if (sib && next < sib->length) {
-				n = sib->data[next];
+			const GumboNode *s = tree_sibling(n);
+			if (s) {
+				n = s;
 				break;
 			}
-			n = p;
+			n = n->parent;
 		}
 	}
 }
@@ -476,11 +451,11 @@ ct_title(content *c)
 	for (uint32_t i = 0; i < c->body; i++) {
 		const GumboNode *n = c->el[i].n;
 		const char *v, *og;
-		if (n->v.element.tag == GUMBO_TAG_TITLE && !c->tbuf.len)
+		if (tree_tag(n) == GUMBO_TAG_TITLE && !c->tbuf.len)
 			ex_text(&c->tbuf, n);
-		else if (n->v.element.tag == GUMBO_TAG_META && !c->obuf.len &&
-			 (v = ct_attr(n, "property")) && strcmp(v, "og:title") == 0 &&
-			 (og = ct_attr(n, "content")))
+		else if (tree_tag(n) == GUMBO_TAG_META && !c->obuf.len &&
+			 (v = tree_attr(n, "property")) && strcmp(v, "og:title") == 0 &&
+			 (og = tree_attr(n, "content")))
 			pbuf_text(&c->obuf, og, strlen(og));
 	}
 	ct_letters(&c->tbuf);
@@ -489,7 +464,7 @@ ct_title(content *c)
 		const pbuf *t = pass ? &c->obuf : &c->tbuf;
 		int seen = 0;
 		for (uint32_t i = 0; i < c->nel && seen < 20; i++) {
-			GumboTag g = c->el[i].n->v.element.tag;
+			GumboTag g = tree_tag(c->el[i].n);
 			if (g != GUMBO_TAG_H1 && g != GUMBO_TAG_H2)
 				continue;
 			seen++;
@@ -547,7 +522,7 @@ static void
 ct_init_score(ct_el *e)
 {
 	float s = 0;
-	switch (e->n->v.element.tag) {
+	switch (tree_tag(e->n)) {
 	case GUMBO_TAG_DIV: case GUMBO_TAG_ARTICLE: case GUMBO_TAG_MAIN:
 	case GUMBO_TAG_SECTION:
 		s = 5;
@@ -583,7 +558,7 @@ ct_paragraph(const ct_el *e)
 {
 	if (e->flags & (CT_HIDE | CT_BOILTAG | CT_BOILCLS | CT_INBOIL))
 		return 0;
-	GumboTag t = e->n->v.element.tag;
+	GumboTag t = tree_tag(e->n);
 	switch (t) {
 	case GUMBO_TAG_P: case GUMBO_TAG_PRE: case GUMBO_TAG_TD:
 	case GUMBO_TAG_BLOCKQUOTE:
@@ -732,7 +707,7 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 		return 1;
 	if (!dense)
 		return 0;
-	GumboTag t = e->n->v.element.tag;
+	GumboTag t = tree_tag(e->n);
 	/* A block that is mostly link text is a menu, a list of related
 	 * articles or a "read also" line. */
 	if (e->links >= 1 && e->link * 2 > e->text && !ex_is_inline(t))
@@ -785,7 +760,7 @@ ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 static int
 ct_heading(const ct_el *e)
 {
-	GumboTag t = e->n->v.element.tag;
+	GumboTag t = tree_tag(e->n);
 	return t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6;
 }
 
@@ -793,7 +768,7 @@ ct_heading(const ct_el *e)
 static int
 ct_item(const ct_el *e)
 {
-	GumboTag t = e->n->v.element.tag;
+	GumboTag t = tree_tag(e->n);
 	return t == GUMBO_TAG_LI || t == GUMBO_TAG_TD || t == GUMBO_TAG_TH ||
 	       t == GUMBO_TAG_DD || t == GUMBO_TAG_DT;
 }
@@ -829,7 +804,7 @@ ct_blocks(content *c, uint32_t lo, uint32_t hi, uint32_t mask, int lead)
 	}
 	for (uint32_t i = lo; i < hi;) {
 		const ct_el *e = &c->el[i];
-		GumboTag t = e->n->v.element.tag;
+		GumboTag t = tree_tag(e->n);
 		if ((lead && (e->flags & CT_INBOIL)) ||
 		    ((lead || i != lo) && ct_skipped(c, i, mask, 1)) || ex_is_hidden(e->n)) {
 			i = e->end;
@@ -854,7 +829,7 @@ static int
 ct_signoff(content *c, uint32_t i, uint32_t prev, uint32_t parent)
 {
 	const ct_el *e = &c->el[i];
-	if (e->n->v.element.tag != GUMBO_TAG_P || e->parent != parent || e->link ||
+	if (tree_tag(e->n) != GUMBO_TAG_P || e->parent != parent || e->link ||
 	    c->el[prev].end != i)
 		return 0;
 	pbuf_reset(&c->hbuf);
@@ -883,7 +858,7 @@ ct_trim(content *c)
 		last--;
 	for (uint32_t k = 0; k < first; k++) {
 		const ct_el *e = &c->el[c->blk[k]];
-		if (!ct_heading(e) && !ct_item(e) && e->n->v.element.tag != GUMBO_TAG_PRE)
+		if (!ct_heading(e) && !ct_item(e) && tree_tag(e->n) != GUMBO_TAG_PRE)
 			c->el[c->blk[k]].flags |= CT_DROP;
 	}
 	uint32_t k = last + 1;
@@ -891,7 +866,7 @@ ct_trim(content *c)
 	       ct_signoff(c, c->blk[k], c->blk[k - 1], c->el[c->blk[last]].parent))
 		k++;
 	for (; k < c->nblk; k++)
-		if (c->el[c->blk[k]].n->v.element.tag != GUMBO_TAG_PRE)
+		if (tree_tag(c->el[c->blk[k]].n) != GUMBO_TAG_PRE)
 			c->el[c->blk[k]].flags |= CT_DROP;
 }
 
@@ -937,7 +912,7 @@ ct_extract(content *c, pbuf *b)
 	uint32_t anchor = c->titleh;
 	if (anchor == CT_NONE)
 		for (uint32_t i = from; i-- > 0;)
-			if (c->el[i].n->v.element.tag == GUMBO_TAG_H1) {
+			if (tree_tag(c->el[i].n) == GUMBO_TAG_H1) {
 				anchor = i;
 				break;
 			}
@@ -962,7 +937,7 @@ ct_extract(content *c, pbuf *b)
 				float d = ct_density(e);
 				if ((e->flags & CT_SCORED) && e->score >= th)
 					take = 1;
-				else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
+				else if (tree_tag(e->n) == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
 					take = 1;
 			}
 			if (!take || (e->flags & CT_DROP) || (i >= skipfrom && i < skipto))
