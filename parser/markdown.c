@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "extract.h"
+#include "tree.h"
 #include "xalloc.h"
 
 /* What leaving an element does. */
@@ -405,23 +406,6 @@ md_text(md *m, const char *s, size_t n)
 
 /* ---- Elements ---- */
 
-static const GumboVector *
-md_children(const GumboNode *n)
-{
-	if (n->type == GUMBO_NODE_DOCUMENT)
-		return &n->v.document.children;
-	if (n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE)
-		return &n->v.element.children;
-	return NULL;
-}
-
-static const char *
-md_attr(const GumboNode *n, const char *name)
-{
-	const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, name);
-	return a ? a->value : NULL;
-}
-
 /* Elements whose content is never Markdown: what `text` hides (a
  * <noscript> that its end tag closed, see ex_is_hidden), embedded
  * objects and form controls. */
@@ -430,7 +414,7 @@ md_never(const GumboNode *n)
 {
 	if (ex_is_hidden(n))
 		return 1;
-	switch (n->v.element.tag) {
+	switch (tree_tag(n)) {
 	case GUMBO_TAG_IFRAME: case GUMBO_TAG_OBJECT: case GUMBO_TAG_EMBED:
 	case GUMBO_TAG_CANVAS: case GUMBO_TAG_SVG: case GUMBO_TAG_SELECT:
 	case GUMBO_TAG_TEXTAREA: case GUMBO_TAG_INPUT: case GUMBO_TAG_BUTTON:
@@ -442,6 +426,8 @@ md_never(const GumboNode *n)
 	}
 }
 
+/* Whether n is an element Markdown may write: tree_is_element but for
+ * templates, whose content md_enter never enters. */
 static int
 md_is_el(const GumboNode *n)
 {
@@ -452,13 +438,10 @@ md_is_el(const GumboNode *n)
 static int
 md_block_kid(const GumboNode *n)
 {
-	const GumboVector *k = &n->v.element.children;
-	for (unsigned i = 0; i < k->length; i++) {
-		const GumboNode *c = k->data[i];
-		if (md_is_el(c) && !ex_is_inline(c->v.element.tag) && c->v.element.tag != GUMBO_TAG_BR &&
+	for (const GumboNode *c = tree_kid(n, 0); c; c = tree_sibling(c))
+		if (md_is_el(c) && !ex_is_inline(tree_tag(c)) && tree_tag(c) != GUMBO_TAG_BR &&
 		    !md_never(c))
 			return 1;
-	}
 	return 0;
 }
 
@@ -470,39 +453,25 @@ static int
 md_data_table(const GumboNode *t)
 {
 	int cells = 0;
-	const GumboNode *n = t;
-	for (;;) {
-		if (n != t && md_is_el(n)) {
-			switch (n->v.element.tag) {
-			case GUMBO_TAG_TABLE: case GUMBO_TAG_PRE: case GUMBO_TAG_UL: case GUMBO_TAG_OL:
-			case GUMBO_TAG_DL: case GUMBO_TAG_BLOCKQUOTE: case GUMBO_TAG_H1:
-			case GUMBO_TAG_H2: case GUMBO_TAG_H3: case GUMBO_TAG_H4: case GUMBO_TAG_H5:
-			case GUMBO_TAG_H6:
-				return 0;
-			case GUMBO_TAG_TD: case GUMBO_TAG_TH:
-				cells++;
-				break;
-			default:
-				break;
-			}
-		}
-		const GumboVector *k = md_is_el(n) ? &n->v.element.children : NULL;
-		if (k && k->length) {
-			n = k->data[0];
+	/* A template's content is not the table's (see md_is_el). */
+	for (const GumboNode *n = tree_next(t, t); n;
+	     n = n->type == GUMBO_NODE_TEMPLATE ? tree_after(n, t) : tree_next(n, t)) {
+		if (!md_is_el(n))
 			continue;
-		}
-		for (;;) {
-			if (n == t)
-				return cells >= 2;
-			const GumboVector *sib = md_children(n->parent);
-			size_t next = n->index_within_parent + 1;
-			if (sib && next < sib->length) {
-				n = sib->data[next];
-				break;
-			}
-			n = n->parent;
+		switch (tree_tag(n)) {
+		case GUMBO_TAG_TABLE: case GUMBO_TAG_PRE: case GUMBO_TAG_UL: case GUMBO_TAG_OL:
+		case GUMBO_TAG_DL: case GUMBO_TAG_BLOCKQUOTE: case GUMBO_TAG_H1:
+		case GUMBO_TAG_H2: case GUMBO_TAG_H3: case GUMBO_TAG_H4: case GUMBO_TAG_H5:
+		case GUMBO_TAG_H6:
+			return 0;
+		case GUMBO_TAG_TD: case GUMBO_TAG_TH:
+			cells++;
+			break;
+		default:
+			break;
 		}
 	}
+	return cells >= 2;
 }
 
 static md_frame *
@@ -538,7 +507,7 @@ md_language(md *m, const GumboNode *pre)
 	m->lang[0] = '\0';
 	const GumboNode *n = pre;
 	for (int k = 0; k < 2 && n; k++) {
-		const char *cls = md_attr(n, "class");
+		const char *cls = tree_attr(n, "class");
 		const char *p = cls ? strstr(cls, "lang") : NULL;
 		while (p) {
 			int tok = p == cls || p[-1] == ' ';
@@ -556,13 +525,9 @@ md_language(md *m, const GumboNode *pre)
 			}
 			p = strstr(p + 4, "lang");
 		}
-		const GumboVector *kids = &n->v.element.children;
-		n = NULL;
-		for (unsigned i = 0; i < kids->length; i++)
-			if (md_is_el(kids->data[i])) {
-				n = kids->data[i];
-				break;
-			}
+		n = tree_kid(n, 0);
+		while (n && !md_is_el(n))
+			n = tree_sibling(n);
 	}
 }
 
@@ -671,7 +636,7 @@ md_dest(pbuf *b, const char *s, size_t n)
 static void
 md_image(md *m, const GumboNode *n)
 {
-	const char *src = md_attr(n, "src"), *u;
+	const char *src = tree_attr(n, "src"), *u;
 	size_t un;
 	if (!src || !lnk_resolve(m->links, src, &u, &un))
 		return;
@@ -680,7 +645,7 @@ md_image(md *m, const GumboNode *n)
 	md_dest(tmp, u, un);
 	md_word(m, '!');
 	pbuf_put(&m->il, "![", 2);
-	const char *alt = md_attr(n, "alt");
+	const char *alt = tree_attr(n, "alt");
 	if (alt) {
 		/* The alt is escaped like text, inside the brackets. */
 		md_text(m, alt, strlen(alt));
@@ -811,7 +776,7 @@ md_table_out(md *m)
 static int
 md_enter_el(md *m, const GumboNode *n, int top)
 {
-	GumboTag t = n->v.element.tag;
+	GumboTag t = tree_tag(n);
 	if (md_never(n) || n->v.element.tag_namespace == GUMBO_NAMESPACE_SVG)
 		return 0;
 	if (m->ct && !top && content_skipped(m->ct, &m->cur, n)) {
@@ -843,7 +808,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 			if (t == GUMBO_TAG_CAPTION) {
 				f->aux = 1;
 			} else {
-				const char *cs = md_attr(n, "colspan");
+				const char *cs = tree_attr(n, "colspan");
 				long span = cs ? strtol(cs, NULL, 10) : 1;
 				/* HTML's own cap on colspan. */
 				f->num = span < 1 ? 1 : span > 1000 ? 1000 : span;
@@ -919,7 +884,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 		return 1;
 	}
 	case GUMBO_TAG_A: {
-		const char *href = md_attr(n, "href"), *u;
+		const char *href = tree_attr(n, "href"), *u;
 		size_t un;
 		if (!href || href[strspn(href, " \t\n\r\f")] == '#' || md_block_kid(n) ||
 		    !lnk_resolve(m->links, href, &u, &un))
@@ -951,7 +916,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 		md_flush(m);
 		int ordered = t == GUMBO_TAG_OL;
 		long start = 1;
-		const char *s = ordered ? md_attr(n, "start") : NULL;
+		const char *s = ordered ? tree_attr(n, "start") : NULL;
 		if (s) {
 			start = strtol(s, NULL, 10);
 			start = start < 0 ? 0 : start > 999999999 ? 999999999 : start;
@@ -1134,9 +1099,9 @@ md_walk(md *m, const GumboNode *top)
 		if (m->full)
 			return;
 		int down = md_enter(m, n, n == top);
-		const GumboVector *kids = down ? md_children(n) : NULL;
-		if (kids && kids->length) {
-			n = kids->data[0];
+		const GumboNode *kid = down ? tree_kid(n, 0) : NULL;
+		if (kid) {
+			n = kid;
 			continue;
 		}
 		for (;;) {
@@ -1145,14 +1110,12 @@ md_walk(md *m, const GumboNode *top)
 			down = 1;
 			if (n == top)
 				return;
-			const GumboNode *p = n->parent;
-			const GumboVector *sib = md_children(p);
-			size_t next = n->index_within_parent + 1;
-			if (sib && next < sib->length) {
-				n = sib->data[next];
+			const GumboNode *s = tree_sibling(n);
+			if (s) {
+				n = s;
 				break;
 			}
-			n = p;
+			n = n->parent;
 		}
 	}
 }
@@ -1164,12 +1127,9 @@ md_body(const GumboOutput *out)
 	const GumboNode *html = out->root;
 	if (!html || html->type != GUMBO_NODE_ELEMENT)
 		return NULL;
-	const GumboVector *k = &html->v.element.children;
-	for (unsigned i = 0; i < k->length; i++) {
-		const GumboNode *c = k->data[i];
-		if (md_is_el(c) && c->v.element.tag == GUMBO_TAG_BODY)
+	for (const GumboNode *c = tree_kid(html, 0); c; c = tree_sibling(c))
+		if (md_is_el(c) && tree_tag(c) == GUMBO_TAG_BODY)
 			return c;
-	}
 	return NULL;
 }
 
