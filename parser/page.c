@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "sitemap.h"
 #include "tm.h"
+#include "tree.h"
 
 struct page {
 	const page_opts *opts;
@@ -155,9 +156,9 @@ static void
 page_pack_match(page *p, msgpack_packer *pk, const ex_field *f, const GumboNode *n)
 {
 	if (f->attr) {
-		const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, f->attr);
-		if (a)
-			page_pack_str(pk, a->value, strlen(a->value));
+		const char *v = tree_attr(n, f->attr);
+		if (v)
+			page_pack_str(pk, v, strlen(v));
 		else
 			msgpack_pack_nil(pk);
 		return;
