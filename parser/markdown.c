@@ -11,6 +11,23 @@
 #include "tree.h"
 #include "xalloc.h"
 
+/* The rules' limits, each after its row or paragraph of "Markdown" in
+ * docs/parse.md. */
+
+/* Escaping: up to MD_OL_DIGITS digits and a `.` or `)` start an
+ * ordered list item (CommonMark's limit), so `ol` numbers stop at
+ * MD_MAX_START, the largest of that many digits; a name of over
+ * MD_ENTITY_NAME letters is no entity (HTML's longest has 31). */
+#define MD_OL_DIGITS 9
+#define MD_MAX_START 999999999
+#define MD_ENTITY_NAME 40
+
+/* `pre`: a fence is at least MD_FENCE_MIN backticks (or tildes). */
+#define MD_FENCE_MIN 3
+
+/* `table`: HTML's own cap on colspan. */
+#define MD_MAX_COLSPAN 1000
+
 /* What leaving an element does. */
 enum {
 	A_NONE,     /* inline, nothing to close */
@@ -224,9 +241,9 @@ md_lead(md *m, const char *s, size_t n)
 		md_put(m, "\\", 1);
 	} else if (c >= '0' && c <= '9') {
 		size_t k = 0;
-		while (k < n && k < 10 && s[k] >= '0' && s[k] <= '9')
+		while (k < n && k <= MD_OL_DIGITS && s[k] >= '0' && s[k] <= '9')
 			k++;
-		if (k < n && k <= 9 && (s[k] == '.' || s[k] == ')')) {
+		if (k < n && k <= MD_OL_DIGITS && (s[k] == '.' || s[k] == ')')) {
 			md_put(m, s, k);
 			md_put(m, "\\", 1);
 			s += k, n -= k;
@@ -321,7 +338,7 @@ md_entity(const char *s, size_t n)
 			i++;
 	}
 	size_t start = i;
-	while (i < n && i < 40 && md_alnum((unsigned char)s[i]) && (unsigned char)s[i] < 0x80)
+	while (i < n && i < MD_ENTITY_NAME && md_alnum((unsigned char)s[i]) && (unsigned char)s[i] < 0x80)
 		i++;
 	return i > start && i < n && s[i] == ';';
 }
@@ -548,11 +565,11 @@ md_fence(md *m)
 	if (blank)
 		return;
 	char fence[64];
-	size_t fl = best + 1 < 3 ? 3 : best + 1;
+	size_t fl = best + 1 < MD_FENCE_MIN ? MD_FENCE_MIN : best + 1;
 	if (fl >= sizeof fence) {
 		/* A run of 63 backticks or more: a tilde fence cannot be
 		 * closed by backticks, so only a tilde run would matter. */
-		fl = 3;
+		fl = MD_FENCE_MIN;
 		memset(fence, '~', fl);
 		for (size_t i = 0, r = 0; i < c->len; i++) {
 			r = c->p[i] == '~' ? r + 1 : 0;
@@ -810,8 +827,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 			} else {
 				const char *cs = tree_attr(n, "colspan");
 				long span = cs ? strtol(cs, NULL, 10) : 1;
-				/* HTML's own cap on colspan. */
-				f->num = span < 1 ? 1 : span > 1000 ? 1000 : span;
+				f->num = span < 1 ? 1 : span > MD_MAX_COLSPAN ? MD_MAX_COLSPAN : span;
 			}
 			md_cell_begin(m);
 			return 1;
@@ -919,7 +935,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 		const char *s = ordered ? tree_attr(n, "start") : NULL;
 		if (s) {
 			start = strtol(s, NULL, 10);
-			start = start < 0 ? 0 : start > 999999999 ? 999999999 : start;
+			start = start < 0 ? 0 : start > MD_MAX_START ? MD_MAX_START : start;
 		}
 		/* A bullet list, or one from 1, may follow its item's first
 		 * paragraph without a blank line: the list stays tight. */
@@ -952,7 +968,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 		else
 			w = snprintf(b->mark, sizeof b->mark, "%c ", l->ch);
 		b->width = (uint8_t)w;
-		if (l->num < 999999999)
+		if (l->num < MD_MAX_START)
 			l->num++;
 		return 1;
 	}
