@@ -6,12 +6,95 @@
 #include <strings.h>
 
 #include "extract.h"
+#include "tree.h"
 #include "xalloc.h"
 
 #define CT_NONE UINT32_MAX
 
 /* At least the number of words in ct_strong, ct_weak and ct_pos. */
 #define CT_NWORDS 80
+
+/* The rules' thresholds, each after its step of "Main content" in
+ * docs/parse.md.  Lengths are visible characters (spaces not counted)
+ * unless they say bytes. */
+
+/* Step 2: an element holding over this share of the body's text is a
+ * layout wrapper, whatever its name says. */
+#define CT_LAYOUT_SHARE 0.5
+
+/* Step 3: paragraphs shorter than CT_MIN_PARA say nothing about where
+ * the article is (readability's 25 with spaces).  One scores a point
+ * per CT_PARA_CHARS, at most CT_PARA_POINTS of them, and gives it to
+ * CT_LEVELS ancestors: all to its parent, 1/CT_GRANDPARENT_DIV to its
+ * grandparent, 1/(CT_ANCESTOR_DIV * level) above (readability's
+ * weights). */
+#define CT_MIN_PARA 20
+#define CT_PARA_CHARS 100
+#define CT_PARA_POINTS 3
+#define CT_LEVELS 5
+#define CT_GRANDPARENT_DIV 2
+#define CT_ANCESTOR_DIV 3
+
+/* Step 3: an ancestor's starting score by its tag, and the weight of a
+ * content or furniture name. */
+enum {
+	CT_W_BOX = 5,        /* div, section, article, main */
+	CT_W_CELL = 3,       /* pre, td, blockquote */
+	CT_W_LIST = -3,      /* lists, their items, address, form */
+	CT_W_HEADING = -5,   /* h1 to h6, th */
+	CT_W_NAME = 25,
+};
+
+/* Step 4: the best CT_NTOP candidates are kept; when CT_ALT_MIN of the
+ * others score CT_ALT_SHARE of the best and share an ancestor with it,
+ * that ancestor wins.  The climb from the winner stops under
+ * 1/CT_CLIMB_DIV of its score. */
+#define CT_NTOP 5
+#define CT_ALT_MIN 3
+#define CT_ALT_SHARE 0.75f
+#define CT_CLIMB_DIV 3
+
+/* Step 4, the title: a heading and a title of CT_TITLE_LETTERS bytes of
+ * letters and digits or more can name each other; the title heading is
+ * one of the first CT_TITLE_HEADINGS h1 and h2.  A candidate after it
+ * wins over a better one elsewhere when it scores CT_TITLE_SHARE of the
+ * best. */
+#define CT_TITLE_LETTERS 10
+#define CT_TITLE_HEADINGS 20
+#define CT_TITLE_SHARE 0.3f
+
+/* Step 5: a sibling of the winner joins it when it scores
+ * CT_SIBLING_SHARE of the winner and CT_SIBLING_MIN, or is a <p> of
+ * over CT_SIBLING_PARA characters under CT_SIBLING_LINKS link density. */
+#define CT_SIBLING_SHARE 0.2f
+#define CT_SIBLING_MIN 10
+#define CT_SIBLING_PARA 80
+#define CT_SIBLING_LINKS 0.25f
+
+/* Step 6: a block with over CT_MENU_SHARE of its text in links is a
+ * menu; a div, section or form with under CT_CLEAN_COMMAS commas, no
+ * content name and over CT_CLEAN_LINKS of link text is a box of
+ * teasers.  A figure with CT_FIGURE_TEXT characters or more is a slide
+ * of a gallery, not an image with its caption and credit. */
+#define CT_MENU_SHARE 0.5
+#define CT_CLEAN_COMMAS 10
+#define CT_CLEAN_LINKS 0.2f
+#define CT_FIGURE_TEXT 100
+
+/* Step 7: a block of prose has under CT_PROSE_LINKS of link text and
+ * CT_PROSE characters (about 95 with spaces, near jusText's 70 to 200
+ * for a good block), or CT_SENTENCE and a sentence's end (a short
+ * closing line). */
+#define CT_PROSE_LINKS (1.0f / 3)
+#define CT_PROSE 80
+#define CT_SENTENCE 30
+
+/* Step 8: a first attempt shorter than CT_ENOUGH bytes (readability's
+ * 500 characters) is tried again without class and id names; main
+ * content shorter than CT_MIN_MAIN bytes is taken for a page that is
+ * not an article. */
+#define CT_ENOUGH 500
+#define CT_MIN_MAIN 200
 
 /* Per-element flags. */
 enum {
@@ -67,30 +150,6 @@ struct content {
 static void ct_note_root(content *c, uint32_t i);
 static void ct_note_skip(content *c, uint32_t i);
 static void ct_trace_start(content *c, int attempt);
-
-/* Same traversal as extract.c's walk, so element indexes agree. */
-static const GumboVector *
-ct_children(const GumboNode *n)
-{
-	if (n->type == GUMBO_NODE_DOCUMENT)
-		return &n->v.document.children;
-	if (n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE)
-		return &n->v.element.children;
-	return NULL;
-}
-
-static int
-ct_is_element(const GumboNode *n)
-{
-	return n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE;
-}
-
-static const char *
-ct_attr(const GumboNode *n, const char *name)
-{
-	const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, name);
-	return a ? a->value : NULL;
-}
 
 /* Words in a class or id that name page furniture rather than content:
  * the well-known signals of readability and its descendants.  The
@@ -198,7 +257,7 @@ content_free(content *c)
 static void
 ct_classid(const GumboNode *n, char *buf, size_t cap)
 {
-	const char *cls = ct_attr(n, "class"), *id = ct_attr(n, "id");
+	const char *cls = tree_attr(n, "class"), *id = tree_attr(n, "id");
 	size_t k = 0;
 	for (int j = 0; j < 2; j++) {
 		const char *s = j ? id : cls;
@@ -229,7 +288,7 @@ ct_style_hidden(const char *style)
 static uint32_t
 ct_flags(const content *c, const GumboNode *n)
 {
-	GumboTag t = n->v.element.tag;
+	GumboTag t = tree_tag(n);
 	uint32_t f = 0;
 	switch (t) {
 	case GUMBO_TAG_NAV: case GUMBO_TAG_FOOTER: case GUMBO_TAG_ASIDE:
@@ -250,11 +309,11 @@ ct_flags(const content *c, const GumboNode *n)
 	if (n->v.element.attributes.length == 0)
 		return f;
 	const char *v;
-	if (ct_attr(n, "hidden") ||
-	    ((v = ct_attr(n, "aria-hidden")) && strcasecmp(v, "true") == 0) ||
-	    ((v = ct_attr(n, "style")) && ct_style_hidden(v)))
+	if (tree_attr(n, "hidden") ||
+	    ((v = tree_attr(n, "aria-hidden")) && strcasecmp(v, "true") == 0) ||
+	    ((v = tree_attr(n, "style")) && ct_style_hidden(v)))
 		f |= CT_HIDE;
-	if ((v = ct_attr(n, "role"))) {
+	if ((v = tree_attr(n, "role"))) {
 		if (strcasecmp(v, "main") == 0)
 			f |= CT_MAIN;
 		else if (strcasecmp(v, "article") == 0)
@@ -266,7 +325,7 @@ ct_flags(const content *c, const GumboNode *n)
 			 strcasecmp(v, "search") == 0)
 			f |= CT_BOILTAG;
 	}
-	if ((v = ct_attr(n, "itemprop")) && strcasestr(v, "articlebody"))
+	if ((v = tree_attr(n, "itemprop")) && strcasestr(v, "articlebody"))
 		f |= CT_HINT;
 	char buf[256];
 	ct_classid(n, buf, sizeof buf);
@@ -338,7 +397,7 @@ ct_collect(content *c, const GumboOutput *out)
 	int hidden = 0, inlink = 0;
 	const GumboNode *top = out->document, *n = top;
 	for (;;) {
-		int el = ct_is_element(n);
+		int el = tree_is_element(n);
 		if (el) {
 			if (c->nel == c->cap) {
 				c->cap = c->cap ? c->cap * 2 : 1024;
@@ -350,7 +409,7 @@ ct_collect(content *c, const GumboOutput *out)
 			e->n = n;
 			e->parent = cur;
 			e->flags = ct_flags(c, n);
-			GumboTag t = n->v.element.tag;
+			GumboTag t = tree_tag(n);
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
 				if (!ex_is_inline(t))
@@ -365,7 +424,7 @@ ct_collect(content *c, const GumboOutput *out)
 				hidden++;
 			if (t == GUMBO_TAG_A) {
 				inlink++;
-				if (ct_attr(n, "href"))
+				if (tree_attr(n, "href"))
 					e->links = 1;
 			}
 			cur = i;
@@ -373,16 +432,16 @@ ct_collect(content *c, const GumboOutput *out)
 			   !hidden && cur != CT_NONE) {
 			ct_count(&c->el[cur], n->v.text.text, strlen(n->v.text.text), inlink);
 		}
-		const GumboVector *kids = ct_children(n);
-		if (kids && kids->length) {
-			n = kids->data[0];
+		const GumboNode *kid = tree_kid(n, 0);
+		if (kid) {
+			n = kid;
 			continue;
 		}
 		for (;;) {
-			if (ct_is_element(n)) {
+			if (tree_is_element(n)) {
 				ct_el *e = &c->el[cur];
 				e->end = c->nel;
-				GumboTag t = n->v.element.tag;
+				GumboTag t = tree_tag(n);
 				if (ex_is_hidden(n))
 					hidden--;
 				if (t == GUMBO_TAG_A)
@@ -401,14 +460,12 @@ ct_collect(content *c, const GumboOutput *out)
 			}
 			if (n == top)
 				return;
-			const GumboNode *p = n->parent;
-			const GumboVector *sib = ct_children(p);
-			size_t next = n->index_within_parent + 1;
-			if (sib && next < sib->length) {
-				n = sib->data[next];
+			const GumboNode *s = tree_sibling(n);
+			if (s) {
+				n = s;
 				break;
 			}
-			n = p;
+			n = n->parent;
 		}
 	}
 }
@@ -459,14 +516,14 @@ ct_has(const char *hay, size_t h, const char *needle, size_t n)
 static int
 ct_names(const pbuf *t, const pbuf *h)
 {
-	return t->len >= 10 && h->len >= 10 &&
+	return t->len >= CT_TITLE_LETTERS && h->len >= CT_TITLE_LETTERS &&
 	       (ct_has(t->p, t->len, h->p, h->len) || ct_has(h->p, h->len, t->p, t->len));
 }
 
-/* Finds the page's title heading: among the first 20 h1 and h2, the
- * first that names the page after its <title>, else after its
- * og:title (the title without the site's name, when the <title> holds a
- * shortened or reworded one). */
+/* Finds the page's title heading: among the first CT_TITLE_HEADINGS
+ * h1 and h2, the first that names the page after its <title>, else
+ * after its og:title (the title without the site's name, when the
+ * <title> holds a shortened or reworded one). */
 static void
 ct_title(content *c)
 {
@@ -476,11 +533,11 @@ ct_title(content *c)
 	for (uint32_t i = 0; i < c->body; i++) {
 		const GumboNode *n = c->el[i].n;
 		const char *v, *og;
-		if (n->v.element.tag == GUMBO_TAG_TITLE && !c->tbuf.len)
+		if (tree_tag(n) == GUMBO_TAG_TITLE && !c->tbuf.len)
 			ex_text(&c->tbuf, n);
-		else if (n->v.element.tag == GUMBO_TAG_META && !c->obuf.len &&
-			 (v = ct_attr(n, "property")) && strcmp(v, "og:title") == 0 &&
-			 (og = ct_attr(n, "content")))
+		else if (tree_tag(n) == GUMBO_TAG_META && !c->obuf.len &&
+			 (v = tree_attr(n, "property")) && strcmp(v, "og:title") == 0 &&
+			 (og = tree_attr(n, "content")))
 			pbuf_text(&c->obuf, og, strlen(og));
 	}
 	ct_letters(&c->tbuf);
@@ -488,8 +545,8 @@ ct_title(content *c)
 	for (int pass = 0; pass < 2; pass++) {
 		const pbuf *t = pass ? &c->obuf : &c->tbuf;
 		int seen = 0;
-		for (uint32_t i = 0; i < c->nel && seen < 20; i++) {
-			GumboTag g = c->el[i].n->v.element.tag;
+		for (uint32_t i = 0; i < c->nel && seen < CT_TITLE_HEADINGS; i++) {
+			GumboTag g = tree_tag(c->el[i].n);
 			if (g != GUMBO_TAG_H1 && g != GUMBO_TAG_H2)
 				continue;
 			seen++;
@@ -525,7 +582,7 @@ ct_mark(content *c, int classes)
 		/* Furniture is a small part of a page: a "footer" that holds
 		 * over half the page's text is a layout wrapper
 		 * ("above-footer"). */
-		if (c->body != CT_NONE && (uint64_t)e->text * 2 > c->el[c->body].text)
+		if (c->body != CT_NONE && e->text > CT_LAYOUT_SHARE * c->el[c->body].text)
 			e->flags &= ~(uint32_t)CT_BOILCLS;
 		if (!classes)
 			e->flags &= ~(uint32_t)(CT_BOILCLS | CT_POS);
@@ -547,31 +604,31 @@ static void
 ct_init_score(ct_el *e)
 {
 	float s = 0;
-	switch (e->n->v.element.tag) {
+	switch (tree_tag(e->n)) {
 	case GUMBO_TAG_DIV: case GUMBO_TAG_ARTICLE: case GUMBO_TAG_MAIN:
 	case GUMBO_TAG_SECTION:
-		s = 5;
+		s = CT_W_BOX;
 		break;
 	case GUMBO_TAG_PRE: case GUMBO_TAG_TD: case GUMBO_TAG_BLOCKQUOTE:
-		s = 3;
+		s = CT_W_CELL;
 		break;
 	case GUMBO_TAG_ADDRESS: case GUMBO_TAG_OL: case GUMBO_TAG_UL:
 	case GUMBO_TAG_DL: case GUMBO_TAG_DD: case GUMBO_TAG_DT:
 	case GUMBO_TAG_LI: case GUMBO_TAG_FORM:
-		s = -3;
+		s = CT_W_LIST;
 		break;
 	case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
 	case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6:
 	case GUMBO_TAG_TH:
-		s = -5;
+		s = CT_W_HEADING;
 		break;
 	default:
 		break;
 	}
 	if (e->flags & CT_POS)
-		s += 25;
+		s += CT_W_NAME;
 	if (e->flags & CT_BOILCLS)
-		s -= 25;
+		s -= CT_W_NAME;
 	e->score = s;
 	e->flags |= CT_SCORED;
 }
@@ -583,7 +640,7 @@ ct_paragraph(const ct_el *e)
 {
 	if (e->flags & (CT_HIDE | CT_BOILTAG | CT_BOILCLS | CT_INBOIL))
 		return 0;
-	GumboTag t = e->n->v.element.tag;
+	GumboTag t = tree_tag(e->n);
 	switch (t) {
 	case GUMBO_TAG_P: case GUMBO_TAG_PRE: case GUMBO_TAG_TD:
 	case GUMBO_TAG_BLOCKQUOTE:
@@ -597,12 +654,6 @@ ct_paragraph(const ct_el *e)
 	}
 }
 
-/* Paragraphs shorter than this (visible characters, spaces not counted)
- * say nothing about where the article is: readability's 25 with spaces. */
-#define CT_MIN_PARA 20
-
-#define CT_NTOP 5
-
 /* Whether element i is its parent's only element child. */
 static int
 ct_only_child(const content *c, uint32_t i)
@@ -610,10 +661,6 @@ ct_only_child(const content *c, uint32_t i)
 	uint32_t p = c->el[i].parent;
 	return p + 1 == i && c->el[i].end == c->el[p].end;
 }
-
-/* A candidate after the title heading wins over a better one elsewhere
- * when it scores at least this share of the best. */
-#define CT_TITLE_SHARE 0.3f
 
 /* Scores the candidates and returns the best, or CT_NONE. */
 static uint32_t
@@ -623,16 +670,18 @@ ct_best(content *c)
 		ct_el *e = &c->el[i];
 		if (e->text < CT_MIN_PARA || !ct_paragraph(e))
 			continue;
-		float s = 1 + (float)e->commas + (e->text / 100 < 3 ? (float)(e->text / 100) : 3);
+		uint32_t pts = e->text / CT_PARA_CHARS;
+		float s = 1 + (float)e->commas + (pts < CT_PARA_POINTS ? (float)pts : CT_PARA_POINTS);
 		uint32_t a = e->parent;
-		for (int level = 0; level < 5 && a != CT_NONE; level++, a = c->el[a].parent) {
+		for (int level = 0; level < CT_LEVELS && a != CT_NONE; level++, a = c->el[a].parent) {
 			ct_el *p = &c->el[a];
 			if (!(p->flags & CT_SCORED))
 				ct_init_score(p);
-			p->score += level == 0 ? s : level == 1 ? s / 2 : s / (float)(level * 3);
+			p->score += level == 0 ? s : level == 1 ? s / CT_GRANDPARENT_DIV :
+				    s / (float)(level * CT_ANCESTOR_DIV);
 		}
 	}
-	/* The five best, best first. */
+	/* The CT_NTOP best, best first. */
 	uint32_t top[CT_NTOP];
 	int ntop = 0;
 	for (uint32_t i = 0; i < c->nel; i++) {
@@ -674,15 +723,15 @@ ct_best(content *c)
 	 * are split across blocks). */
 	int nalt = 0;
 	for (int k = 1; k < ntop; k++)
-		nalt += bs > 0 && c->el[top[k]].score / bs >= 0.75f;
-	if (nalt >= 3) {
+		nalt += bs > 0 && c->el[top[k]].score / bs >= CT_ALT_SHARE;
+	if (nalt >= CT_ALT_MIN) {
 		for (uint32_t a = c->el[best].parent; a != CT_NONE && a != c->body;
 		     a = c->el[a].parent) {
 			int in = 0;
 			for (int k = 1; k < ntop; k++)
-				in += c->el[top[k]].score / bs >= 0.75f && a < top[k] &&
+				in += c->el[top[k]].score / bs >= CT_ALT_SHARE && a < top[k] &&
 				      top[k] < c->el[a].end;
-			if (in >= 3) {
+			if (in >= CT_ALT_MIN) {
 				best = a;
 				break;
 			}
@@ -690,7 +739,7 @@ ct_best(content *c)
 	}
 	/* readability: climb while a parent scores higher than the block
 	 * below it, and past parents with nothing else in them. */
-	float last = c->el[best].score, floor = last / 3;
+	float last = c->el[best].score, floor = last / CT_CLIMB_DIV;
 	for (uint32_t a = c->el[best].parent; a != CT_NONE && a != c->body; a = c->el[a].parent) {
 		const ct_el *p = &c->el[a];
 		if (!(p->flags & CT_SCORED))
@@ -708,10 +757,6 @@ ct_best(content *c)
 		best = c->el[best].parent;
 	return best;
 }
-
-/* A figure with this much text (visible characters) is a slide of a
- * gallery, not an image with its caption and credit. */
-#define CT_FIGURE_TEXT 100
 
 /* The walk's question for the main content: leave out hidden elements,
  * boilerplate by tag, role, class or id, and blocks mostly made of
@@ -732,19 +777,19 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 		return 1;
 	if (!dense)
 		return 0;
-	GumboTag t = e->n->v.element.tag;
+	GumboTag t = tree_tag(e->n);
 	/* A block that is mostly link text is a menu, a list of related
 	 * articles or a "read also" line. */
-	if (e->links >= 1 && e->link * 2 > e->text && !ex_is_inline(t))
+	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t))
 		return 1;
 	/* readability's conditional cleaning: a container with few commas
 	 * (little prose), no content name and over a fifth link text is a
 	 * box of teasers or links.  Lists and tables in the article often
 	 * link a name or a term in each item ("Ada Lovelace, engineer at
 	 * X"): they go only when mostly links, by the rule above. */
-	if (e->commas < 10 && e->links >= 1 && !(e->flags & CT_POS) &&
+	if (e->commas < CT_CLEAN_COMMAS && e->links >= 1 && !(e->flags & CT_POS) &&
 	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_FORM) &&
-	    (float)e->link > 0.2f * (float)e->text)
+	    (float)e->link > CT_CLEAN_LINKS * (float)e->text)
 		return 1;
 	/* A form inside the article asks for a comment, a search or an
 	 * address: nothing to read.  Figures' captions and credits are not
@@ -785,7 +830,7 @@ ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 static int
 ct_heading(const ct_el *e)
 {
-	GumboTag t = e->n->v.element.tag;
+	GumboTag t = tree_tag(e->n);
 	return t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6;
 }
 
@@ -793,23 +838,17 @@ ct_heading(const ct_el *e)
 static int
 ct_item(const ct_el *e)
 {
-	GumboTag t = e->n->v.element.tag;
+	GumboTag t = tree_tag(e->n);
 	return t == GUMBO_TAG_LI || t == GUMBO_TAG_TD || t == GUMBO_TAG_TH ||
 	       t == GUMBO_TAG_DD || t == GUMBO_TAG_DT;
 }
-
-/* A block of prose has CT_PROSE visible characters (spaces not counted:
- * about 95 with them, near jusText's 70 to 200 for a good block), or
- * CT_SENTENCE and a sentence's end (a short closing line). */
-#define CT_PROSE 80
-#define CT_SENTENCE 30
 
 /* Whether block e reads as prose: long enough, or a sentence, and under
  * a third link text. */
 static int
 ct_good(const ct_el *e)
 {
-	if (ct_density(e) >= 1.0f / 3)
+	if (ct_density(e) >= CT_PROSE_LINKS)
 		return 0;
 	return e->text >= CT_PROSE || (e->text >= CT_SENTENCE && e->stops >= 1);
 }
@@ -829,7 +868,7 @@ ct_blocks(content *c, uint32_t lo, uint32_t hi, uint32_t mask, int lead)
 	}
 	for (uint32_t i = lo; i < hi;) {
 		const ct_el *e = &c->el[i];
-		GumboTag t = e->n->v.element.tag;
+		GumboTag t = tree_tag(e->n);
 		if ((lead && (e->flags & CT_INBOIL)) ||
 		    ((lead || i != lo) && ct_skipped(c, i, mask, 1)) || ex_is_hidden(e->n)) {
 			i = e->end;
@@ -854,7 +893,7 @@ static int
 ct_signoff(content *c, uint32_t i, uint32_t prev, uint32_t parent)
 {
 	const ct_el *e = &c->el[i];
-	if (e->n->v.element.tag != GUMBO_TAG_P || e->parent != parent || e->link ||
+	if (tree_tag(e->n) != GUMBO_TAG_P || e->parent != parent || e->link ||
 	    c->el[prev].end != i)
 		return 0;
 	pbuf_reset(&c->hbuf);
@@ -883,7 +922,7 @@ ct_trim(content *c)
 		last--;
 	for (uint32_t k = 0; k < first; k++) {
 		const ct_el *e = &c->el[c->blk[k]];
-		if (!ct_heading(e) && !ct_item(e) && e->n->v.element.tag != GUMBO_TAG_PRE)
+		if (!ct_heading(e) && !ct_item(e) && tree_tag(e->n) != GUMBO_TAG_PRE)
 			c->el[c->blk[k]].flags |= CT_DROP;
 	}
 	uint32_t k = last + 1;
@@ -891,17 +930,9 @@ ct_trim(content *c)
 	       ct_signoff(c, c->blk[k], c->blk[k - 1], c->el[c->blk[last]].parent))
 		k++;
 	for (; k < c->nblk; k++)
-		if (c->el[c->blk[k]].n->v.element.tag != GUMBO_TAG_PRE)
+		if (tree_tag(c->el[c->blk[k]].n) != GUMBO_TAG_PRE)
 			c->el[c->blk[k]].flags |= CT_DROP;
 }
-
-/* Main content shorter than this (bytes of collapsed text) is taken for
- * a page that is not an article. */
-#define CT_MIN_MAIN 200
-
-/* A first attempt shorter than this (readability's 500 characters) is
- * tried again without class and id hints. */
-#define CT_ENOUGH 500
 
 /* Writes the main content found with the flags as they are to b;
  * returns whether a block was found. */
@@ -925,7 +956,8 @@ ct_extract(content *c, pbuf *b)
 	 * next to the best one. */
 	int one = root != best || c->el[best].parent == CT_NONE;
 	const ct_el *be = &c->el[best];
-	float th = be->score * 0.2f > 10 ? be->score * 0.2f : 10;
+	float th = be->score * CT_SIBLING_SHARE > CT_SIBLING_MIN ? be->score * CT_SIBLING_SHARE :
+		   CT_SIBLING_MIN;
 	uint32_t par = one ? root : be->parent;
 	uint32_t from = one ? root : par + 1, to = one ? root + 1 : c->el[par].end;
 	/* Twice: the blocks of every part first, to trim the edges of the
@@ -937,7 +969,7 @@ ct_extract(content *c, pbuf *b)
 	uint32_t anchor = c->titleh;
 	if (anchor == CT_NONE)
 		for (uint32_t i = from; i-- > 0;)
-			if (c->el[i].n->v.element.tag == GUMBO_TAG_H1) {
+			if (tree_tag(c->el[i].n) == GUMBO_TAG_H1) {
 				anchor = i;
 				break;
 			}
@@ -962,7 +994,8 @@ ct_extract(content *c, pbuf *b)
 				float d = ct_density(e);
 				if ((e->flags & CT_SCORED) && e->score >= th)
 					take = 1;
-				else if (e->n->v.element.tag == GUMBO_TAG_P && e->text > 80 && d < 0.25f)
+				else if (tree_tag(e->n) == GUMBO_TAG_P && e->text > CT_SIBLING_PARA &&
+					 d < CT_SIBLING_LINKS)
 					take = 1;
 			}
 			if (!take || (e->flags & CT_DROP) || (i >= skipfrom && i < skipto))

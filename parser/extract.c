@@ -4,7 +4,15 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tree.h"
 #include "xalloc.h"
+
+/* A <noscript>'s first end tag is looked for in its first
+ * EX_NOSCRIPT_SCAN bytes (the `text` key in docs/parse.md): on the 990
+ * pages of the extraction set a misread noscript's first end tag came
+ * within 8 KiB, and a page of nested noscripts must not cost its length
+ * squared. */
+#define EX_NOSCRIPT_SCAN 16384
 
 /* Whether the <noscript> n ends where a browser ends it.  A browser runs
  * scripts, so it reads a noscript's content as text up to the first
@@ -19,14 +27,12 @@ ex_noscript_closed(const GumboNode *n)
 	const GumboStringPiece *a = &n->v.element.original_tag, *z = &n->v.element.original_end_tag;
 	if (!z->length || !a->data || z->data < a->data + a->length)
 		return 0;
-	/* Looked for in the first 16 KiB only (on the 990 pages of the
-	 * extraction set a misread noscript's first end tag came within
-	 * 8 KiB), so that a page of nested noscripts does not cost its
-	 * length squared. */
 	static const char end[] = "</noscript";
 	const size_t m = sizeof end - 1;
 	const char *p = a->data + a->length;
-	size_t left = (size_t)(z->data - p) < 16384 ? (size_t)(z->data - p) : 16384;
+	size_t left = (size_t)(z->data - p);
+	if (left > EX_NOSCRIPT_SCAN)
+		left = EX_NOSCRIPT_SCAN;
 	const char *q;
 	while (left >= m && (q = memmem(p, left, "</", 2))) {
 		if ((size_t)(p + left - q) >= m && strncasecmp(q, end, m) == 0)
@@ -40,7 +46,7 @@ ex_noscript_closed(const GumboNode *n)
 int
 ex_is_hidden(const GumboNode *n)
 {
-	GumboTag t = n->v.element.tag;
+	GumboTag t = tree_tag(n);
 	if (t == GUMBO_TAG_NOSCRIPT)
 		return ex_noscript_closed(n);
 	return t == GUMBO_TAG_SCRIPT || t == GUMBO_TAG_STYLE || t == GUMBO_TAG_TEMPLATE ||
@@ -97,32 +103,6 @@ ex_free(ex_result *r)
 	free(r->memo);
 }
 
-/* Whether n has element data (templates are elements too). */
-static int
-ex_is_element(const GumboNode *n)
-{
-	return n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE;
-}
-
-/* n's children, or NULL for text-like nodes. */
-static const GumboVector *
-ex_children(const GumboNode *n)
-{
-	if (n->type == GUMBO_NODE_DOCUMENT)
-		return &n->v.document.children;
-	if (ex_is_element(n))
-		return &n->v.element.children;
-	return NULL;
-}
-
-/* The value of attribute name of element n, or NULL. */
-static const char *
-ex_attr(const GumboNode *n, const char *name)
-{
-	const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, name);
-	return a ? a->value : NULL;
-}
-
 /* Records an href (a pointer into the tree) for resolution after the
  * walk. */
 static void
@@ -172,25 +152,25 @@ ex_element(ex_result *r, const GumboNode *n, size_t depth, const ex_field *f, in
 	switch (e->tag) {
 	case GUMBO_TAG_A:
 	case GUMBO_TAG_AREA:
-		if ((v = ex_attr(n, "href")) != NULL)
+		if ((v = tree_attr(n, "href")) != NULL)
 			ex_push_href(r, v);
 		break;
 	case GUMBO_TAG_HTML:
-		if (!r->lang && (v = ex_attr(n, "lang")) != NULL)
+		if (!r->lang && (v = tree_attr(n, "lang")) != NULL)
 			r->lang = v;
 		break;
 	case GUMBO_TAG_BASE:
-		if (!r->base && (v = ex_attr(n, "href")) != NULL)
+		if (!r->base && (v = tree_attr(n, "href")) != NULL)
 			r->base = v;
 		break;
 	case GUMBO_TAG_LINK:
-		if (!r->canonical && (v = ex_attr(n, "rel")) != NULL &&
-		    ex_rel_canonical(v) && (v = ex_attr(n, "href")) != NULL)
+		if (!r->canonical && (v = tree_attr(n, "rel")) != NULL &&
+		    ex_rel_canonical(v) && (v = tree_attr(n, "href")) != NULL)
 			r->canonical = v;
 		break;
 	case GUMBO_TAG_META:
-		if ((v = ex_attr(n, "name")) != NULL) {
-			const char *c = ex_attr(n, "content");
+		if ((v = tree_attr(n, "name")) != NULL) {
+			const char *c = tree_attr(n, "content");
 			if (!c)
 				break;
 			if (!r->description && strcasecmp(v, "description") == 0)
@@ -227,7 +207,7 @@ ex_element(ex_result *r, const GumboNode *n, size_t depth, const ex_field *f, in
 static void
 ex_edge(const GumboNode *n, int d, pbuf *b, int head_shown, int *hidden)
 {
-	GumboTag t = n->v.element.tag;
+	GumboTag t = tree_tag(n);
 	if (ex_is_hidden(n) && !(head_shown && (t == GUMBO_TAG_HEAD || t == GUMBO_TAG_TITLE)))
 		*hidden += d;
 	else if (!ex_inline[t] && b)
@@ -253,7 +233,7 @@ ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
 	for (;;) {
 		/* Enter n. */
 		int skipped = 0;
-		if (ex_is_element(n)) {
+		if (tree_is_element(n)) {
 			if (r)
 				ex_element(r, n, depth, f, nf);
 			if (n != top && skip && skip(n, ctx)) {
@@ -269,9 +249,9 @@ ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
 			if (b && !hidden)
 				pbuf_text(b, n->v.text.text, strlen(n->v.text.text));
 		}
-		const GumboVector *kids = skipped ? NULL : ex_children(n);
-		if (kids && kids->length) {
-			n = kids->data[0];
+		const GumboNode *kid = skipped ? NULL : tree_kid(n, 0);
+		if (kid) {
+			n = kid;
 			depth++;
 			continue;
 		}
@@ -281,16 +261,14 @@ ex_visit(const GumboNode *top, pbuf *b, int head_shown, ex_result *r,
 				return;
 			if (skipped)
 				skipped = 0;
-			else if (ex_is_element(n))
+			else if (tree_is_element(n))
 				ex_edge(n, -1, b, head_shown, &hidden);
-			const GumboNode *p = n->parent;
-			const GumboVector *sib = ex_children(p);
-			size_t next = n->index_within_parent + 1;
-			if (sib && next < sib->length) {
-				n = sib->data[next];
+			const GumboNode *s = tree_sibling(n);
+			if (s) {
+				n = s;
 				break;
 			}
-			n = p;
+			n = n->parent;
 			depth--;
 		}
 	}

@@ -8,7 +8,25 @@
 
 #include "buf.h"
 #include "extract.h"
+#include "tree.h"
 #include "xalloc.h"
+
+/* The rules' limits, each after its row or paragraph of "Markdown" in
+ * docs/parse.md. */
+
+/* Escaping: up to MD_OL_DIGITS digits and a `.` or `)` start an
+ * ordered list item (CommonMark's limit), so `ol` numbers stop at
+ * MD_MAX_START, the largest of that many digits; a name of over
+ * MD_ENTITY_NAME letters is no entity (HTML's longest has 31). */
+#define MD_OL_DIGITS 9
+#define MD_MAX_START 999999999
+#define MD_ENTITY_NAME 40
+
+/* `pre`: a fence is at least MD_FENCE_MIN backticks (or tildes). */
+#define MD_FENCE_MIN 3
+
+/* `table`: HTML's own cap on colspan. */
+#define MD_MAX_COLSPAN 1000
 
 /* What leaving an element does. */
 enum {
@@ -223,9 +241,9 @@ md_lead(md *m, const char *s, size_t n)
 		md_put(m, "\\", 1);
 	} else if (c >= '0' && c <= '9') {
 		size_t k = 0;
-		while (k < n && k < 10 && s[k] >= '0' && s[k] <= '9')
+		while (k < n && k <= MD_OL_DIGITS && s[k] >= '0' && s[k] <= '9')
 			k++;
-		if (k < n && k <= 9 && (s[k] == '.' || s[k] == ')')) {
+		if (k < n && k <= MD_OL_DIGITS && (s[k] == '.' || s[k] == ')')) {
 			md_put(m, s, k);
 			md_put(m, "\\", 1);
 			s += k, n -= k;
@@ -320,7 +338,7 @@ md_entity(const char *s, size_t n)
 			i++;
 	}
 	size_t start = i;
-	while (i < n && i < 40 && md_alnum((unsigned char)s[i]) && (unsigned char)s[i] < 0x80)
+	while (i < n && i < MD_ENTITY_NAME && md_alnum((unsigned char)s[i]) && (unsigned char)s[i] < 0x80)
 		i++;
 	return i > start && i < n && s[i] == ';';
 }
@@ -405,23 +423,6 @@ md_text(md *m, const char *s, size_t n)
 
 /* ---- Elements ---- */
 
-static const GumboVector *
-md_children(const GumboNode *n)
-{
-	if (n->type == GUMBO_NODE_DOCUMENT)
-		return &n->v.document.children;
-	if (n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE)
-		return &n->v.element.children;
-	return NULL;
-}
-
-static const char *
-md_attr(const GumboNode *n, const char *name)
-{
-	const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, name);
-	return a ? a->value : NULL;
-}
-
 /* Elements whose content is never Markdown: what `text` hides (a
  * <noscript> that its end tag closed, see ex_is_hidden), embedded
  * objects and form controls. */
@@ -430,7 +431,7 @@ md_never(const GumboNode *n)
 {
 	if (ex_is_hidden(n))
 		return 1;
-	switch (n->v.element.tag) {
+	switch (tree_tag(n)) {
 	case GUMBO_TAG_IFRAME: case GUMBO_TAG_OBJECT: case GUMBO_TAG_EMBED:
 	case GUMBO_TAG_CANVAS: case GUMBO_TAG_SVG: case GUMBO_TAG_SELECT:
 	case GUMBO_TAG_TEXTAREA: case GUMBO_TAG_INPUT: case GUMBO_TAG_BUTTON:
@@ -442,6 +443,8 @@ md_never(const GumboNode *n)
 	}
 }
 
+/* Whether n is an element Markdown may write: tree_is_element but for
+ * templates, whose content md_enter never enters. */
 static int
 md_is_el(const GumboNode *n)
 {
@@ -452,13 +455,10 @@ md_is_el(const GumboNode *n)
 static int
 md_block_kid(const GumboNode *n)
 {
-	const GumboVector *k = &n->v.element.children;
-	for (unsigned i = 0; i < k->length; i++) {
-		const GumboNode *c = k->data[i];
-		if (md_is_el(c) && !ex_is_inline(c->v.element.tag) && c->v.element.tag != GUMBO_TAG_BR &&
+	for (const GumboNode *c = tree_kid(n, 0); c; c = tree_sibling(c))
+		if (md_is_el(c) && !ex_is_inline(tree_tag(c)) && tree_tag(c) != GUMBO_TAG_BR &&
 		    !md_never(c))
 			return 1;
-	}
 	return 0;
 }
 
@@ -470,39 +470,25 @@ static int
 md_data_table(const GumboNode *t)
 {
 	int cells = 0;
-	const GumboNode *n = t;
-	for (;;) {
-		if (n != t && md_is_el(n)) {
-			switch (n->v.element.tag) {
-			case GUMBO_TAG_TABLE: case GUMBO_TAG_PRE: case GUMBO_TAG_UL: case GUMBO_TAG_OL:
-			case GUMBO_TAG_DL: case GUMBO_TAG_BLOCKQUOTE: case GUMBO_TAG_H1:
-			case GUMBO_TAG_H2: case GUMBO_TAG_H3: case GUMBO_TAG_H4: case GUMBO_TAG_H5:
-			case GUMBO_TAG_H6:
-				return 0;
-			case GUMBO_TAG_TD: case GUMBO_TAG_TH:
-				cells++;
-				break;
-			default:
-				break;
-			}
-		}
-		const GumboVector *k = md_is_el(n) ? &n->v.element.children : NULL;
-		if (k && k->length) {
-			n = k->data[0];
+	/* A template's content is not the table's (see md_is_el). */
+	for (const GumboNode *n = tree_next(t, t); n;
+	     n = n->type == GUMBO_NODE_TEMPLATE ? tree_after(n, t) : tree_next(n, t)) {
+		if (!md_is_el(n))
 			continue;
-		}
-		for (;;) {
-			if (n == t)
-				return cells >= 2;
-			const GumboVector *sib = md_children(n->parent);
-			size_t next = n->index_within_parent + 1;
-			if (sib && next < sib->length) {
-				n = sib->data[next];
-				break;
-			}
-			n = n->parent;
+		switch (tree_tag(n)) {
+		case GUMBO_TAG_TABLE: case GUMBO_TAG_PRE: case GUMBO_TAG_UL: case GUMBO_TAG_OL:
+		case GUMBO_TAG_DL: case GUMBO_TAG_BLOCKQUOTE: case GUMBO_TAG_H1:
+		case GUMBO_TAG_H2: case GUMBO_TAG_H3: case GUMBO_TAG_H4: case GUMBO_TAG_H5:
+		case GUMBO_TAG_H6:
+			return 0;
+		case GUMBO_TAG_TD: case GUMBO_TAG_TH:
+			cells++;
+			break;
+		default:
+			break;
 		}
 	}
+	return cells >= 2;
 }
 
 static md_frame *
@@ -538,7 +524,7 @@ md_language(md *m, const GumboNode *pre)
 	m->lang[0] = '\0';
 	const GumboNode *n = pre;
 	for (int k = 0; k < 2 && n; k++) {
-		const char *cls = md_attr(n, "class");
+		const char *cls = tree_attr(n, "class");
 		const char *p = cls ? strstr(cls, "lang") : NULL;
 		while (p) {
 			int tok = p == cls || p[-1] == ' ';
@@ -556,13 +542,9 @@ md_language(md *m, const GumboNode *pre)
 			}
 			p = strstr(p + 4, "lang");
 		}
-		const GumboVector *kids = &n->v.element.children;
-		n = NULL;
-		for (unsigned i = 0; i < kids->length; i++)
-			if (md_is_el(kids->data[i])) {
-				n = kids->data[i];
-				break;
-			}
+		n = tree_kid(n, 0);
+		while (n && !md_is_el(n))
+			n = tree_sibling(n);
 	}
 }
 
@@ -583,11 +565,11 @@ md_fence(md *m)
 	if (blank)
 		return;
 	char fence[64];
-	size_t fl = best + 1 < 3 ? 3 : best + 1;
+	size_t fl = best + 1 < MD_FENCE_MIN ? MD_FENCE_MIN : best + 1;
 	if (fl >= sizeof fence) {
 		/* A run of 63 backticks or more: a tilde fence cannot be
 		 * closed by backticks, so only a tilde run would matter. */
-		fl = 3;
+		fl = MD_FENCE_MIN;
 		memset(fence, '~', fl);
 		for (size_t i = 0, r = 0; i < c->len; i++) {
 			r = c->p[i] == '~' ? r + 1 : 0;
@@ -671,7 +653,7 @@ md_dest(pbuf *b, const char *s, size_t n)
 static void
 md_image(md *m, const GumboNode *n)
 {
-	const char *src = md_attr(n, "src"), *u;
+	const char *src = tree_attr(n, "src"), *u;
 	size_t un;
 	if (!src || !lnk_resolve(m->links, src, &u, &un))
 		return;
@@ -680,7 +662,7 @@ md_image(md *m, const GumboNode *n)
 	md_dest(tmp, u, un);
 	md_word(m, '!');
 	pbuf_put(&m->il, "![", 2);
-	const char *alt = md_attr(n, "alt");
+	const char *alt = tree_attr(n, "alt");
 	if (alt) {
 		/* The alt is escaped like text, inside the brackets. */
 		md_text(m, alt, strlen(alt));
@@ -811,7 +793,7 @@ md_table_out(md *m)
 static int
 md_enter_el(md *m, const GumboNode *n, int top)
 {
-	GumboTag t = n->v.element.tag;
+	GumboTag t = tree_tag(n);
 	if (md_never(n) || n->v.element.tag_namespace == GUMBO_NAMESPACE_SVG)
 		return 0;
 	if (m->ct && !top && content_skipped(m->ct, &m->cur, n)) {
@@ -843,10 +825,9 @@ md_enter_el(md *m, const GumboNode *n, int top)
 			if (t == GUMBO_TAG_CAPTION) {
 				f->aux = 1;
 			} else {
-				const char *cs = md_attr(n, "colspan");
+				const char *cs = tree_attr(n, "colspan");
 				long span = cs ? strtol(cs, NULL, 10) : 1;
-				/* HTML's own cap on colspan. */
-				f->num = span < 1 ? 1 : span > 1000 ? 1000 : span;
+				f->num = span < 1 ? 1 : span > MD_MAX_COLSPAN ? MD_MAX_COLSPAN : span;
 			}
 			md_cell_begin(m);
 			return 1;
@@ -919,7 +900,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 		return 1;
 	}
 	case GUMBO_TAG_A: {
-		const char *href = md_attr(n, "href"), *u;
+		const char *href = tree_attr(n, "href"), *u;
 		size_t un;
 		if (!href || href[strspn(href, " \t\n\r\f")] == '#' || md_block_kid(n) ||
 		    !lnk_resolve(m->links, href, &u, &un))
@@ -951,10 +932,10 @@ md_enter_el(md *m, const GumboNode *n, int top)
 		md_flush(m);
 		int ordered = t == GUMBO_TAG_OL;
 		long start = 1;
-		const char *s = ordered ? md_attr(n, "start") : NULL;
+		const char *s = ordered ? tree_attr(n, "start") : NULL;
 		if (s) {
 			start = strtol(s, NULL, 10);
-			start = start < 0 ? 0 : start > 999999999 ? 999999999 : start;
+			start = start < 0 ? 0 : start > MD_MAX_START ? MD_MAX_START : start;
 		}
 		/* A bullet list, or one from 1, may follow its item's first
 		 * paragraph without a blank line: the list stays tight. */
@@ -987,7 +968,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 		else
 			w = snprintf(b->mark, sizeof b->mark, "%c ", l->ch);
 		b->width = (uint8_t)w;
-		if (l->num < 999999999)
+		if (l->num < MD_MAX_START)
 			l->num++;
 		return 1;
 	}
@@ -1134,9 +1115,9 @@ md_walk(md *m, const GumboNode *top)
 		if (m->full)
 			return;
 		int down = md_enter(m, n, n == top);
-		const GumboVector *kids = down ? md_children(n) : NULL;
-		if (kids && kids->length) {
-			n = kids->data[0];
+		const GumboNode *kid = down ? tree_kid(n, 0) : NULL;
+		if (kid) {
+			n = kid;
 			continue;
 		}
 		for (;;) {
@@ -1145,14 +1126,12 @@ md_walk(md *m, const GumboNode *top)
 			down = 1;
 			if (n == top)
 				return;
-			const GumboNode *p = n->parent;
-			const GumboVector *sib = md_children(p);
-			size_t next = n->index_within_parent + 1;
-			if (sib && next < sib->length) {
-				n = sib->data[next];
+			const GumboNode *s = tree_sibling(n);
+			if (s) {
+				n = s;
 				break;
 			}
-			n = p;
+			n = n->parent;
 		}
 	}
 }
@@ -1164,12 +1143,9 @@ md_body(const GumboOutput *out)
 	const GumboNode *html = out->root;
 	if (!html || html->type != GUMBO_NODE_ELEMENT)
 		return NULL;
-	const GumboVector *k = &html->v.element.children;
-	for (unsigned i = 0; i < k->length; i++) {
-		const GumboNode *c = k->data[i];
-		if (md_is_el(c) && c->v.element.tag == GUMBO_TAG_BODY)
+	for (const GumboNode *c = tree_kid(html, 0); c; c = tree_sibling(c))
+		if (md_is_el(c) && tree_tag(c) == GUMBO_TAG_BODY)
 			return c;
-	}
 	return NULL;
 }
 

@@ -12,6 +12,12 @@
 #include "msg.h"
 #include "sitemap.h"
 #include "tm.h"
+#include "tree.h"
+
+/* A body without a ctype is HTML when one of the tags browsers' sniffing
+ * looks for is in its first PAGE_SNIFF bytes ("Which records are parsed"
+ * in docs/parse.md). */
+#define PAGE_SNIFF 512
 
 struct page {
 	const page_opts *opts;
@@ -74,16 +80,15 @@ page_free(page *p)
 	free(p);
 }
 
-/* Whether body looks like HTML: one of the tags browsers' sniffing
- * looks for, in the first 512 bytes. */
+/* Whether body looks like HTML (PAGE_SNIFF). */
 static int
 page_sniff(const char *s, size_t n)
 {
 	static const char *const marks[] = {
 		"<html", "<!doctype html", "<head", "<body", "<title",
 	};
-	if (n > 512)
-		n = 512;
+	if (n > PAGE_SNIFF)
+		n = PAGE_SNIFF;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] != '<')
 			continue;
@@ -155,9 +160,9 @@ static void
 page_pack_match(page *p, msgpack_packer *pk, const ex_field *f, const GumboNode *n)
 {
 	if (f->attr) {
-		const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, f->attr);
-		if (a)
-			page_pack_str(pk, a->value, strlen(a->value));
+		const char *v = tree_attr(n, f->attr);
+		if (v)
+			page_pack_str(pk, v, strlen(v));
 		else
 			msgpack_pack_nil(pk);
 		return;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tree.h"
 #include "xalloc.h"
 
 enum { SEL_HAS, SEL_EQ, SEL_PREFIX, SEL_SUFFIX, SEL_SUBSTR, SEL_WORD };
@@ -298,20 +299,6 @@ bad:
 
 /* ---- matching ------------------------------------------------------------ */
 
-static int
-sel_is_element(const GumboNode *n)
-{
-	return n && (n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE);
-}
-
-/* The value of attribute name (lowercase) of element n, or NULL. */
-static const char *
-sel_get_attr(const GumboNode *n, const char *name)
-{
-	const GumboAttribute *a = gumbo_get_attribute(&n->v.element.attributes, name);
-	return a ? a->value : NULL;
-}
-
 /* Whether whitespace-separated list s contains word w (length wn). */
 static int
 sel_has_word(const char *s, const char *w, size_t wn)
@@ -364,12 +351,12 @@ sel_compound_ok(const sel_compound *c, const GumboNode *n)
 		}
 	}
 	if (c->id) {
-		const char *v = sel_get_attr(n, "id");
+		const char *v = tree_attr(n, "id");
 		if (!v || strcmp(v, c->id) != 0)
 			return 0;
 	}
 	if (c->nclasses) {
-		const char *v = sel_get_attr(n, "class");
+		const char *v = tree_attr(n, "class");
 		if (!v)
 			return 0;
 		for (int i = 0; i < c->nclasses; i++)
@@ -377,7 +364,7 @@ sel_compound_ok(const sel_compound *c, const GumboNode *n)
 				return 0;
 	}
 	for (int i = 0; i < c->nattrs; i++)
-		if (!sel_attr_ok(&c->attrs[i], sel_get_attr(n, c->attrs[i].name)))
+		if (!sel_attr_ok(&c->attrs[i], tree_attr(n, c->attrs[i].name)))
 			return 0;
 	return 1;
 }
@@ -504,7 +491,7 @@ sel_left_ok(const sel_complex *cx, int k, const GumboNode *n, size_t d, sel_memo
 	const GumboNode *a = n->parent;
 	/* The root element sits at depth 0 or more: an element ancestor
 	 * at depth d - 1 needs d > 0. */
-	if (!sel_is_element(a) || d == 0)
+	if (!tree_is_element(a) || d == 0)
 		return 0;
 	if (cx->c[k].comb == '>')
 		return sel_exact_memo(cx, k - 1, a, d - 1, m);
@@ -513,7 +500,7 @@ sel_left_ok(const sel_complex *cx, int k, const GumboNode *n, size_t d, sel_memo
 	 * the answer, so no ancestor is walked twice for this compound. */
 	int i = cx->off + k - 1, v = 0;
 	size_t steps = 0, j = d - 1;
-	for (const GumboNode *b = a; sel_is_element(b); b = b->parent, j--) {
+	for (const GumboNode *b = a; tree_is_element(b); b = b->parent, j--) {
 		steps++;
 		unsigned char st = *sel_memo_at(m, b, j, i);
 		if (st & SEL_ANC_KNOWN) {
