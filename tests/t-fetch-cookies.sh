@@ -69,6 +69,6 @@ expect_eq "another job has no session" 403 "$st"
 pg_start
 qrun "$PG" "$T/p1.jar" "$T/login.txt"
 qrun "$PG" "$T/p2.jar" "$T/members.txt"
-st=$(psql -X -q -At "$PG" -c "$members")
+st=$(pq "$PG" "$members")
 expect_eq "PostgreSQL: the second fetch has the session" 200 "$st"
 finish
