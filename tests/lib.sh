@@ -183,6 +183,14 @@ mkrec() { python3 "$TESTS/mkrec.py" "$@"; }
 # records FILE: how many lines (JSON records) FILE holds
 records() { wc -l <"$1" | tr -d ' '; }
 
+# urls BASE N [BASE N...]: N distinct URLs of BASE, BASE followed by 1
+# to N, one a line; several BASEs take turns (the first of each, then the
+# second of each...), as in an input that mixes hosts
+urls() {
+	printf '%s\n' "$@" | awk 'NR % 2 { b[++n] = $0; next } { c[n] = $0 + 0; if (c[n] > m) m = c[n] }
+		END { for (i = 1; i <= m; i++) for (j = 1; j <= n; j++) if (i <= c[j]) print b[j] i }'
+}
+
 # q DB SQL: runs SQL on the SQLite database DB
 q() { sqlite3 "$1" "$2"; }
 

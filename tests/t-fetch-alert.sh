@@ -7,13 +7,7 @@
 # the record stream.
 . "$TESTS/lib.sh"
 server_start
-i=0
-while [ $i -lt 20 ]; do
-	echo "$U2/status/429?n=$i"
-	echo "$U2/ok?n=$i"
-	echo "$U1/ok?n=$i"
-	i=$((i + 1))
-done >"$T/half429.txt"
+urls "$U2/status/429?n=" 20 "$U2/ok?n=" 20 "$U1/ok?n=" 20 >"$T/half429.txt"
 # One line per run: rule, host, value, whether a secret of fetch's
 # environment came through, what stdin gave; then the message.
 cmd="printf '%s|%s|%s|%s|%s|%s\n' \"\$SLUICE_RULE\" \"\$SLUICE_HOST\" \"\$SLUICE_VALUE\" \"\${API_TOKEN-unset}\" \"\$(cat)\" \"\$SLUICE_MESSAGE\" >>'$T/alerts'; echo said-by-cmd"
@@ -52,8 +46,7 @@ expect_eq "--alert-429 0: the rule is off" 0 \
 
 # The breaker: 503s in a row; three failures trip it, 12 URLs trip it
 # three times (a pause of 0.1 s, doubling, each time).
-i=0
-while [ $i -lt 12 ]; do echo "$U3/status/503?n=$i"; i=$((i + 1)); done >"$T/down.txt"
+urls "$U3/status/503?n=" 12 >"$T/down.txt"
 : >"$T/alerts"
 "$BIN/fetch" --no-robots --no-adapt --retries 0 --host-failures 3 --host-pause 0.1 --stats "$T/s.json" \
 	--on-alert "$cmd" "$T/down.txt" >/dev/null 2>"$T/err"

@@ -4,10 +4,7 @@
 # healthy host is not cut by it.
 . "$TESTS/lib.sh"
 server_start
-i=0
-while [ $i -lt 30 ]; do echo "$U2/status/503?n=$i"; i=$((i + 1)); done >"$T/urls.txt"
-i=0
-while [ $i -lt 20 ]; do echo "$U1/ok?n=$i"; i=$((i + 1)); done >>"$T/urls.txt"
+{ urls "$U2/status/503?n=" 30; urls "$U1/ok?n=" 20; } >"$T/urls.txt"
 
 # The case of issue 11: by the old rules the failing host's URLs took hours.
 t0=$(now)
@@ -34,8 +31,7 @@ expect_cmd "no request after the deadline ($(echo "$last - $t0" | bc) s)" \
 
 # A healthy, polite host: 12 URLs at 0.5 s apart take 5.5 s, longer than
 # --max-elapsed 2; waiting behind the host's own pacing costs nothing.
-i=0
-while [ $i -lt 12 ]; do echo "$U3/ok?slow=$i"; i=$((i + 1)); done >"$T/polite.txt"
+urls "$U3/ok?slow=" 12 >"$T/polite.txt"
 timeout 60 "$BIN/fetch" -q --json --no-robots -d 0.5 --max-elapsed 2 "$T/polite.txt" >"$T/polite.jsonl"
 expect_eq "a polite queue longer than --max-elapsed is fetched whole" 12 \
 	"$(jq -r 'select(.status == 200 and .error == null) | .url' "$T/polite.jsonl" | wc -l | tr -d ' ')"

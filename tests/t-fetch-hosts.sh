@@ -21,8 +21,8 @@ expect_eq "evicted hosts fold into other: all 2000 requests add up" "2000 2000 2
 
 # Per host: a host answering 429 five times, a 100 ms one, a healthy one.
 {
-	for i in 1 2 3 4 5; do echo "$U2/status/429?n=$i"; done
-	for i in 1 2 3 4 5 6 7 8 9 10; do echo "$U3/slow?ms=100&n=$i"; done
+	urls "$U2/status/429?n=" 5
+	urls "$U3/slow?ms=100&n=" 10
 	echo "$U1/ok"
 } >"$T/mix.txt"
 "$BIN/fetch" -q --no-robots --retries 0 --no-adapt --stats "$T/mix.json" <"$T/mix.txt" >/dev/null

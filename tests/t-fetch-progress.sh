@@ -3,8 +3,7 @@
 # and a non-terminal stderr leave stderr clean.
 . "$TESTS/lib.sh"
 server_start
-i=0
-while [ $i -lt 20 ]; do echo "$URL/slow?ms=100&n=$i"; echo "$U2/status/429?n=$i"; i=$((i + 1)); done >"$T/urls.txt"
+urls "$URL/slow?ms=100&n=" 20 "$U2/status/429?n=" 20 >"$T/urls.txt"
 
 t0=$(now)
 "$BIN/fetch" --no-robots --retries 0 --no-adapt -p 1 --progress <"$T/urls.txt" >/dev/null 2>"$T/err"

@@ -95,7 +95,7 @@ python3 "$TESTS/server.py" --port-file "$T/port2" --log "$LOG" --addr 127.0.0.1 
 PID2=$!
 wait_for 20 "the second server to write its port" test -s "$T/port2"
 P2=$(cat "$T/port2")
-run_ports() { for i in 1 2 3; do echo "$U1/ok?$i"; echo "http://127.0.0.1:$P2/ok?$i"; done | F -d 0.3 >"$T/r.json"; }
+run_ports() { urls "$U1/ok?" 3 "http://127.0.0.1:$P2/ok?" 3 | F -d 0.3 >"$T/r.json"; }
 gap1() { g=$(gaps 127.0.0.1); if [ "$(echo "$g" | jq 'length == 5 and all(.[]; . >= 0.295)')" = true ]; then echo ok; else ms "$g"; fi; }
 expect_eq "two ports of one host share one -d 0.3 gap" ok "$(twice run_ports gap1)"
 expect_eq "... each port (origin) has its robots.txt" 2 "$(requested /robots.txt)"
@@ -103,7 +103,7 @@ kill "$PID2"
 
 # ---- one budget per site under --pace-by site
 res="--resolve a.example.co.uk:$P:127.0.0.1 --resolve b.example.co.uk:$P:127.0.0.2 --resolve a.co.uk:$P:127.0.0.3"
-sites() { for i in 1 2 3; do echo "http://a.example.co.uk:$P/ok?$i"; echo "http://b.example.co.uk:$P/ok?$i"; done; }
+sites() { urls "http://a.example.co.uk:$P/ok?" 3 "http://b.example.co.uk:$P/ok?" 3; }
 # gaps_all: seconds between request starts to any address, robots.txt aside
 gaps_all() { jq -sc '[.[] | select(.path != "/robots.txt" and .addr != "127.0.0.3") | .t] | sort | [range(1; length) as $i | .[$i] - .[$i - 1]]' "$LOG"; }
 site_ok() { g=$(gaps_all); if [ "$(echo "$g" | jq 'length == 5 and all(.[]; . >= 0.295)')" = true ]; then echo ok; else ms "$g"; fi; }

@@ -82,7 +82,7 @@ User-agent: *
 Crawl-delay: 0.3
 Disallow: /private
 EOF
-run_cd() { i=1; while [ $i -le 4 ]; do echo "$U1/page/$i"; i=$((i + 1)); done | F -d 0 >"$T/cd.json"; }
+run_cd() { urls "$U1/page/" 4 | F -d 0 >"$T/cd.json"; }
 cd_ok() { g=$(gaps 127.0.0.1); [ "$(echo "$g" | jq 'length == 3 and all(.[]; . >= 0.295)')" = true ] && echo true || ms "$g"; }
 r=$(twice run_cd cd_ok)
 expect_eq "Crawl-delay: 0.3 with -d 0: 4 records, every gap >= 295 ms" "4 true" "$(records "$T/cd.json") $r"

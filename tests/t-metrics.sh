@@ -28,8 +28,8 @@ promtool_ok() { out=$(promtool check metrics <"$1" 2>&1) && [ -z "$out" ] || { e
 # --- fetch: exact counters against the server's request log ---
 CLOSED=$(closed_port)
 {
-	for i in 1 2 3; do echo "$U1/ok?n=$i"; done
-	for i in 1 2; do echo "$U1/status/404?n=$i"; done
+	urls "$U1/ok?n=" 3
+	urls "$U1/status/404?n=" 2
 	echo "$U2/status/503"
 	echo "$U3/ok"
 	echo "http://127.0.0.1:$CLOSED/x"
@@ -111,7 +111,7 @@ expect_eq "sink --max-hosts: other's series in the metrics too" 2 \
 	"$(v "$(prom "$T/s2.prom")" 'sluice_sink_records_total{host=other,outcome=accepted}')"
 
 # --- accepted/s on a paced host, and on fetch's status line ---
-for i in $(seq 1 40); do echo "$U1/page/$i"; done >"$T/paced.txt"
+urls "$U1/page/" 40 >"$T/paced.txt"
 S=$T/live.json
 "$BIN/fetch" --progress --no-robots -d 0.2 --sink-stats "$S" --metrics "$T/live-f.prom" \
 	<"$T/paced.txt" 2>"$T/progress.err" | "$BIN/parse" | "$BIN/validate" 2>/dev/null |

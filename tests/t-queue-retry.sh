@@ -71,7 +71,7 @@ dropped pg "$(pg_db dropped)" pq
 # host paced 0.2 s apart ahead of it (4 s) and room for 2, the retry of
 # a 429 with Retry-After: 1 goes about 1 s after the first answer, not
 # after the backlog.
-{ echo "$URL/retry-after?key=order&s=1"; for i in $(seq 1 20); do echo "$U2/page/order$i"; done; } >"$T/order.txt"
+{ echo "$URL/retry-after?key=order&s=1"; urls "$U2/page/order" 20; } >"$T/order.txt"
 : >"$LOG"
 timeout 30 "$BIN/fetch" -q --queue "$T/order.db" --no-robots --pending 2 -d 0.2 "$T/order.txt" |
 	timeout 30 "$BIN/sink" -q --queue "$T/order.db" "$T/order-pages.db"

@@ -6,12 +6,7 @@
 # times the steps): 40 URLs of the failing host last past the three windows.
 . "$TESTS/lib.sh"
 server_start
-i=0
-while [ $i -lt 40 ]; do
-	[ $i -lt 20 ] && echo "$U1/ok?n=$i"
-	echo "$U2/status/404?n=$i"
-	i=$((i + 1))
-done >"$T/seeds.txt"
+urls "$U1/ok?n=" 20 "$U2/status/404?n=" 40 >"$T/seeds.txt"
 db=$T/job.db
 crawl "$db" "$db" --no-robots -d 0.25 --min-yield 0.5 --yield-window 5 --stats "$T/s.json"
 expect_eq "the crawl ends" 0 $?

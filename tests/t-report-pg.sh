@@ -13,14 +13,14 @@ report=$TESTS/../scripts/report
 # Per host a known mix: accepted pages, rejected ones (404, 410, a PNG),
 # and on 127.0.0.3 two dead letters (a 503 and a 429, --retries 0).
 {
-	for i in 1 2 3 4 5; do echo "$U1/page/$i"; done
+	urls "$U1/page/" 5
 	echo "$U1/hello?title=%3Cscript%3Ealert(1)%3C/script%3E"
 	echo "$U1/status/404"
 	echo "$U1/status/410"
-	for i in 1 2; do echo "$U2/page/$i"; done
-	for i in 1 2 3; do echo "$U2/status/404?n=$i"; done
+	urls "$U2/page/" 2
+	urls "$U2/status/404?n=" 3
 	echo "$U2/bin"
-	for i in 1 2 3; do echo "$U3/page/$i"; done
+	urls "$U3/page/" 3
 	echo "$U3/status/503?dead"
 	echo "$U3/status/429?dead"
 } >"$T/seeds.txt"

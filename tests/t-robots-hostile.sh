@@ -56,8 +56,7 @@ expect_eq "a 100 KiB line: the line after it applies" "/after 0 robots
 # within a second or two, with a record for every URL read.
 server_restart --robots "$R"
 { printf 'User-agent: *\nDisallow: /'; printf '*%.0s' $(seq 40); printf 'x\n'; } >"$R"
-i=0
-while [ $i -lt 30 ]; do echo "$U1/$long$i"; i=$((i + 1)); done >"$T/urls5.txt"
+urls "$U1/$long" 30 >"$T/urls5.txt"
 "$BIN/fetch" -q --json -d 0.3 "$T/urls5.txt" >"$T/out5" &
 f=$!
 wait_for 20 "2 paced requests under the star-run rules" logged_ge 2 "^/$long"

@@ -62,7 +62,7 @@ fetched_once() {
 }
 
 # 3 hosts x 20 pages and one URL that is not fetched.
-for i in $(seq 1 20); do echo "$U1/page/$i"; echo "$U2/page/$i"; echo "$U3/page/$i"; done >"$W/urls.txt"
+urls "$U1/page/" 20 "$U2/page/" 20 "$U3/page/" 20 >"$W/urls.txt"
 echo 'http://' >>"$W/urls.txt"
 want=$(sort "$W/urls.txt")
 
@@ -155,7 +155,7 @@ expect_eq "PostgreSQL job, three workers: each said how many it stored" 3 \
 	"$(cat "$W"/worker-*.log | grep -c 'records stored in')"
 
 # --pipe with 1500 URLs: three chunks of 500, each holding all 3 hosts.
-for i in $(seq 1 500); do echo "$U1/page/$i"; echo "$U2/page/$i"; echo "$U3/page/$i"; done >"$W/urls.txt"
+urls "$U1/page/" 500 "$U2/page/" 500 "$U3/page/" 500 >"$W/urls.txt"
 want=$(sort "$W/urls.txt")
 fresh
 recipe "parallel --pipe -N 500 -j2 fetch < urls.txt | parse | sink pages.db"
