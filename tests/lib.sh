@@ -150,11 +150,18 @@ server_restart() {
 	server_start "$@"
 }
 
-# requests PATH-REGEX: the request log lines whose path matches
-requests() { jq -c "select(.path | test(\"$1\"))" "$LOG"; }
+# requests PATH-REGEX [HOST]: the request log lines whose path matches
+# (and whose Host header starts with HOST, when given)
+requests() {
+	jq -c --arg p "$1" --arg h "${2-}" 'select((.path | test($p)) and ($h == "" or (.host | startswith($h))))' "$LOG"
+}
 
 # count PATH-REGEX: how many requests matched
 count() { requests "$1" | wc -l | tr -d ' '; }
+
+# requested PATH [ADDR]: how many requests for exactly PATH reached ADDR
+# (127.0.0.1 when not given)
+requested() { jq -s --arg p "$1" --arg a "${2:-127.0.0.1}" 'map(select(.path == $p and .addr == $a)) | length' "$LOG"; }
 
 # gaps ADDR: the seconds between request starts at ADDR, in order
 # (requests for /robots.txt left out)
@@ -182,6 +189,14 @@ mkrec() { python3 "$TESTS/mkrec.py" "$@"; }
 
 # records FILE: how many lines (JSON records) FILE holds
 records() { wc -l <"$1" | tr -d ' '; }
+
+# field FILE JQ [URL]: what JQ makes of FILE's JSON records (of the one
+# whose url is URL, when given), compact
+field() { jq -c --arg u "${3-}" "select(\$u == \"\" or .url == \$u) | $2" "$1"; }
+
+# canon: the JSON records on stdin, compact, without parse_ms (a time,
+# the one key that differs from run to run)
+canon() { jq -c 'del(.parse_ms)'; }
 
 # urls BASE N [BASE N...]: N distinct URLs of BASE, BASE followed by 1
 # to N, one a line; several BASEs take turns (the first of each, then the

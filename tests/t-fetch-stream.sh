@@ -50,7 +50,7 @@ urls "$URL/big?bytes=200000&i=" 200 >"$T/big.txt"
 ( F --buffer 1K -c 4 <"$T/big.txt"; echo $? >"$T/bp.rc" ) | ( sleep 4; cat >"$T/bp.json" ) &
 bp=$!
 sleep 2
-n=$(wc -l <"$LOG" | tr -d ' ')
+n=$(records "$LOG")
 expect_eq "backpressure: after 2 s of a stalled consumer the server saw at most -c 4 + 2 requests" true \
 	"$([ "$n" -le 6 ] && echo true || echo "false ($n requests)")"
 wait $bp
@@ -116,7 +116,7 @@ rc=$?
 expect_eq "malformed msgpack: exit 65" 65 "$rc"
 expect_eq "malformed msgpack: the two good records before it fetched (200)" "1 200|2 200" \
 	"$(jq -r '"\(.n) \(.status)"' "$T/bad.json" | sort | paste -sd'|' -)"
-expect_eq "malformed msgpack: nothing after it was fetched" 2 "$(wc -l <"$LOG" | tr -d ' ')"
+expect_eq "malformed msgpack: nothing after it was fetched" 2 "$(records "$LOG")"
 expect_match "malformed msgpack: message 'fetch: ...' names the byte offset $off" "^fetch: .*[^0-9]$off([^0-9]|\$)" \
 	"$(cat "$T/bad.err")"
 # a record cut short at the end of the input

@@ -7,16 +7,8 @@ mkdir "$T/site"
 server_start --root "$T/site"
 unset http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY NO_PROXY
 
-# wait_for FILE: until FILE is not empty (5 s at most)
-wait_for() {
-	i=0
-	while [ ! -s "$1" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-}
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-requests() { jq -c --arg p "$1" 'select(.path | test($p))' "$LOG"; }
-
 # ---- a forward proxy
-PP=$(free_port)
+PP=$(closed_port)
 cat >"$T/tinyproxy.conf" <<EOF
 Port $PP
 Listen 127.0.0.1
@@ -62,7 +54,7 @@ TLOG=$T/tls.log
 python3 "$TESTS/server.py" --port-file "$T/tport" --log "$TLOG" --addr 127.0.0.1 \
 	--cert "$T/srv.pem" --key "$T/srv.key" >"$T/tls.out" 2>&1 &
 TLS_PID=$!
-wait_for "$T/tport"
+poll_until 5 test -s "$T/tport"
 S=https://127.0.0.1:$(cat "$T/tport")
 tls() { echo "$S/ok" | "$BIN/fetch" --no-robots --json --retries 0 "$@" 2>"$T/tls.err" | jq -c '[.status, .error]'; }
 expect_eq "an unknown CA fails with error tls" '[0,"tls"]' "$(tls)"

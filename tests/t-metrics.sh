@@ -40,8 +40,8 @@ P=$(prom "$T/f.prom")
 expect_eq "fetch: requests by host and status match the server's log" \
 	"$(count '^/ok') $(count '^/status/404') $(count '^/status/503') 1 1" \
 	"$(( $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.1,status=200}') + $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.3,status=200}') )) $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.1,status=404}') $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.2,status=503}') $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.1,status=none}') $(v "$P" 'sluice_fetch_errors_total{error=connect,host=127.0.0.1}')"
-expect_eq "fetch: answered requests add up to the log's $(wc -l <"$LOG" | tr -d ' ')" \
-	"$(wc -l <"$LOG" | tr -d ' ')" \
+expect_eq "fetch: answered requests add up to the log's $(records "$LOG")" \
+	"$(records "$LOG")" \
 	"$(printf "%s\n" "$P" | jq '[to_entries[] | select(.key | test("^sluice_fetch_requests_total.*status=[0-9]")) | .value] | add | floor')"
 expect_eq "fetch: records by host: 6, 1, 1, other 0" "6 1 1 0" \
 	"$(v "$P" 'sluice_fetch_records_total{host=127.0.0.1}') $(v "$P" 'sluice_fetch_records_total{host=127.0.0.2}') $(v "$P" 'sluice_fetch_records_total{host=127.0.0.3}') $(v "$P" 'sluice_fetch_records_total{host=other}')"
