@@ -216,6 +216,12 @@ pq() { psql -X -q -At "$1" -c "$2"; }
 # now: the time as float unix seconds
 now() { date +%s.%N; }
 
+# since T: the seconds from T (a now) to now
+since() { echo "$(now) - $1" | bc; }
+
+# holds EXPR: exits 0 when bc finds EXPR (e.g. "$took < 8") true
+holds() { [ "$(echo "$1" | bc)" = 1 ]; }
+
 # crawl JOB PAGES [FETCH-ARGS...] [parse: ARGS...] [validate: ARGS...]
 # [sink: ARGS...]: one run of the queue job JOB over $T/seeds.txt into
 # PAGES, each stage with the ARGS after its name, bounded to 60 s:

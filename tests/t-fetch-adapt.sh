@@ -13,8 +13,6 @@ F() { "$BIN/fetch" --json --no-robots -q "$@"; }
 starts() { jq -sc --arg a "$1" '[.[] | select(.addr == $a and .path != "/robots.txt") | .t] | sort' "$LOG"; }
 # median JSON-ARRAY
 median() { echo "$1" | jq 'sort | .[length / 2 | floor]'; }
-# between LO X HI: true when LO <= X <= HI
-between() { echo "$1 <= $2 && $2 <= $3" | bc | sed 's/1/true/;s/^0$/false/'; }
 
 # ---- the default settles near latency / 2 on a 200 ms host, near zero
 # gap on a fast one (both in one run)
@@ -27,7 +25,7 @@ set_ok() {
 	lat=$(jq -s '[.[] | select(.host == "127.0.0.1") | .time_ms / 1000] | sort | .[length / 2 | floor]' "$T/set.json")
 	m=$(median "$g")
 	if [ "$(echo "$g" | jq 'length == 11 and all(.[]; . >= 0.09)')" = true ] &&
-	   [ "$(between "$(echo "$lat * 0.45" | bc)" "$m" "$(echo "$lat * 0.7" | bc)")" = true ]; then
+	   holds "$lat * 0.45 <= $m && $m <= $lat * 0.7"; then
 		echo ok
 	else
 		echo "latency $lat s, gaps $(ms "$g")"

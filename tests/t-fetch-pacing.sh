@@ -62,13 +62,13 @@ expect_eq "-c 3: at most 3 requests in flight over all hosts (and 3 reached)" 3 
 
 # ---- three hosts in parallel, each paced
 for u in "$U1" "$U2" "$U3"; do urls "$u/page/4?i=" 10; done >"$T/30.txt"
-run_30() { t0=$(now); F -d 0.2 <"$T/30.txt" >"$T/30.json"; echo "$(now) - $t0" | bc >"$T/30.el"; }
+run_30() { t0=$(now); F -d 0.2 <"$T/30.txt" >"$T/30.json"; since "$t0" >"$T/30.el"; }
 gaps3() { echo "$(min_gap_ok 127.0.0.1 0.195) $(min_gap_ok 127.0.0.2 0.195) $(min_gap_ok 127.0.0.3 0.195)"; }
 r=$(twice run_30 gaps3)
 el=$(cat "$T/30.el")
 expect_eq "3 hosts x 10 URLs: 30 records" 30 "$(records "$T/30.json")"
 expect_eq "3 hosts x 10 URLs at -d 0.2: done in < 3.5 s (serial: 6 s)" true \
-	"$(echo "$el < 3.5" | bc | sed 's/1/true/;s/0/false ('"$el"' s)/')"
+	"$(holds "$el < 3.5" && echo true || echo "false ($el s)")"
 echo "#   elapsed: $el s"
 expect_eq "3 hosts: each host's gaps >= 195 ms" "ok ok ok" "$r"
 

@@ -35,10 +35,10 @@ expect_eq "the paused host got no request from 2 s after the pause to the resume
 # -d 0.1: the healthy host's rate is 10 starts a second, pause or not.
 went=$(between 127.0.0.1 "$pause_at" "$resume_at")
 expect_cmd "the other host kept its rate meanwhile ($went starts in $(echo "$resume_at - $pause_at" | bc) s)" \
-	test "$(echo "$went >= ($resume_at - $pause_at) * 10 * 0.7" | bc)" = 1
+	holds "$went >= ($resume_at - $pause_at) * 10 * 0.7"
 back=$(first 127.0.0.2 "$resume_at")
 expect_cmd "the paused host starts again within 2 s of --resume ($(echo "${back:-99} - $resume_at" | bc) s)" \
-	test "$(echo "${back:-99} - $resume_at < 2" | bc)" = 1
+	holds "${back:-99} - $resume_at < 2"
 expect_eq "every URL is done, each stored once" "done|110 110" \
 	"$(q "$db" "select state, count(*) from frontier group by state") $(q "$db" 'select count(distinct url) from pages')"
 expect_eq "no URL was fetched twice" "" \

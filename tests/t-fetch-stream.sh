@@ -6,7 +6,7 @@
 
 server_start
 F() { "$BIN/fetch" --json --no-robots -q "$@"; }
-lt() { [ "$(echo "$1 < $2" | bc)" = 1 ] && echo true || echo "false ($1)"; }
+lt() { holds "$1 < $2" && echo true || echo "false ($1)"; }
 # slow_ge N: N requests for /slow in the log (grep: a poll under load
 # must be quick, and jq is not)
 slow_ge() { [ "$(grep -c '"path": "/slow' "$LOG")" -ge "$1" ]; }

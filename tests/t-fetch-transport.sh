@@ -23,10 +23,7 @@ EOF
 tinyproxy -d -c "$T/tinyproxy.conf" >"$T/tinyproxy.out" 2>&1 &
 PROXY_PID=$! TLS_PID=
 trap 'kill $PROXY_PID $TLS_PID 2>/dev/null; cleanup' EXIT
-i=0
-until grep -q "listening on\|Listening on\|Now running" "$T/proxy.log" 2>/dev/null || [ $i -gt 100 ]; do
-	sleep 0.05; i=$((i + 1))
-done
+poll_until 5 grep -q "listening on\|Listening on\|Now running" "$T/proxy.log"
 proxy_saw() { grep -c "$1" "$T/proxy.log"; }
 
 st=$(echo "$URL/page/1?via=nocred" | "$BIN/fetch" --no-robots --json --proxy "http://127.0.0.1:$PP" | jq .status)

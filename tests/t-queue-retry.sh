@@ -76,8 +76,7 @@ dropped pg "$(pg_db dropped)" pq
 timeout 30 "$BIN/fetch" -q --queue "$T/order.db" --no-robots --pending 2 -d 0.2 "$T/order.txt" |
 	timeout 30 "$BIN/sink" -q --queue "$T/order.db" "$T/order-pages.db"
 took=$(requests '^/retry-after[?]key=order' | jq -s '.[1].t - .[0].t')
-expect_cmd "a due retry goes ahead of the backlog (after $took s)" \
-	test "$(echo "$took >= 1 && $took < 2.5" | bc)" = 1
+expect_cmd "a due retry goes ahead of the backlog (after $took s)" holds "$took >= 1 && $took < 2.5"
 expect_eq "and every URL of the job is done" "done|21" "$(q "$T/order.db" 'select state, count(*) from frontier group by state')"
 
 # The cap counts leases: 1 still lets a URL be fetched once.
