@@ -134,6 +134,13 @@ pg_start() {
 	PG=$("$TESTS/../scripts/pg-tmp" start "$PGDIR") || { fail "pg_start: no PostgreSQL"; exit 1; }
 }
 
+# pg_db NAME: creates the database NAME on pg_start's server; prints its
+# URI.  A job of its own for each crawl that must start empty.
+pg_db() {
+	psql -X -q "$PG" -c "CREATE DATABASE $1" >/dev/null
+	echo "$PG" | sed "s|:///postgres?|:///$1?|"
+}
+
 # server_restart [ARGS...]: stops the server and starts a new one with ARGS
 # (a new $PORT, $URL, $U1..$U3; the log is emptied).
 server_restart() {
@@ -143,11 +150,18 @@ server_restart() {
 	server_start "$@"
 }
 
-# requests PATH-REGEX: the request log lines whose path matches
-requests() { jq -c "select(.path | test(\"$1\"))" "$LOG"; }
+# requests PATH-REGEX [HOST]: the request log lines whose path matches
+# (and whose Host header starts with HOST, when given)
+requests() {
+	jq -c --arg p "$1" --arg h "${2-}" 'select((.path | test($p)) and ($h == "" or (.host | startswith($h))))' "$LOG"
+}
 
 # count PATH-REGEX: how many requests matched
 count() { requests "$1" | wc -l | tr -d ' '; }
+
+# requested PATH [ADDR]: how many requests for exactly PATH reached ADDR
+# (127.0.0.1 when not given)
+requested() { jq -s --arg p "$1" --arg a "${2:-127.0.0.1}" 'map(select(.path == $p and .addr == $a)) | length' "$LOG"; }
 
 # gaps ADDR: the seconds between request starts at ADDR, in order
 # (requests for /robots.txt left out)
@@ -176,11 +190,79 @@ mkrec() { python3 "$TESTS/mkrec.py" "$@"; }
 # records FILE: how many lines (JSON records) FILE holds
 records() { wc -l <"$1" | tr -d ' '; }
 
+# field FILE JQ [URL]: what JQ makes of FILE's JSON records (of the one
+# whose url is URL, when given), compact
+field() { jq -c --arg u "${3-}" "select(\$u == \"\" or .url == \$u) | $2" "$1"; }
+
+# canon: the JSON records on stdin, compact, without parse_ms (a time,
+# the one key that differs from run to run)
+canon() { jq -c 'del(.parse_ms)'; }
+
+# urls BASE N [BASE N...]: N distinct URLs of BASE, BASE followed by 1
+# to N, one a line; several BASEs take turns (the first of each, then the
+# second of each...), as in an input that mixes hosts
+urls() {
+	printf '%s\n' "$@" | awk 'NR % 2 { b[++n] = $0; next } { c[n] = $0 + 0; if (c[n] > m) m = c[n] }
+		END { for (i = 1; i <= m; i++) for (j = 1; j <= n; j++) if (i <= c[j]) print b[j] i }'
+}
+
 # q DB SQL: runs SQL on the SQLite database DB
 q() { sqlite3 "$1" "$2"; }
 
+# pq DB SQL: runs SQL on the PostgreSQL database DB (a URI): a row a
+# line, columns joined by |, as q prints them
+pq() { psql -X -q -At "$1" -c "$2"; }
+
 # now: the time as float unix seconds
 now() { date +%s.%N; }
+
+# since T: the seconds from T (a now) to now
+since() { echo "$(now) - $1" | bc; }
+
+# holds EXPR: exits 0 when bc finds EXPR (e.g. "$took < 8") true
+holds() { [ "$(echo "$1" | bc)" = 1 ]; }
+
+# crawl JOB PAGES [FETCH-ARGS...] [parse: ARGS...] [validate: ARGS...]
+# [sink: ARGS...]: one run of the queue job JOB over $T/seeds.txt into
+# PAGES, each stage with the ARGS after its name, bounded to 60 s:
+#   fetch --queue JOB FETCH-ARGS $T/seeds.txt | parse ARGS |
+#   validate ARGS | sink --queue JOB ARGS PAGES
+# Each stage's stderr goes to $T/fetch.err, parse.err, validate.err or
+# sink.err, for the checks of its notes (no stage needs -q); the status
+# is sink's.
+crawl() {
+	_crawl_job=$1 _crawl_pages=$2; shift 2
+	crawl_stage fetch: "$@" | crawl_stage parse: "$@" | crawl_stage validate: "$@" | crawl_stage sink: "$@"
+}
+# crawl_stage STAGE: ARGS...: runs crawl's STAGE with its own of ARGS
+crawl_stage() {
+	_cs=$1; shift
+	_in=fetch: _n=$#
+	while [ "$_n" -gt 0 ]; do
+		case $1 in
+		fetch: | parse: | validate: | sink:) _in=$1 ;;
+		*) [ "$_in" = "$_cs" ] && set -- "$@" "$1" ;;
+		esac
+		shift; _n=$((_n - 1))
+	done
+	case $_cs in
+	fetch:) set -- "$BIN/fetch" --queue "$_crawl_job" "$@" "$T/seeds.txt" ;;
+	parse:) set -- "$BIN/parse" "$@" ;;
+	validate:) set -- "$BIN/validate" "$@" ;;
+	sink:) set -- "$BIN/sink" --queue "$_crawl_job" "$@" "$_crawl_pages" ;;
+	esac
+	timeout 60 "$@" 2>"$T/${_cs%:}.err"
+}
+
+# cmp_runs RUN1 RUN2 [BASE]: two dumps of pages before and after a
+# recrawl, rows url|title|stored_at|last_checked sorted by url; per url
+# (BASE cut off its start): "URL same|OLD -> NEW kept|stored
+# checked|NOT checked", of its title, stored_at and last_checked
+cmp_runs() {
+	LC_ALL=C join -t"|" "$1" "$2" | awk -F'|' -v base="${3-}" \
+		'{ sub(base, "", $1); print $1, ($5 == $2 ? "same" : $2 " -> " $5),
+		   ($6 == $3 ? "kept" : "stored"), ($7 > $4 ? "checked" : "NOT checked") }'
+}
 
 # closed_port: a port on 127.0.0.1 nothing listens on
 closed_port() {

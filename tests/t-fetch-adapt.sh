@@ -9,18 +9,14 @@
 
 server_start
 F() { "$BIN/fetch" --json --no-robots -q "$@"; }
-# urls BASE PATH N: N lines BASE PATH&i=1..N (distinct URLs)
-urls() { i=1; while [ $i -le "$3" ]; do echo "$1$2&i=$i"; i=$((i + 1)); done; }
 # starts ADDR: request start times at ADDR, sorted
 starts() { jq -sc --arg a "$1" '[.[] | select(.addr == $a and .path != "/robots.txt") | .t] | sort' "$LOG"; }
 # median JSON-ARRAY
 median() { echo "$1" | jq 'sort | .[length / 2 | floor]'; }
-# between LO X HI: true when LO <= X <= HI
-between() { echo "$1 <= $2 && $2 <= $3" | bc | sed 's/1/true/;s/^0$/false/'; }
 
 # ---- the default settles near latency / 2 on a 200 ms host, near zero
 # gap on a fast one (both in one run)
-run_set() { { urls "$U1" "/slow?ms=200" 16; urls "$U2" "/page/1?x" 16; } | F --stats "$T/set.stats" >"$T/set.json"; }
+run_set() { { urls "$U1/slow?ms=200&i=" 16; urls "$U2/page/1?x&i=" 16; } | F --stats "$T/set.stats" >"$T/set.json"; }
 # The first 4 start at once (-p 4, nothing learnt yet); after them each
 # start waits the learnt delay: latency / 2, the latency as fetch saw it
 # (the records' time_ms: the body is tiny, so it is the time to the answer).
@@ -29,7 +25,7 @@ set_ok() {
 	lat=$(jq -s '[.[] | select(.host == "127.0.0.1") | .time_ms / 1000] | sort | .[length / 2 | floor]' "$T/set.json")
 	m=$(median "$g")
 	if [ "$(echo "$g" | jq 'length == 11 and all(.[]; . >= 0.09)')" = true ] &&
-	   [ "$(between "$(echo "$lat * 0.45" | bc)" "$m" "$(echo "$lat * 0.7" | bc)")" = true ]; then
+	   holds "$lat * 0.45 <= $m && $m <= $lat * 0.7"; then
 		echo ok
 	else
 		echo "latency $lat s, gaps $(ms "$g")"
@@ -48,13 +44,13 @@ expect_eq "--stats: the fast host's learnt_s is near zero" true \
 
 # ---- --no-adapt: -d alone (0): the 200 ms host gets -p 4 at once, always
 : >"$LOG"
-urls "$U1" "/slow?ms=200&na" 12 | F --no-adapt --stats "$T/na.stats" >"$T/na.json"
+urls "$U1/slow?ms=200&na&i=" 12 | F --no-adapt --stats "$T/na.stats" >"$T/na.json"
 expect_eq "--no-adapt: 12 records; the 200 ms host had 4 in flight and gaps near zero (median < 50 ms)" "12 4 true" \
 	"$(records "$T/na.json") $(jq -s 'map(.inflight) | max' "$LOG") $(median "$(gaps 127.0.0.1)" | jq '. < 0.05')"
 expect_eq "--no-adapt: learnt_s stays 0" 0 "$(jq '.hosts["127.0.0.1"].learnt_s' "$T/na.stats")"
 
 # ---- --target-concurrency 4: latency / 4
-run_tc() { urls "$U1" "/slow?ms=200&tc" 16 | F --target-concurrency 4 >"$T/tc.json"; }
+run_tc() { urls "$U1/slow?ms=200&tc&i=" 16 | F --target-concurrency 4 >"$T/tc.json"; }
 tc_ok() {
 	g=$(gaps 127.0.0.1 | jq -c '.[4:]')
 	[ "$(echo "$g" | jq 'all(.[]; . >= 0.045)')" = true ] && [ "$(median "$g" | jq '. < 0.08')" = true ] &&
@@ -63,7 +59,7 @@ tc_ok() {
 expect_eq "--target-concurrency 4 on a 200 ms host: gaps >= 45 ms, median < 80 ms" ok "$(twice run_tc tc_ok)"
 
 # ---- --max-delay caps the learnt delay
-run_md() { urls "$U1" "/slow?ms=200&md" 12 | F --target-concurrency 1 --max-delay 0.05 >"$T/md.json"; }
+run_md() { urls "$U1/slow?ms=200&md&i=" 12 | F --target-concurrency 1 --max-delay 0.05 >"$T/md.json"; }
 md_ok() {
 	g=$(gaps 127.0.0.1 | jq -c '.[4:]')
 	[ "$(median "$g" | jq '. >= 0.045 and . < 0.08')" = true ] && echo ok || ms "$g"
@@ -76,8 +72,8 @@ expect_eq "--target-concurrency 1 --max-delay 0.05 on a 200 ms host: median gap 
 run=0
 run_ra() {
 	run=$((run + 1))
-	{ urls "$U1" "/slow?ms=200&ra" 7; echo "$U1/retry-after?key=ra$run&fail=1&s=1&ms=200"
-	  urls "$U1" "/slow?ms=200&rb" 9; } | F --backoff 0.1 >"$T/ra.json"
+	{ urls "$U1/slow?ms=200&ra&i=" 7; echo "$U1/retry-after?key=ra$run&fail=1&s=1&ms=200"
+	  urls "$U1/slow?ms=200&rb&i=" 9; } | F --backoff 0.1 >"$T/ra.json"
 }
 # Its answer came 200 ms after the 429 request reached the server; from
 # then until 1 s later nothing may start (a request started before the
@@ -106,7 +102,7 @@ echo "#   gaps ms: $(ms "$(gaps 127.0.0.1)")"
 # -d 0.2 on a fast host), and successes average it back to the floor
 run_fl() {
 	run=$((run + 1))
-	{ echo "$U2/page/1?f"; echo "$U2/flaky?key=fl$run&fail=1"; urls "$U2" "/page/1?f" 6; } |
+	{ echo "$U2/page/1?f"; echo "$U2/flaky?key=fl$run&fail=1"; urls "$U2/page/1?f&i=" 6; } |
 		F -d 0.2 -p 1 --backoff 0.01 >"$T/fl.json"
 }
 fl_ok() {
@@ -122,7 +118,7 @@ echo "#   gaps ms: $(ms "$(gaps 127.0.0.2)")"
 
 # ---- from -d 0 on a fast host, a 429 without Retry-After still slows it
 # (to 0.25 s), and successes average that back toward zero
-run_z() { { echo "$U3/status/429?z"; urls "$U3" "/page/1?z" 8; } | F -p 1 --retries 0 >"$T/z.json"; }
+run_z() { { echo "$U3/status/429?z"; urls "$U3/page/1?z&i=" 8; } | F -p 1 --retries 0 >"$T/z.json"; }
 z_ok() {
 	g=$(gaps 127.0.0.3)
 	[ "$(echo "$g" | jq 'length == 8 and (.[0:2] | max) >= 0.245')" = true ] && echo ok || ms "$g"
@@ -137,9 +133,9 @@ echo "#   gaps ms: $(ms "$(gaps 127.0.0.3)")"
 # Retry-After and a 503 without never starts sooner than -d 0.3
 run_fd() {
 	run=$((run + 1))
-	{ urls "$U1" "/slow?ms=200&d" 4; echo "$U1/retry-after?key=rd$run&fail=1&s=1&ms=200"
-	  urls "$U1" "/slow?ms=200&e" 3; echo "$U1/flaky?key=fd$run&fail=1&ms=200"
-	  urls "$U1" "/slow?ms=200&f" 3; } | F -d 0.3 --backoff 0.01 >"$T/fd.json"
+	{ urls "$U1/slow?ms=200&d&i=" 4; echo "$U1/retry-after?key=rd$run&fail=1&s=1&ms=200"
+	  urls "$U1/slow?ms=200&e&i=" 3; echo "$U1/flaky?key=fd$run&fail=1&ms=200"
+	  urls "$U1/slow?ms=200&f&i=" 3; } | F -d 0.3 --backoff 0.01 >"$T/fd.json"
 }
 fd_ok() { g=$(gaps 127.0.0.1); [ "$(echo "$g" | jq 'length == 13 and all(.[]; . >= 0.295)')" = true ] && echo ok || ms "$g"; }
 expect_eq "-d 0.3 with a 200 ms host, a 429 and a 503: 14 requests, every gap at the server >= 295 ms" ok "$(twice run_fd fd_ok)"
@@ -147,7 +143,7 @@ expect_eq "-d 0.3: 12 records, all 200" "12 12" "$(records "$T/fd.json") $(jq -s
 
 # ---- a host paced by its latency is not struggling: a queue longer
 # than --max-elapsed at latency / 2 is fetched whole (no deadline)
-urls "$U3" "/slow?ms=200&me" 30 | F --max-elapsed 2 >"$T/me.json"
+urls "$U3/slow?ms=200&me&i=" 30 | F --max-elapsed 2 >"$T/me.json"
 expect_eq "30 URLs at 100 ms each with --max-elapsed 2: all 200, none ends deadline" "30 0" \
 	"$(jq -s 'map(select(.status == 200)) | length' "$T/me.json") $(jq -s 'map(select(.error == "deadline")) | length' "$T/me.json")"
 

@@ -7,17 +7,10 @@
 # the record stream.
 . "$TESTS/lib.sh"
 server_start
-i=0
-while [ $i -lt 20 ]; do
-	echo "$U2/status/429?n=$i"
-	echo "$U2/ok?n=$i"
-	echo "$U1/ok?n=$i"
-	i=$((i + 1))
-done >"$T/half429.txt"
+urls "$U2/status/429?n=" 20 "$U2/ok?n=" 20 "$U1/ok?n=" 20 >"$T/half429.txt"
 # One line per run: rule, host, value, whether a secret of fetch's
 # environment came through, what stdin gave; then the message.
 cmd="printf '%s|%s|%s|%s|%s|%s\n' \"\$SLUICE_RULE\" \"\$SLUICE_HOST\" \"\$SLUICE_VALUE\" \"\${API_TOKEN-unset}\" \"\$(cat)\" \"\$SLUICE_MESSAGE\" >>'$T/alerts'; echo said-by-cmd"
-alerted() { [ -s "$T/alerts" ] && [ "$(wc -l <"$T/alerts")" -ge "$1" ]; }
 
 # -p 1: the host's answers come in the order asked, so the first window
 # of 20 holds exactly 10 429s.
@@ -25,7 +18,7 @@ API_TOKEN=s3cret "$BIN/fetch" --no-robots -p 1 --retries 0 --no-adapt --json --s
 	--on-alert "$cmd" "$T/half429.txt" >"$T/out" 2>"$T/err"
 expect_eq "the crawl ends" 0 $?
 expect_eq "fetch started the command once" '{"run":1,"dropped":0,"failed":0}' "$(jq -c .alerts "$T/s.json")"
-wait_for 20 "the command's line" alerted 1
+wait_for 20 "the command's line" lines_ge 1 "$T/alerts"
 expect_eq "once, for the host answering 429 to half, with rule, host and share; no secret, empty stdin" \
 	"429|127.0.0.2|0.5|unset||127.0.0.2: 429 to 10 of its last 20 answers (0.50, --alert-429 0.5)" \
 	"$(cat "$T/alerts")"
@@ -40,7 +33,7 @@ expect_match "the command's output goes to stderr" "said-by-cmd" "$(cat "$T/err"
 	--on-alert "$cmd" "$T/half429.txt" >/dev/null 2>"$T/err"
 runs=$(jq .alerts.run "$T/s.json")
 expect_cmd "--alert-every 0: the command runs more than once ($runs)" test "$runs" -gt 1
-wait_for 20 "$runs lines" alerted "$runs"
+wait_for 20 "$runs lines" lines_ge "$runs" "$T/alerts"
 # At most 4 run at once: a burst beyond is dropped, counted and said.
 dropped=$(jq .alerts.dropped "$T/s.json")
 if [ "$dropped" -gt 0 ]; then
@@ -52,13 +45,12 @@ expect_eq "--alert-429 0: the rule is off" 0 \
 
 # The breaker: 503s in a row; three failures trip it, 12 URLs trip it
 # three times (a pause of 0.1 s, doubling, each time).
-i=0
-while [ $i -lt 12 ]; do echo "$U3/status/503?n=$i"; i=$((i + 1)); done >"$T/down.txt"
+urls "$U3/status/503?n=" 12 >"$T/down.txt"
 : >"$T/alerts"
 "$BIN/fetch" --no-robots --no-adapt --retries 0 --host-failures 3 --host-pause 0.1 --stats "$T/s.json" \
 	--on-alert "$cmd" "$T/down.txt" >/dev/null 2>"$T/err"
 expect_eq "the breaker opened 3 times: the command ran once" 1 "$(jq .alerts.run "$T/s.json")"
-wait_for 20 "the breaker's line" alerted 1
+wait_for 20 "the breaker's line" lines_ge 1 "$T/alerts"
 expect_eq "rule breaker, the host, the trip" \
 	"breaker|127.0.0.3|1|unset||127.0.0.3: circuit breaker open after 3 failures in a row (trip 1)" \
 	"$(cat "$T/alerts")"
@@ -80,7 +72,7 @@ wait_for 20 "fetch's loop to wait for input" idle_reader $pid "$T/in"
 kill -STOP $pid
 sleep 1   # the time is the test: how long the loop is held
 kill -CONT $pid
-wait_for 20 "the lag alert's line" alerted 1
+wait_for 20 "the lag alert's line" lines_ge 1 "$T/alerts"
 exec 3>&-
 wait $pid
 expect_match "rule lag, no host, a second or so late" "^lag\|\|(0\.[5-9]|[1-9])[0-9.]*\|unset\|\|event loop [0-9]+ ms late [(]--alert-lag 0.5 s[)]$" \

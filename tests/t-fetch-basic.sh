@@ -13,7 +13,7 @@ echo "$URL/ok" | F >"$T/ok.json"
 rc=$?
 after=$(date +%s.%N)
 expect_eq "fetch of /ok exits 0" 0 "$rc"
-expect_eq "one record for one URL" 1 "$(wc -l <"$T/ok.json" | tr -d ' ')"
+expect_eq "one record for one URL" 1 "$(records "$T/ok.json")"
 r=$(cat "$T/ok.json")
 j() { printf '%s\n' "$r" | jq -c "$@"; }
 expect_eq "url" "\"$URL/ok\"" "$(j .url)"
@@ -42,14 +42,14 @@ expect_match "user agent is sluice/VERSION" '^sluice/[0-9]' "$(requests '^/ok$' 
 # ---- duplicates are separate inputs; --user-agent
 : >"$LOG"
 printf '%s\n' "$URL/page/9" "$URL/page/9" | F --user-agent "tester/1.0 (+mailto:x@y)" >"$T/dup.json"
-expect_eq "the same URL twice: two records, two requests" "2 2" "$(wc -l <"$T/dup.json" | tr -d ' ') $(count '^/page/9$')"
+expect_eq "the same URL twice: two records, two requests" "2 2" "$(records "$T/dup.json") $(count '^/page/9$')"
 expect_eq "--user-agent is sent as is" '"tester/1.0 (+mailto:x@y)"' "$(requests '^/page/9$' | jq -sc 'map(.ua) | unique | .[0]')"
 
 # ---- several URL lines, blank lines and comments skipped
 : >"$LOG"
 printf '%s\n' "$URL/page/1" "" "# a comment" "  $URL/page/2" "$URL/status/404" "$URL/redirect/2" >"$T/urls.txt"
 F "$T/urls.txt" >"$T/lines.json"
-expect_eq "URL lines: one record per URL, comments and blanks skipped" 4 "$(wc -l <"$T/lines.json" | tr -d ' ')"
+expect_eq "URL lines: one record per URL, comments and blanks skipped" 4 "$(records "$T/lines.json")"
 expect_eq "URL lines: statuses" \
 	"$URL/page/1 200|$URL/page/2 200|$URL/redirect/2 200|$URL/status/404 404" \
 	"$(jq -r '"\(.url) \(.status)"' "$T/lines.json" | sort | paste -sd'|' -)"
@@ -62,7 +62,7 @@ echo "$URL/json" >"$T/one.txt"
 expect_eq "a file argument and stdin '-': both read, in order" "$URL/json|$URL/text" \
 	"$(echo "$URL/text" | F -c 1 "$T/one.txt" - | jq -r .url | paste -sd'|' -)"
 echo "$URL/text" | F "$T/no-such-file" - >"$T/nf.json" 2>/dev/null
-expect_eq "a missing file: exit 66, the other input still fetched" "66 1" "$? $(wc -l <"$T/nf.json" | tr -d ' ')"
+expect_eq "a missing file: exit 66, the other input still fetched" "66 1" "$? $(records "$T/nf.json")"
 
 printf '%s\r\n' "$URL/page/5" | F >"$T/crlf.json"
 expect_eq "CRLF line endings: the CR is not part of the URL" "\"$URL/page/5\" 200" "$(jq -r '"\(.url | tojson) \(.status)"' "$T/crlf.json")"
@@ -76,7 +76,7 @@ cat >"$T/in.jsonl" <<EOF
 EOF
 mkrec "$T/in.jsonl" >"$T/in.mp"
 F <"$T/in.mp" >"$T/recs.json"
-expect_eq "records: one record per input record" 4 "$(wc -l <"$T/recs.json" | tr -d ' ')"
+expect_eq "records: one record per input record" 4 "$(records "$T/recs.json")"
 expect_eq "records: user keys pass through unchanged" \
 	'{"job":"j1","depth":2,"tags":["a","b"],"meta":{"k":[1,2.5,null,true]},"status":200,"url":"'"$URL"'/page/3"}' \
 	"$(jq -c 'select(.job == "j1") | {job, depth, tags, meta, status, url}' "$T/recs.json")"
@@ -159,7 +159,7 @@ expect_eq "explicit default port dropped, empty path made /, query kept" \
 # ---- bad_url and scheme: records, no requests
 : >"$LOG"
 printf '%s\n' "not a url" "http://" "ftp://127.0.0.1:$PORT/x" "gopher://127.0.0.1:$PORT/" "file:///etc/passwd" | F >"$T/bad.json"
-expect_eq "bad URLs: one record each" 5 "$(wc -l <"$T/bad.json" | tr -d ' ')"
+expect_eq "bad URLs: one record each" 5 "$(records "$T/bad.json")"
 expect_eq "bad URLs: errors" 'bad_url|bad_url|scheme|scheme' "$(head -n 4 "$T/bad.json" | jq -r .error | paste -sd'|' -)"
 # file:///etc/passwd is a well-formed absolute URL: refused for its scheme
 expect_eq "file:///etc/passwd: error scheme" '"scheme"' "$(tail -n 1 "$T/bad.json" | jq -c .error)"
@@ -167,7 +167,7 @@ expect_eq "bad URLs: status 0, attempts 0" '0 0|0 0|0 0|0 0|0 0' "$(jq -r '"\(.s
 expect_eq "bad_url keeps the raw input as url" '"not a url"' "$(jq -c 'select(.error == "bad_url") | .url' "$T/bad.json" | head -n 1)"
 expect_eq "scheme record: canonical url and a detail" "\"ftp://127.0.0.1:$PORT/x\" true" \
 	"$(jq -c 'select(.url | startswith("ftp")) | "\(.url | tojson) \(.error_detail | length > 0)"' -r "$T/bad.json")"
-expect_eq "bad URLs: no request made" 0 "$(wc -l <"$LOG" | tr -d ' ')"
+expect_eq "bad URLs: no request made" 0 "$(records "$LOG")"
 
 # ---- content types, refused connections
 : >"$LOG"

@@ -31,12 +31,10 @@ expect_eq "127.0.0.1's cookie is not sent to 127.0.0.2" "none" \
 printf '%s\n' "$URL/login?value=late" "$URL/hang" | "$BIN/fetch" --no-robots --json \
 	--cookies "$T/jar-term" >"$T/term.json" 2>"$T/term.err" &
 pid=$!
-i=0
-until [ -s "$T/term.json" ] || [ $i -gt 100 ]; do sleep 0.05; i=$((i + 1)); done
+poll_until 5 test -s "$T/term.json"
 kill -TERM $pid
 # The first signal lets /hang run out its timeout; the second ends it.
-i=0
-until grep -q stopping "$T/term.err" || [ $i -gt 100 ]; do sleep 0.05; i=$((i + 1)); done
+poll_until 5 grep -q stopping "$T/term.err"
 kill -TERM $pid
 wait $pid
 expect_eq "SIGTERM: fetch exits 143 and writes the jar" "143 1" "$? $(grep -c 'session	late' "$T/jar-term")"
@@ -69,6 +67,6 @@ expect_eq "another job has no session" 403 "$st"
 pg_start
 qrun "$PG" "$T/p1.jar" "$T/login.txt"
 qrun "$PG" "$T/p2.jar" "$T/members.txt"
-st=$(psql -X -q -At "$PG" -c "$members")
+st=$(pq "$PG" "$members")
 expect_eq "PostgreSQL: the second fetch has the session" 200 "$st"
 finish

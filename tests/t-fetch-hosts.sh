@@ -21,8 +21,8 @@ expect_eq "evicted hosts fold into other: all 2000 requests add up" "2000 2000 2
 
 # Per host: a host answering 429 five times, a 100 ms one, a healthy one.
 {
-	for i in 1 2 3 4 5; do echo "$U2/status/429?n=$i"; done
-	for i in 1 2 3 4 5 6 7 8 9 10; do echo "$U3/slow?ms=100&n=$i"; done
+	urls "$U2/status/429?n=" 5
+	urls "$U3/slow?ms=100&n=" 10
 	echo "$U1/ok"
 } >"$T/mix.txt"
 "$BIN/fetch" -q --no-robots --retries 0 --no-adapt --stats "$T/mix.json" <"$T/mix.txt" >/dev/null
@@ -33,9 +33,9 @@ expect_eq "its counts: 5 records, starts, requests, no retries" "5 5 5 0 0" \
 expect_eq "its errors: retries_exhausted is a record's word, not an attempt's" '{}' \
 	"$(jq -c '.hosts["127.0.0.2"].errors' "$T/mix.json")"
 p50=$(jq '.hosts["127.0.0.3"].latency_ms.p50' "$T/mix.json")
-expect_cmd "a 100 ms endpoint shows p50 near 100 ms ($p50)" test "$(echo "$p50 >= 95 && $p50 < 200" | bc)" = 1
+expect_cmd "a 100 ms endpoint shows p50 near 100 ms ($p50)" holds "$p50 >= 95 && $p50 < 200"
 expect_cmd "and a fast one well below it" \
-	test "$(echo "$(jq '.hosts["127.0.0.1"].latency_ms.p99' "$T/mix.json") < 95" | bc)" = 1
+	holds "$(jq '.hosts["127.0.0.1"].latency_ms.p99' "$T/mix.json") < 95"
 expect_eq "state per host: interval and pause; no queue age outside --queue" "0 null null" \
 	"$(jq -r '.hosts["127.0.0.1"] | "\(.interval_s) \(.paused) \(.queue_age_s)"' "$T/mix.json")"
 

@@ -11,7 +11,7 @@ F() { "$BIN/fetch" --json --no-robots -q --retries 0 -p 1 "$@"; }
 # run QUERY: 40 URLs of /close-after?QUERY&i=N, one connection at a time
 run() {
 	: >"$LOG"
-	for i in $(seq 1 40); do echo "$URL/close-after?$1i=$i"; done | F >"$T/out.json"
+	urls "$URL/close-after?$1i=" 40 | F >"$T/out.json"
 }
 # outcome: "records statuses-200 errors requests distinct-urls connections"
 outcome() {

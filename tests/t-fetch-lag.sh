@@ -6,8 +6,7 @@
 
 server_start
 # 24 URLs of 100 ms, 4 at a time: about 0.6 s of loop
-urls() { for i in $(seq 1 24); do echo "$URL/slow?ms=100&i=$i"; done; }
-urls | "$BIN/fetch" --no-robots -q -p 4 --stats "$T/s.json" >/dev/null
+urls "$URL/slow?ms=100&i=" 24 | "$BIN/fetch" --no-robots -q -p 4 --stats "$T/s.json" >/dev/null
 expect_eq "--stats has loop_lag_ms with p50, p99, max and samples" '["max","p50","p99","samples"]' \
 	"$(jq -c '.loop_lag_ms | keys' "$T/s.json")"
 expect_eq "loop_lag_ms: 0 <= p50 <= p99 <= max < 1000 ms on a small run" true \
@@ -19,7 +18,7 @@ echo "#   quiet run: $(jq -c '[.elapsed_s, .loop_lag_ms]' "$T/s.json")"
 # A stall: the process stopped for 0.6 s while its transfers wait on the
 # server.  The timer due in that time runs at least 0.5 s late.
 : >"$LOG"
-urls | "$BIN/fetch" --no-robots -q -p 4 --stats "$T/stall.json" >/dev/null &
+urls "$URL/slow?ms=100&i=" 24 | "$BIN/fetch" --no-robots -q -p 4 --stats "$T/stall.json" >/dev/null &
 pid=$!
 wait_for 10 "4 requests in flight at the server" lines_ge 4 "$LOG"
 kill -STOP $pid

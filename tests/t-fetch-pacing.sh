@@ -6,13 +6,11 @@
 
 server_start
 F() { "$BIN/fetch" --json --no-robots -q "$@"; }
-# urls BASE PATH N: N lines BASE PATH?i=1..N (distinct URLs)
-urls() { i=1; while [ $i -le "$3" ]; do echo "$1$2$(case $2 in *\?*) echo "&" ;; *) echo "?" ;; esac)i=$i"; i=$((i + 1)); done; }
 # min_gap_ok ADDR MIN: "ok" when every gap at ADDR is >= MIN, else the gaps
 min_gap_ok() { g=$(gaps "$1"); if [ "$(echo "$g" | jq --argjson m "$2" 'all(.[]; . >= $m)')" = true ]; then echo ok; else ms "$g"; fi; }
 
 # ---- -d: minimum interval between starts on one host
-run_d() { urls "$U1" /page/1 6 | F -d 0.2 >"$T/d.json"; }
+run_d() { urls "$U1/page/1?i=" 6 | F -d 0.2 >"$T/d.json"; }
 gap1_200() { min_gap_ok 127.0.0.1 0.195; }
 r=$(twice run_d gap1_200)
 expect_eq "-d 0.2: 6 records, all 200" "6 6" "$(records "$T/d.json") $(jq -s 'map(select(.status == 200)) | length' "$T/d.json")"
@@ -21,19 +19,19 @@ expect_eq "-d 0.2: every gap at the server >= 195 ms" ok "$r"
 
 # -d holds at the server even when responses are slower than the delay
 # (each request is sent when fetch starts it, not queued behind another)
-run_d2() { urls "$U1" "/slow?ms=400" 3 | F -d 0.2 >"$T/d2.json"; }
+run_d2() { urls "$U1/slow?ms=400&i=" 3 | F -d 0.2 >"$T/d2.json"; }
 r=$(twice run_d2 gap1_200)
 expect_eq "-d 0.2 with 400 ms responses: 3 records" 3 "$(records "$T/d2.json")"
 expect_eq "-d 0.2 with 400 ms responses: every gap at the server >= 195 ms" ok "$r"
 
 # ---- --rate 5 --burst 1: one start per 0.2 s
-run_r() { urls "$U1" /page/2 6 | F --rate 5 --burst 1 >"$T/r.json"; }
+run_r() { urls "$U1/page/2?i=" 6 | F --rate 5 --burst 1 >"$T/r.json"; }
 r=$(twice run_r gap1_200)
 expect_eq "--rate 5 --burst 1: 6 records" 6 "$(records "$T/r.json")"
 expect_eq "--rate 5 --burst 1: every gap >= 195 ms" ok "$r"
 
 # ---- --rate 5 --burst 3: three back to back, then one per 0.2 s
-run_b() { urls "$U1" /page/3 7 | F --rate 5 --burst 3 -p 8 >"$T/b.json"; }
+run_b() { urls "$U1/page/3?i=" 7 | F --rate 5 --burst 3 -p 8 >"$T/b.json"; }
 burst_ok() {
 	g=$(gaps 127.0.0.1)
 	[ "$(echo "$g" | jq 'length == 6 and .[0] < 0.1 and .[1] < 0.1 and all(.[2:][]; . >= 0.195)')" = true ] && echo ok || ms "$g"
@@ -44,7 +42,7 @@ expect_eq "--burst 3: the first three back to back (gaps < 100 ms), the rest pac
 
 # ---- -p 2: at most two requests in flight on one host
 : >"$LOG"
-urls "$U1" "/slow?ms=300" 6 | F -p 2 -c 10 >"$T/p.json"
+urls "$U1/slow?ms=300&i=" 6 | F -p 2 -c 10 >"$T/p.json"
 expect_eq "-p 2: 6 records, all 200" "6 6" "$(records "$T/p.json") $(jq -s 'map(select(.status == 200)) | length' "$T/p.json")"
 expect_eq "-p 2: the server never had more than 2 in flight, and had 2" 2 \
 	"$(jq -s 'map(.inflight) | max' "$LOG")"
@@ -53,7 +51,7 @@ expect_eq "-p 2: keep-alive: the 6 requests on at most 2 connections" true "$(jq
 
 # ---- -c 3 over three hosts, -p 2: three in flight in all
 : >"$LOG"
-for u in "$U1" "$U2" "$U3"; do urls "$u" "/slow?ms=300" 4; done | F -p 2 -c 3 >"$T/c.json"
+for u in "$U1" "$U2" "$U3"; do urls "$u/slow?ms=300&i=" 4; done | F -p 2 -c 3 >"$T/c.json"
 expect_eq "-c 3: 12 records, all 200" "12 12" "$(records "$T/c.json") $(jq -s 'map(select(.status == 200)) | length' "$T/c.json")"
 expect_eq "-c 3 -p 2: no host above 2 in flight" true "$(jq -s 'map(.inflight) | max <= 2' "$LOG")"
 # Each request is in flight for at least 300 ms after it is logged, so
@@ -63,28 +61,28 @@ glob=$(jq -s '[.[].t] | sort | . as $t | [ .[] as $s | [ $t[] | select(. <= $s a
 expect_eq "-c 3: at most 3 requests in flight over all hosts (and 3 reached)" 3 "$glob"
 
 # ---- three hosts in parallel, each paced
-for u in "$U1" "$U2" "$U3"; do urls "$u" /page/4 10; done >"$T/30.txt"
-run_30() { t0=$(now); F -d 0.2 <"$T/30.txt" >"$T/30.json"; echo "$(now) - $t0" | bc >"$T/30.el"; }
+for u in "$U1" "$U2" "$U3"; do urls "$u/page/4?i=" 10; done >"$T/30.txt"
+run_30() { t0=$(now); F -d 0.2 <"$T/30.txt" >"$T/30.json"; since "$t0" >"$T/30.el"; }
 gaps3() { echo "$(min_gap_ok 127.0.0.1 0.195) $(min_gap_ok 127.0.0.2 0.195) $(min_gap_ok 127.0.0.3 0.195)"; }
 r=$(twice run_30 gaps3)
 el=$(cat "$T/30.el")
 expect_eq "3 hosts x 10 URLs: 30 records" 30 "$(records "$T/30.json")"
 expect_eq "3 hosts x 10 URLs at -d 0.2: done in < 3.5 s (serial: 6 s)" true \
-	"$(echo "$el < 3.5" | bc | sed 's/1/true/;s/0/false ('"$el"' s)/')"
+	"$(holds "$el < 3.5" && echo true || echo "false ($el s)")"
 echo "#   elapsed: $el s"
 expect_eq "3 hosts: each host's gaps >= 195 ms" "ok ok ok" "$r"
 
 # ---- a host waiting out its interval holds no global slot
 : >"$LOG"
 printf '127.0.0.2 delay=0.5\n' >"$T/slowhost"
-{ urls "$U2" /page/5 2; urls "$U1" /page/6 6; } | F -c 1 --policy "$T/slowhost" >"$T/w.json"
+{ urls "$U2/page/5?i=" 2; urls "$U1/page/6?i=" 6; } | F -c 1 --policy "$T/slowhost" >"$T/w.json"
 expect_eq "-c 1: the delayed host's wait lets the other host run: all of .1 before .2's 2nd request" true \
 	"$(jq -s '([.[] | select(.addr == "127.0.0.2") | .t] | sort | .[1]) as $second |
 		[.[] | select(.addr == "127.0.0.1") | .t] | length == 6 and all(.[]; . < $second)' "$LOG")"
 
 # ---- --policy: one host's overrides
 printf '# host settings\n127.0.0.2 delay=0.3 per_host=1\n' >"$T/policy"
-run_pol() { { urls "$U2" "/slow?ms=50" 4; urls "$U1" "/slow?ms=200" 4; } | F --policy "$T/policy" >"$T/pol.json"; }
+run_pol() { { urls "$U2/slow?ms=50&i=" 4; urls "$U1/slow?ms=200&i=" 4; } | F --policy "$T/policy" >"$T/pol.json"; }
 gap2_300() { min_gap_ok 127.0.0.2 0.295; }
 r=$(twice run_pol gap2_300)
 expect_eq "--policy: 8 records" 8 "$(records "$T/pol.json")"

@@ -4,10 +4,7 @@
 . "$TESTS/lib.sh"
 server_start
 # 80 URLs of 127.0.0.1 take 8 s at -d 0.1: it has work throughout the pause.
-i=0
-while [ $i -lt 80 ]; do echo "$U1/ok?a=$i"; i=$((i + 1)); done >"$T/seeds.txt"
-i=0
-while [ $i -lt 30 ]; do echo "$U2/ok?b=$i"; i=$((i + 1)); done >>"$T/seeds.txt"
+{ urls "$U1/ok?a=" 80; urls "$U2/ok?b=" 30; } >"$T/seeds.txt"
 db=$T/job.db
 first() { jq -r --arg a "$1" --argjson from "$2" 'select(.addr == $a and .t >= $from and .path != "/robots.txt") | .t' "$LOG" | sort -n | head -1; }
 # went_ge ADDR N: the log has at least N requests at ADDR
@@ -38,18 +35,17 @@ expect_eq "the paused host got no request from 2 s after the pause to the resume
 # -d 0.1: the healthy host's rate is 10 starts a second, pause or not.
 went=$(between 127.0.0.1 "$pause_at" "$resume_at")
 expect_cmd "the other host kept its rate meanwhile ($went starts in $(echo "$resume_at - $pause_at" | bc) s)" \
-	test "$(echo "$went >= ($resume_at - $pause_at) * 10 * 0.7" | bc)" = 1
+	holds "$went >= ($resume_at - $pause_at) * 10 * 0.7"
 back=$(first 127.0.0.2 "$resume_at")
 expect_cmd "the paused host starts again within 2 s of --resume ($(echo "${back:-99} - $resume_at" | bc) s)" \
-	test "$(echo "${back:-99} - $resume_at < 2" | bc)" = 1
+	holds "${back:-99} - $resume_at < 2"
 expect_eq "every URL is done, each stored once" "done|110 110" \
 	"$(q "$db" "select state, count(*) from frontier group by state") $(q "$db" 'select count(distinct url) from pages')"
 expect_eq "no URL was fetched twice" "" \
 	"$(jq -r 'select(.path != "/robots.txt") | "\(.addr)\(.path)"' "$LOG" | sort | uniq -d)"
 
 # A job whose remaining URLs all belong to a paused host ends and says so.
-i=0
-while [ $i -lt 30 ]; do echo "$U1/ok?c=$i"; echo "$U2/ok?c=$i"; i=$((i + 1)); done >"$T/seeds2.txt"
+urls "$U1/ok?c=" 30 "$U2/ok?c=" 30 >"$T/seeds2.txt"
 db2=$T/job2.db
 "$BIN/fetch" -q --queue "$db2" --no-robots </dev/null >/dev/null   # creates the job
 "$BIN/fetch" -q --queue "$db2" --pause 127.0.0.2
@@ -66,8 +62,7 @@ expect_eq "--pause needs --queue" 64 "$("$BIN/fetch" --pause x </dev/null >/dev/
 # a policy that no longer reads is refused and the old one kept.
 : >"$LOG"
 printf '127.0.0.2 pause=on\n' >"$T/policy"
-i=0
-while [ $i -lt 10 ]; do echo "$U1/ok?d=$i"; echo "$U2/ok?e=$i"; i=$((i + 1)); done >"$T/list.txt"
+urls "$U1/ok?d=" 10 "$U2/ok?e=" 10 >"$T/list.txt"
 "$BIN/fetch" --json --no-robots --policy "$T/policy" "$T/list.txt" >"$T/list.out" 2>"$T/list.err" &
 f=$!
 # fetch is running (its SIGHUP handler set) and has done the free host.

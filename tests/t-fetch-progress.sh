@@ -3,16 +3,14 @@
 # and a non-terminal stderr leave stderr clean.
 . "$TESTS/lib.sh"
 server_start
-i=0
-while [ $i -lt 20 ]; do echo "$URL/slow?ms=100&n=$i"; echo "$U2/status/429?n=$i"; i=$((i + 1)); done >"$T/urls.txt"
+urls "$URL/slow?ms=100&n=" 20 "$U2/status/429?n=" 20 >"$T/urls.txt"
 
 t0=$(now)
 "$BIN/fetch" --no-robots --retries 0 --no-adapt -p 1 --progress <"$T/urls.txt" >/dev/null 2>"$T/err"
-took=$(echo "$(now) - $t0" | bc)
+took=$(since "$t0")
 draws=$(tr '\r' '\n' <"$T/err" | grep -c "done,")
 expect_cmd "the status line is redrawn ($draws times in $took s)" test "$draws" -ge 3
-expect_cmd "at most 4 times a second, plus the last" \
-	test "$(echo "$draws <= $took * 4 + 2" | bc)" = 1
+expect_cmd "at most 4 times a second, plus the last" holds "$draws <= $took * 4 + 2"
 last=$(tr '\r' '\n' <"$T/err" | grep "done," | tail -1 | sed 's/\x1b\[K//')
 expect_match "its last state counts everything" \
 	"^fetch: 40/40 done, [0-9.]+/s, 0 in flight, 0 hosts waiting, 0 paused, 20 errors, 20 × 429$" "$last"

@@ -12,9 +12,6 @@ R=$T/robots.txt
 printf 'User-agent: *\nDisallow: /private/\n' >"$R"
 server_start --robots "$R" --conn-log "$T/conns"
 F() { "$BIN/fetch" --json -q "$@"; }
-requested() { jq -s --arg p "$1" --arg a "${2:-127.0.0.1}" 'map(select(.path == $p and .addr == $a)) | length' "$LOG"; }
-# field URL KEYS: the record of URL, as jq prints KEYS
-field() { jq -c --arg u "$1" "select(.url == \$u) | $2" "$T/r.json"; }
 
 # ---- robots.txt at every hop
 : >"$LOG"
@@ -24,13 +21,13 @@ F <"$T/urls" >"$T/r.json"
 expect_eq "one record per input" 4 "$(records "$T/r.json")"
 expect_eq "redirect into a disallowed path: error robots naming the hop, never requested" \
 	"[\"robots\",\"redirect to $U1/private/viaredirect: disallowed by robots.txt\",\"$U1/private/viaredirect\"] 0" \
-	"$(field "$U1/redirect-to?url=/private/viaredirect" '[.error, .error_detail, .final_url]') $(requested /private/viaredirect)"
+	"$(field "$T/r.json" '[.error, .error_detail, .final_url]' "$U1/redirect-to?url=/private/viaredirect") $(requested /private/viaredirect)"
 expect_eq "cross-host redirect: the target's robots.txt fetched, the disallowed target never requested" \
 	'"robots" 1 0' \
-	"$(field "$U1/redirect-to?url=$U2/private/offsite" .error) $(requested /robots.txt 127.0.0.2) $(requested /private/offsite 127.0.0.2)"
+	"$(field "$T/r.json" .error "$U1/redirect-to?url=$U2/private/offsite") $(requested /robots.txt 127.0.0.2) $(requested /private/offsite 127.0.0.2)"
 expect_eq "a chain of 3: status 200, redirects, final_url, one attempt per hop" \
 	"[200,[{\"url\":\"$U1/redirect/2\",\"status\":302},{\"url\":\"$U1/redirect/1\",\"status\":302},{\"url\":\"$U1/redirect/0\",\"status\":302}],\"$U1/ok\",4,\"127.0.0.1\"]" \
-	"$(field "$U1/redirect/2" '[.status, .redirects, .final_url, .attempts, .host]')"
+	"$(field "$T/r.json" '[.status, .redirects, .final_url, .attempts, .host]' "$U1/redirect/2")"
 expect_eq "no record without a redirect has a redirects key" 0 \
 	"$(jq -c --arg u "$U1/private/direct" 'select(.url == $u and has("redirects"))' "$T/r.json" | wc -l | tr -d ' ')"
 
@@ -39,13 +36,13 @@ expect_eq "no record without a redirect has a redirects key" 0 \
 printf '%s\n' "$U1/loop" "$U1/redirect/3" >"$T/urls"
 F --max-redirs 2 <"$T/urls" >"$T/r.json"
 expect_eq "a loop ends as redirects after one request" '["redirects",1] 1' \
-	"$(field "$U1/loop" '[.error, (.redirects | length)]') $(requested /loop)"
+	"$(field "$T/r.json" '[.error, (.redirects | length)]' "$U1/loop") $(requested /loop)"
 expect_eq "a chain over --max-redirs 2 ends as redirects, 3 requests, the 4th hop never asked" \
 	'["redirects",3] 0' \
-	"$(field "$U1/redirect/3" '[.error, (.redirects | length)]') $(requested /redirect/0)"
+	"$(field "$T/r.json" '[.error, (.redirects | length)]' "$U1/redirect/3") $(requested /redirect/0)"
 echo "$U1/redirect/1" | F --max-redirs 2 >"$T/r.json"
 expect_eq "a chain of exactly --max-redirs 2 is followed" '[200,null,2]' \
-	"$(field "$U1/redirect/1" '[.status, .error, (.redirects | length)]')"
+	"$(field "$T/r.json" '[.status, .error, (.redirects | length)]' "$U1/redirect/1")"
 
 # ---- the target host's pacing holds at the hop
 printf '127.0.0.2 delay=0.4\n' >"$T/policy"
@@ -65,13 +62,13 @@ printf '%s\n' "$A/redirect-to?url=http://b.other.org:$P/ok" "$A/redirect-to?url=
 	F $res --redirects same-site >"$T/r.json"
 expect_eq "--redirects same-site: a.example.com -> b.other.org refused, never requested" \
 	"[\"offsite_redirect\",\"redirect to http://b.other.org:$P/ok: another site (--redirects same-site)\"] 0" \
-	"$(field "$A/redirect-to?url=http://b.other.org:$P/ok" '[.error, .error_detail]') $(requested /ok 127.0.0.2 | jq -s 'add - 1')"
+	"$(field "$T/r.json" '[.error, .error_detail]' "$A/redirect-to?url=http://b.other.org:$P/ok") $(requested /ok 127.0.0.2 | jq -s 'add - 1')"
 expect_eq "--redirects same-site: a.example.com -> c.example.com followed" 200 \
-	"$(field "$A/redirect-to?url=http://c.example.com:$P/ok" .status)"
+	"$(field "$T/r.json" .status "$A/redirect-to?url=http://c.example.com:$P/ok")"
 # shellcheck disable=SC2086
 printf '%s\n' "$A/redirect-to?url=http://c.example.com:$P/ok" | F $res --redirects same-host >"$T/r.json"
 expect_eq "--redirects same-host: a.example.com -> c.example.com refused" '"offsite_redirect"' \
-	"$(field "$A/redirect-to?url=http://c.example.com:$P/ok" .error)"
+	"$(field "$T/r.json" .error "$A/redirect-to?url=http://c.example.com:$P/ok")"
 
 # ---- a public address may not lead into a private one
 : >"$LOG"
@@ -80,13 +77,13 @@ printf '%s\n' "$U1/redirect-to?url=$U3/ok" >"$T/urls"
 F --private-ranges 127.0.0.3/32 <"$T/urls" >"$T/r.json"
 expect_eq "public 127.0.0.1 -> private 127.0.0.3: private_address, hop named" \
 	"[\"private_address\",\"redirect to $U3/ok: a private address after a public one (--private-ranges)\"]" \
-	"$(field "$U1/redirect-to?url=$U3/ok" '[.error, .error_detail]')"
+	"$(field "$T/r.json" '[.error, .error_detail]' "$U1/redirect-to?url=$U3/ok")"
 expect_eq "... never connected (nor for its robots.txt)" 0 "$(grep -c '^127.0.0.3$' "$T/conns")"
 F --private-ranges 127.0.0.3/32 --allow-private <"$T/urls" >"$T/r.json"
-expect_eq "--allow-private lets it through" 200 "$(field "$U1/redirect-to?url=$U3/ok" .status)"
+expect_eq "--allow-private lets it through" 200 "$(field "$T/r.json" .status "$U1/redirect-to?url=$U3/ok")"
 F <"$T/urls" >"$T/r.json"
 expect_eq "default ranges: a private input (127.0.0.1) may redirect into 127/8" 200 \
-	"$(field "$U1/redirect-to?url=$U3/ok" .status)"
+	"$(field "$T/r.json" .status "$U1/redirect-to?url=$U3/ok")"
 expect_usage_errors fetch "--private-ranges 10.0.0.0/33" "--private-ranges nonsense" \
 	"--redirects elsewhere" "--pace-by planet"
 
@@ -95,7 +92,7 @@ python3 "$TESTS/server.py" --port-file "$T/port2" --log "$LOG" --addr 127.0.0.1 
 PID2=$!
 wait_for 20 "the second server to write its port" test -s "$T/port2"
 P2=$(cat "$T/port2")
-run_ports() { for i in 1 2 3; do echo "$U1/ok?$i"; echo "http://127.0.0.1:$P2/ok?$i"; done | F -d 0.3 >"$T/r.json"; }
+run_ports() { urls "$U1/ok?" 3 "http://127.0.0.1:$P2/ok?" 3 | F -d 0.3 >"$T/r.json"; }
 gap1() { g=$(gaps 127.0.0.1); if [ "$(echo "$g" | jq 'length == 5 and all(.[]; . >= 0.295)')" = true ]; then echo ok; else ms "$g"; fi; }
 expect_eq "two ports of one host share one -d 0.3 gap" ok "$(twice run_ports gap1)"
 expect_eq "... each port (origin) has its robots.txt" 2 "$(requested /robots.txt)"
@@ -103,7 +100,7 @@ kill "$PID2"
 
 # ---- one budget per site under --pace-by site
 res="--resolve a.example.co.uk:$P:127.0.0.1 --resolve b.example.co.uk:$P:127.0.0.2 --resolve a.co.uk:$P:127.0.0.3"
-sites() { for i in 1 2 3; do echo "http://a.example.co.uk:$P/ok?$i"; echo "http://b.example.co.uk:$P/ok?$i"; done; }
+sites() { urls "http://a.example.co.uk:$P/ok?" 3 "http://b.example.co.uk:$P/ok?" 3; }
 # gaps_all: seconds between request starts to any address, robots.txt aside
 gaps_all() { jq -sc '[.[] | select(.path != "/robots.txt" and .addr != "127.0.0.3") | .t] | sort | [range(1; length) as $i | .[$i] - .[$i - 1]]' "$LOG"; }
 site_ok() { g=$(gaps_all); if [ "$(echo "$g" | jq 'length == 5 and all(.[]; . >= 0.295)')" = true ]; then echo ok; else ms "$g"; fi; }

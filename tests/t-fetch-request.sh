@@ -7,8 +7,6 @@ server_start
 
 KEY=k3y-0a9f7c61
 printf 'X-Api-Key: %s\n\nX-From-File: yes\n' "$KEY" >"$T/headers"
-# requests PATH_REGEX [HOST]: the log lines of those requests
-requests() { jq -c --arg p "$1" --arg h "${2:-}" 'select((.path | test($p)) and ($h == "" or (.host | startswith($h))))' "$LOG"; }
 hdr() { requests "$1" "${3:-}" | jq -r --arg n "$2" '.hdrs[$n] // "none"' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 
 # -H from a file and the command line, to every host.

@@ -38,7 +38,7 @@ expect_eq "Retry-After 1 on a host: the host's next URL starts >= 1 s after the 
 
 # ---- a host waiting out a Retry-After holds no global slot (-c 1)
 : >"$LOG"
-{ echo "$U1/retry-after?key=k6&fail=1&s=1"; i=1; while [ $i -le 5 ]; do echo "$U2/page/$i"; i=$((i + 1)); done; } |
+{ echo "$U1/retry-after?key=k6&fail=1&s=1"; urls "$U2/page/" 5; } |
 	F -c 1 --backoff 0.1 >"$T/gs.json"
 expect_eq "-c 1: all five .2 URLs run while .1 waits out its Retry-After" true \
 	"$(jq -s '(map(select(.path | test("key=k6"))) | map(.t) | sort) as $k | ($k | length) == 2 and
@@ -52,7 +52,7 @@ t0=$(now)
 echo "$U1/status/503?e=1" | F --retries 100 --backoff 0.2 --no-adapt --max-elapsed 1 >"$T/me.json"
 t1=$(now)
 expect_eq "--max-elapsed 1: error retries_exhausted, status 503, within 2 s" '["retries_exhausted",503] true' \
-	"$(jq -c '[.error, .status]' "$T/me.json") $(echo "$t1 - $t0 < 2" | bc | sed 's/1/true/;s/^0$/false/')"
+	"$(jq -c '[.error, .status]' "$T/me.json") $(holds "$t1 - $t0 < 2" && echo true || echo false)"
 expect_eq "--max-elapsed 1: no request more than 1 s after the first" true \
 	"$(requests 'e=1' | jq -s 'map(.t) | sort | .[-1] - .[0] <= 1')"
 
@@ -88,7 +88,7 @@ expect_eq "/hang -t 1 --retries 1: exactly 2 requests" 2 "$(count '^/hang$')"
 
 # ---- backoff has jitter: 20 URLs failing at once do not retry in step
 : >"$LOG"
-i=1; while [ $i -le 20 ]; do echo "$U3/status/503?j=$i"; i=$((i + 1)); done |
+urls "$U3/status/503?j=" 20 |
 	F --retries 1 --backoff 1 -p 20 --no-adapt --host-failures 1000 >"$T/jit.json"
 expect_eq "jitter: 20 records, each retries_exhausted after 2 attempts" 20 \
 	"$(jq -s 'map(select(.error == "retries_exhausted" and .attempts == 2)) | length' "$T/jit.json")"
@@ -106,7 +106,7 @@ t1=$(now)
 expect_eq "Retry-After 1000 > --max-retry-after 300: error retry_after, status 429, attempts 1" '["retry_after",429,1]' \
 	"$(jq -c '[.error, .status, .attempts]' "$T/long.json")"
 expect_eq "Retry-After 1000: exactly one request" 1 "$(count 'key=k3')"
-expect_eq "Retry-After 1000: the run ends in < 2 s" true "$(echo "$t1 - $t0 < 2" | bc | sed 's/1/true/;s/^0$/false/')"
+expect_eq "Retry-After 1000: the run ends in < 2 s" true "$(holds "$t1 - $t0 < 2" && echo true || echo false)"
 : >"$LOG"
 echo "$U1/retry-after?key=k4&fail=1&s=1" | F --max-retry-after 0.5 >"$T/long2.json"
 expect_eq "--max-retry-after 0.5 and Retry-After 1: retry_after, one request" '"retry_after" 1' \
@@ -114,8 +114,8 @@ expect_eq "--max-retry-after 0.5 and Retry-After 1: retry_after, one request" '"
 
 # ---- circuit breaker: .2 fails, pauses ~2 s; .1 keeps its pace
 {
-	i=1; while [ $i -le 4 ]; do echo "$U2/status/503?b=$i"; i=$((i + 1)); done
-	i=1; while [ $i -le 26 ]; do echo "$U1/page/$i"; i=$((i + 1)); done
+	urls "$U2/status/503?b=" 4
+	urls "$U1/page/" 26
 } >"$T/cb.txt"
 run_cb() { F -d 0.1 --retries 0 --no-adapt --host-failures 3 --host-pause 2 <"$T/cb.txt" >"$T/cb.json"; }
 cb2='length == 3 and .[0] >= 0.095 and .[1] >= 0.095 and .[1] < 0.5 and .[2] >= 2 and .[2] < 3'
@@ -133,7 +133,7 @@ expect_eq "breaker: .1 keeps its 0.1 s gaps meanwhile (all 95-300 ms)" true "$(e
 [ "$(echo "$g1" | jq "$cb1")" = true ] || echo "#   .1 gaps ms: $(ms "$g1")"
 
 # ---- adaptation: 429s widen the host's interval; --no-adapt keeps -d
-run_ad() { i=1; while [ $i -le 5 ]; do echo "$U1/status/429?a=$i"; i=$((i + 1)); done | F -d 0.1 --retries 0 >"$T/ad.json"; }
+run_ad() { urls "$U1/status/429?a=" 5 | F -d 0.1 --retries 0 >"$T/ad.json"; }
 ad_ok() {
 	g=$(gaps 127.0.0.1)
 	[ "$(echo "$g" | jq 'length == 4 and all(.[]; . >= 0.095) and all(range(1; length) as $i | .[$i] >= .[$i - 1] - 0.005; .) and .[-1] >= 0.4')" = true ] &&
@@ -141,7 +141,7 @@ ad_ok() {
 }
 expect_eq "adapt: 429s widen the interval: gaps never shrink, last >= 0.4 s" true "$(twice run_ad ad_ok)"
 echo "#   429 gaps ms: $(ms "$(gaps 127.0.0.1)")"
-run_na() { i=1; while [ $i -le 5 ]; do echo "$U1/status/429?n=$i"; i=$((i + 1)); done | F -d 0.1 --retries 0 --no-adapt >"$T/na.json"; }
+run_na() { urls "$U1/status/429?n=" 5 | F -d 0.1 --retries 0 --no-adapt >"$T/na.json"; }
 na_ok() {
 	g=$(gaps 127.0.0.1)
 	[ "$(echo "$g" | jq 'length == 4 and all(.[]; . >= 0.095 and . < 0.19)')" = true ] && echo true || ms "$g"

@@ -12,7 +12,6 @@ server_start --robots "$R"
 F() { "$BIN/fetch" --json -q "$@"; }
 # verdict FILE PATH: "status error" of the record for $U1PATH
 verdict() { jq -r --arg u "$U1$2" 'select(.url == $u) | "\(.status) \(.error // "-")"' "$1"; }
-requested() { jq -s --arg p "$1" --arg a "${2:-127.0.0.1}" 'map(select(.path == $p and .addr == $a)) | length' "$LOG"; }
 
 # ---- rules for everyone
 cat >"$R" <<'EOF'
@@ -31,10 +30,10 @@ printf '%s\n' "$U1/private/x" "$U1/private/open/y" "$U1/doc.pdf" "$U1/doc.pdf?x=
 F <"$T/urls" >"$T/r.json"
 expect_eq "robots: one record per URL" 11 "$(records "$T/r.json")"
 expect_eq "Disallow /private: error robots, status 0, attempts 0" "[\"robots\",0,0,\"127.0.0.1\"]" \
-	"$(jq -c --arg u "$U1/private/x" 'select(.url == $u) | [.error, .status, .attempts, .host]' "$T/r.json")"
+	"$(field "$T/r.json" '[.error, .status, .attempts, .host]' "$U1/private/x")"
 expect_eq "Disallow /private: never requested" 0 "$(count '^/private/x$')"
 expect_eq "robots record says why" '"disallowed by robots.txt"' \
-	"$(jq -c --arg u "$U1/private/x" 'select(.url == $u) | .error_detail' "$T/r.json")"
+	"$(field "$T/r.json" .error_detail "$U1/private/x")"
 expect_eq "longer Allow /private/open beats Disallow /private (404 from the server: fetched)" "404 - 1" \
 	"$(verdict "$T/r.json" /private/open/y) $(requested /private/open/y)"
 expect_eq "/*.pdf\$ blocks /doc.pdf" "0 robots 0" "$(verdict "$T/r.json" /doc.pdf) $(requested /doc.pdf)"
@@ -45,7 +44,7 @@ expect_eq "/tmp*/x blocks /tmpfoo/x, not /tmp/y" "0 robots|404 -" \
 expect_eq "Allow and Disallow of equal length: Allow wins" "404 -" "$(verdict "$T/r.json" /tie)"
 expect_eq "allowed /ok fetched" "200 -" "$(verdict "$T/r.json" /ok)"
 expect_eq "the rules hold on every host: .2 /private/z refused, never requested" '"robots" 0' \
-	"$(jq -c --arg u "$U2/private/z" 'select(.url == $u) | .error' "$T/r.json") $(requested /private/z 127.0.0.2)"
+	"$(field "$T/r.json" .error "$U2/private/z") $(requested /private/z 127.0.0.2)"
 expect_eq "/robots.txt fetched exactly once per host" "1 1" "$(requested /robots.txt) $(requested /robots.txt 127.0.0.2)"
 expect_eq "/robots.txt is each host's first request" '"/robots.txt" "/robots.txt"' \
 	"$(jq -sc 'map(select(.addr == "127.0.0.1")) | sort_by(.t) | .[0].path' "$LOG") $(jq -sc 'map(select(.addr == "127.0.0.2")) | sort_by(.t) | .[0].path' "$LOG")"
@@ -82,7 +81,7 @@ User-agent: *
 Crawl-delay: 0.3
 Disallow: /private
 EOF
-run_cd() { i=1; while [ $i -le 4 ]; do echo "$U1/page/$i"; i=$((i + 1)); done | F -d 0 >"$T/cd.json"; }
+run_cd() { urls "$U1/page/" 4 | F -d 0 >"$T/cd.json"; }
 cd_ok() { g=$(gaps 127.0.0.1); [ "$(echo "$g" | jq 'length == 3 and all(.[]; . >= 0.295)')" = true ] && echo true || ms "$g"; }
 r=$(twice run_cd cd_ok)
 expect_eq "Crawl-delay: 0.3 with -d 0: 4 records, every gap >= 295 ms" "4 true" "$(records "$T/cd.json") $r"
@@ -111,7 +110,7 @@ expect_eq "--no-robots: /private/x fetched (404), robots.txt never requested" "4
 printf '127.0.0.2 robots=off\n' >"$T/policy"
 printf '%s\n' "$U1/private/x" "$U2/private/x" | F --policy "$T/policy" >"$T/pr.json"
 expect_eq "policy robots=off on .2 only: .2 fetched, .1 refused" "404 0" \
-	"$(jq -r --arg u "$U2/private/x" 'select(.url == $u) | .status' "$T/pr.json") $(jq -r --arg u "$U1/private/x" 'select(.url == $u) | .status' "$T/pr.json")"
+	"$(field "$T/pr.json" .status "$U2/private/x") $(field "$T/pr.json" .status "$U1/private/x")"
 expect_eq "policy robots=off: robots.txt asked of .1 only" "1 0" "$(requested /robots.txt) $(requested /robots.txt 127.0.0.2)"
 
 # ---- --robots-agent picks another group; a bad token is a usage error
@@ -157,7 +156,7 @@ printf '%s\n' "$U1/ok" "$U1/page/1" | F --retries 1 --backoff 0.1 >"$T/503.json"
 expect_eq "robots.txt 503: both URLs end with error robots, status 0, attempts 0" '["robots",0,0]|["robots",0,0]' \
 	"$(jq -c '[.error, .status, .attempts]' "$T/503.json" | paste -sd'|' -)"
 expect_eq "robots.txt 503 --retries 1: robots.txt asked twice, nothing else requested" "2 2" \
-	"$(requested /robots.txt) $(wc -l <"$LOG" | tr -d ' ')"
+	"$(requested /robots.txt) $(records "$LOG")"
 expect_eq "robots.txt 503: the record says robots.txt was unreachable" '"robots.txt unreachable"' \
 	"$(jq -c .error_detail "$T/503.json" | head -n 1)"
 server_restart --robots-status 404

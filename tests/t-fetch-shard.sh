@@ -18,7 +18,7 @@ EOF
 }
 
 # 3 hosts x 20 URLs, and three inputs that are not fetched.
-for i in $(seq 1 20); do echo "$U1/page/$i"; echo "$U2/page/$i"; echo "$U3/page/$i"; done >"$T/good.txt"
+urls "$U1/page/" 20 "$U2/page/" 20 "$U3/page/" 20 >"$T/good.txt"
 printf '%s\n' 'http://' 'mailto:someone@example.org' 'ftp://example.org/x' >"$T/bad.txt"
 cat "$T/good.txt" "$T/bad.txt" >"$T/in.txt"
 

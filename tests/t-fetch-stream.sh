@@ -6,7 +6,7 @@
 
 server_start
 F() { "$BIN/fetch" --json --no-robots -q "$@"; }
-lt() { [ "$(echo "$1 < $2" | bc)" = 1 ] && echo true || echo "false ($1)"; }
+lt() { holds "$1 < $2" && echo true || echo "false ($1)"; }
 # slow_ge N: N requests for /slow in the log (grep: a poll under load
 # must be quick, and jq is not)
 slow_ge() { [ "$(grep -c '"path": "/slow' "$LOG")" -ge "$1" ]; }
@@ -36,21 +36,21 @@ term() {
 # run goes in the background while the other tests run.  The circuit
 # breaker is off (--host-failures 1000000): it would pause the host.
 cp=$(closed_port)
-seq 1 20000 | sed "s|^|http://127.0.0.1:$cp/u|" >"$T/u20k"
-seq 1 200000 | sed "s|^|http://127.0.0.1:$cp/u|" >"$T/u200k"
+urls "http://127.0.0.1:$cp/u" 20000 >"$T/u20k"
+urls "http://127.0.0.1:$cp/u" 200000 >"$T/u200k"
 ( /usr/bin/time -f %M -o "$T/rss200k" "$BIN/fetch" --json --no-robots -q --retries 0 --host-failures 1000000 \
 	<"$T/u200k" | awk '/"error":"connect"/ { c++ } END { print NR, c + 0 }' >"$T/n200k" ) &
 BIGPID=$!
 
 # ---- backpressure: a consumer that stalls for 4 s
-i=1; while [ $i -le 200 ]; do echo "$URL/big?bytes=200000&i=$i"; i=$((i + 1)); done >"$T/big.txt"
+urls "$URL/big?bytes=200000&i=" 200 >"$T/big.txt"
 : >"$LOG"
 # Both sleeps are the test: a consumer that reads nothing for 4 s, and
 # the 2 s of it after which no more than the allowed requests may be seen.
 ( F --buffer 1K -c 4 <"$T/big.txt"; echo $? >"$T/bp.rc" ) | ( sleep 4; cat >"$T/bp.json" ) &
 bp=$!
 sleep 2
-n=$(wc -l <"$LOG" | tr -d ' ')
+n=$(records "$LOG")
 expect_eq "backpressure: after 2 s of a stalled consumer the server saw at most -c 4 + 2 requests" true \
 	"$([ "$n" -le 6 ] && echo true || echo "false ($n requests)")"
 wait $bp
@@ -71,7 +71,7 @@ expect_eq "streaming input: page/1 requested before the producer wrote page/3 (>
 
 # ---- SIGTERM: in-flight transfers finish, waiting URLs end as interrupted
 : >"$LOG"
-i=1; while [ $i -le 10 ]; do echo "$URL/slow?ms=1500&s=$i"; i=$((i + 1)); done >"$T/sig.txt"
+urls "$URL/slow?ms=1500&s=" 10 >"$T/sig.txt"
 term "$T/sig.json" 1
 expect_eq "SIGTERM: exit status 143" 143 "$rc"
 expect_eq "SIGTERM: every input URL has exactly one record" "$(sort "$T/sig.txt" | paste -sd' ' -)" \
@@ -97,7 +97,7 @@ expect_eq "two SIGTERMs: in-flight ones say so" 3 \
 expect_eq "two SIGTERMs: ends at once (< 0.5 s after the second)" true "$(lt "$(echo "$td - $tk" | bc)" 0.5)"
 
 # ---- a closed stdout ends fetch quietly and promptly
-i=1; while [ $i -le 40 ]; do echo "$URL/slow?ms=300&h=$i"; i=$((i + 1)); done >"$T/head.txt"
+urls "$URL/slow?ms=300&h=" 40 >"$T/head.txt"
 t0=$(now)
 ( "$BIN/fetch" --json --no-robots -c 4 -p 4 <"$T/head.txt" 2>"$T/head.err"; echo $? >"$T/head.rc" ) | head -c 1 >/dev/null
 t1=$(now)
@@ -116,7 +116,7 @@ rc=$?
 expect_eq "malformed msgpack: exit 65" 65 "$rc"
 expect_eq "malformed msgpack: the two good records before it fetched (200)" "1 200|2 200" \
 	"$(jq -r '"\(.n) \(.status)"' "$T/bad.json" | sort | paste -sd'|' -)"
-expect_eq "malformed msgpack: nothing after it was fetched" 2 "$(wc -l <"$LOG" | tr -d ' ')"
+expect_eq "malformed msgpack: nothing after it was fetched" 2 "$(records "$LOG")"
 expect_match "malformed msgpack: message 'fetch: ...' names the byte offset $off" "^fetch: .*[^0-9]$off([^0-9]|\$)" \
 	"$(cat "$T/bad.err")"
 # a record cut short at the end of the input

@@ -7,16 +7,8 @@ mkdir "$T/site"
 server_start --root "$T/site"
 unset http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY NO_PROXY
 
-# wait_for FILE: until FILE is not empty (5 s at most)
-wait_for() {
-	i=0
-	while [ ! -s "$1" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-}
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-requests() { jq -c --arg p "$1" 'select(.path | test($p))' "$LOG"; }
-
 # ---- a forward proxy
-PP=$(free_port)
+PP=$(closed_port)
 cat >"$T/tinyproxy.conf" <<EOF
 Port $PP
 Listen 127.0.0.1
@@ -31,10 +23,7 @@ EOF
 tinyproxy -d -c "$T/tinyproxy.conf" >"$T/tinyproxy.out" 2>&1 &
 PROXY_PID=$! TLS_PID=
 trap 'kill $PROXY_PID $TLS_PID 2>/dev/null; cleanup' EXIT
-i=0
-until grep -q "listening on\|Listening on\|Now running" "$T/proxy.log" 2>/dev/null || [ $i -gt 100 ]; do
-	sleep 0.05; i=$((i + 1))
-done
+poll_until 5 grep -q "listening on\|Listening on\|Now running" "$T/proxy.log"
 proxy_saw() { grep -c "$1" "$T/proxy.log"; }
 
 st=$(echo "$URL/page/1?via=nocred" | "$BIN/fetch" --no-robots --json --proxy "http://127.0.0.1:$PP" | jq .status)
@@ -62,7 +51,7 @@ TLOG=$T/tls.log
 python3 "$TESTS/server.py" --port-file "$T/tport" --log "$TLOG" --addr 127.0.0.1 \
 	--cert "$T/srv.pem" --key "$T/srv.key" >"$T/tls.out" 2>&1 &
 TLS_PID=$!
-wait_for "$T/tport"
+poll_until 5 test -s "$T/tport"
 S=https://127.0.0.1:$(cat "$T/tport")
 tls() { echo "$S/ok" | "$BIN/fetch" --no-robots --json --retries 0 "$@" 2>"$T/tls.err" | jq -c '[.status, .error]'; }
 expect_eq "an unknown CA fails with error tls" '[0,"tls"]' "$(tls)"

@@ -28,8 +28,8 @@ promtool_ok() { out=$(promtool check metrics <"$1" 2>&1) && [ -z "$out" ] || { e
 # --- fetch: exact counters against the server's request log ---
 CLOSED=$(closed_port)
 {
-	for i in 1 2 3; do echo "$U1/ok?n=$i"; done
-	for i in 1 2; do echo "$U1/status/404?n=$i"; done
+	urls "$U1/ok?n=" 3
+	urls "$U1/status/404?n=" 2
 	echo "$U2/status/503"
 	echo "$U3/ok"
 	echo "http://127.0.0.1:$CLOSED/x"
@@ -40,8 +40,8 @@ P=$(prom "$T/f.prom")
 expect_eq "fetch: requests by host and status match the server's log" \
 	"$(count '^/ok') $(count '^/status/404') $(count '^/status/503') 1 1" \
 	"$(( $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.1,status=200}') + $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.3,status=200}') )) $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.1,status=404}') $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.2,status=503}') $(v "$P" 'sluice_fetch_requests_total{host=127.0.0.1,status=none}') $(v "$P" 'sluice_fetch_errors_total{error=connect,host=127.0.0.1}')"
-expect_eq "fetch: answered requests add up to the log's $(wc -l <"$LOG" | tr -d ' ')" \
-	"$(wc -l <"$LOG" | tr -d ' ')" \
+expect_eq "fetch: answered requests add up to the log's $(records "$LOG")" \
+	"$(records "$LOG")" \
 	"$(printf "%s\n" "$P" | jq '[to_entries[] | select(.key | test("^sluice_fetch_requests_total.*status=[0-9]")) | .value] | add | floor')"
 expect_eq "fetch: records by host: 6, 1, 1, other 0" "6 1 1 0" \
 	"$(v "$P" 'sluice_fetch_records_total{host=127.0.0.1}') $(v "$P" 'sluice_fetch_records_total{host=127.0.0.2}') $(v "$P" 'sluice_fetch_records_total{host=127.0.0.3}') $(v "$P" 'sluice_fetch_records_total{host=other}')"
@@ -111,7 +111,7 @@ expect_eq "sink --max-hosts: other's series in the metrics too" 2 \
 	"$(v "$(prom "$T/s2.prom")" 'sluice_sink_records_total{host=other,outcome=accepted}')"
 
 # --- accepted/s on a paced host, and on fetch's status line ---
-for i in $(seq 1 40); do echo "$U1/page/$i"; done >"$T/paced.txt"
+urls "$U1/page/" 40 >"$T/paced.txt"
 S=$T/live.json
 "$BIN/fetch" --progress --no-robots -d 0.2 --sink-stats "$S" --metrics "$T/live-f.prom" \
 	<"$T/paced.txt" 2>"$T/progress.err" | "$BIN/parse" | "$BIN/validate" 2>/dev/null |

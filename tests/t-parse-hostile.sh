@@ -94,7 +94,6 @@ stream_json() {
 	done
 }
 stream() { stream_json "$@" | mkrec; }
-canon() { jq -c 'del(.parse_ms)'; }
 
 stream links select slow links select >"$T/c1.mp"
 "$P" -j1 --json --max-parse-time 1 <"$T/c1.mp" >"$T/c1.out" 2>"$T/c1.err"

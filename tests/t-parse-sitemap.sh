@@ -176,17 +176,15 @@ for p in only-a1 only-a2 only-b linked; do
 done
 echo '<html><head><title>nobody links here</title></head></html>' >"$T/site/orphan.html"
 
-# crawl DB SEED [SINK-OPTIONS...]
-crawl() {
+# crawl_from DB SEED [SINK-OPTIONS...]: a crawl from SEED, robots.txt
+# obeyed, into DB (frontier and pages in the same file)
+crawl_from() {
 	db=$1 seed=$2; shift 2
 	echo "$seed" >"$T/seeds.txt"
-	timeout 60 sh -c 'db=$0 seeds=$1; shift
-		"$BIN/fetch" -q --queue "$db" -c 8 -p 8 "$seeds" |
-		"$BIN/parse" -q -j2 | "$BIN/validate" -q |
-		"$BIN/sink" -q --batch-ms 50 --queue "$db" --follow "$@" "$db"' "$db" "$T/seeds.txt" "$@"
+	crawl "$db" "$db" -c 8 -p 8 parse: -j2 sink: --batch-ms 50 --follow "$@"
 }
 : >"$LOG"
-crawl "$T/c.db" "$URL/sitemap_index.xml"
+crawl_from "$T/c.db" "$URL/sitemap_index.xml"
 expect_eq "crawl: the pages the sitemaps name are stored, and what they link" \
 	"$URL/linked.html|1
 $URL/only-a1.html|1
@@ -222,7 +220,7 @@ expect_eq "validate --drop: a sitemap passes, without a verdict, counted as a si
 	"index null 1 0" "$(jq -r '"\(.sitemap.kind) \(.accepted)"' "$T/v.json") $(jq '.total.sitemaps, .total.raw' "$T/vs.json" | tr '\n' ' ' | sed 's/ $//')"
 expect_match "validate: the summary line says so" "1 sitemaps" "$(cat "$T/err")"
 
-crawl "$T/x.db" "$URL/sitemap_index.xml" --exclude 'only-a2' --include '/(sitemaps/|only-)'
+crawl_from "$T/x.db" "$URL/sitemap_index.xml" --exclude 'only-a2' --include '/(sitemaps/|only-)'
 expect_eq "--exclude and --include apply to sitemap links" \
 	"$URL/only-a1.html $URL/only-b.html $URL/sitemap_index.xml $URL/sitemaps/a.xml $URL/sitemaps/b.xml.gz" \
 	"$(q "$T/x.db" "select url from frontier order by url" | tr '\n' ' ' | sed 's/ $//')"
@@ -230,7 +228,7 @@ expect_eq "--exclude and --include apply to sitemap links" \
 # Index nesting: nest/N.xml is an index naming nest/N+1.xml.  An index
 # at depth 10 or more has its links not followed, whatever --max-depth.
 for n in $(seq 0 14); do index "$URL/nest/$((n + 1)).xml" >"$T/site/nest/$n.xml"; done
-crawl "$T/n.db" "$URL/nest/0.xml" --max-depth 50
+crawl_from "$T/n.db" "$URL/nest/0.xml" --max-depth 50
 expect_eq "index nesting stops at depth 10 even under --max-depth 50" "11|10" \
 	"$(q "$T/n.db" "select count(*), max(depth) from frontier")"
 expect_eq "so nest/11.xml is never fetched" 0 "$(count '^/nest/11[.]xml$')"

@@ -9,23 +9,8 @@ pg_start
 seed="$URL/p0.html"
 echo "$seed" >"$T/seeds.txt"
 
-# job NAME: a fresh database for one crawl job; prints its URI.
-job() {
-	psql -X -q "$PG" -c "CREATE DATABASE $1" >/dev/null
-	echo "$PG" | sed "s|:///postgres?|:///$1?|"
-}
-# pq URI SQL: one value per line, columns joined by |
-pq() { psql -X -q -At "$1" -c "$2"; }
-
-# worker JOB DB: one crawl pipeline on JOB storing into the SQLite DB.
-worker() {
-	"$BIN/fetch" -q --queue "$1" --no-robots -c 8 -p 8 "$T/seeds.txt" |
-		"$BIN/parse" -q | "$BIN/validate" -q |
-		"$BIN/sink" -q --batch-ms 50 --queue "$1" --follow --max-depth 10 "$2"
-}
-
 # De-duplication, and a rerun admits nothing.
-J=$(job dups)
+J=$(pg_db dups)
 printf '%s\n%s\n%s\n' "$seed" "$seed#x" "HTTP://127.0.0.1:$PORT/./p0.html" >"$T/dups.txt"
 timeout 20 "$BIN/fetch" -q --queue "$J" --no-robots "$T/dups.txt" |
 	timeout 20 "$BIN/sink" -q --queue "$J" "$T/dups.db"
@@ -35,11 +20,9 @@ timeout 20 "$BIN/fetch" -q --queue "$J" --no-robots "$T/dups.txt" >/dev/null
 expect_eq "a rerun admits nothing" 1 "$(pq "$J" "select value from frontier_meta where key = 'admitted'")"
 
 # One worker, the whole tree: 1001 pages, each fetched once, all done.
-J=$(job one)
+J=$(pg_db one)
 : >"$LOG"
-( worker "$J" "$T/one.db" ) & w=$!
-( sleep 60; kill $w 2>/dev/null ) & guard=$!   # a watchdog, not a wait
-wait $w; kill $guard 2>/dev/null
+crawl "$J" "$T/one.db" --no-robots -c 8 -p 8 sink: --batch-ms 50 --follow --max-depth 10
 expect_eq "one worker stores every reachable page once" 1001 "$(q "$T/one.db" 'select count(*) from pages')"
 expect_eq "and leaves every URL done" "done|1001" "$(pq "$J" 'select state, count(*) from frontier group by state')"
 expect_eq "no page was fetched twice" 1 "$(jq -r .path "$LOG" | grep '^/p' | sort | uniq -c | sort -rn | awk 'NR==1{print $1}')"
@@ -51,9 +34,8 @@ report=$("$BIN/fetch" --queue "$J" --report)
 expect_match "--report reads the PostgreSQL job" "done  1001" "$report"
 
 # --max-pages counts admissions in the shared job.
-J=$(job pages)
-timeout 60 "$BIN/fetch" -q --queue "$J" --no-robots -c 8 "$T/seeds.txt" | "$BIN/parse" -q |
-	"$BIN/validate" -q | "$BIN/sink" -q --batch-ms 50 --queue "$J" --follow --max-depth 10 --max-pages 50 "$T/pages.db"
+J=$(pg_db pages)
+crawl "$J" "$T/pages.db" --no-robots -c 8 sink: --batch-ms 50 --follow --max-depth 10 --max-pages 50
 expect_eq "--max-pages 50 admits exactly 50 and stores them" "50 50" \
 	"$(pq "$J" 'select count(*) from frontier') $(q "$T/pages.db" 'select count(*) from pages')"
 
@@ -68,7 +50,7 @@ expect_eq "--max-pages 50 admits exactly 50 and stores them" "50 50" \
 python3 "$TESTS/queue-site.py" "$T/site3" 111
 server_restart --root "$T/site3"
 printf '%s/p0.html\n' "$U1" "$U2" "$U3" >"$T/seeds3.txt"
-J=$(job three)
+J=$(pg_db three)
 # crawler N: worker N's pipeline, user agent WN; fetch's pid goes to $T/fN.pid.
 crawler() {
 	sh -c 'echo $$ >"$1"; exec "$2/fetch" -q --queue "$3" --no-robots --user-agent "W$5" -d 0.05 "$4"' \
@@ -108,7 +90,7 @@ expect_eq "its hosts were taken over: the survivors fetched all three hosts" 3 \
 	"$(jq -r 'select(.ua != "W3") | .addr' "$LOG" | sort -u | wc -l | tr -d ' ')"
 
 # Pause, resume and dead letters through the shared job.
-J=$(job dead)
+J=$(pg_db dead)
 echo "http://127.0.0.2:$PORT/status/503" >"$T/dead.txt"
 timeout 20 "$BIN/fetch" -q --queue "$J" --no-robots --retries 0 "$T/dead.txt" |
 	timeout 20 "$BIN/sink" -q --queue "$J" "$T/dead.db"

@@ -8,14 +8,6 @@
 server_start
 pg_start
 
-# pq URI SQL: one value per line, columns joined by |
-pq() { psql -X -q -At "$1" -c "$2"; }
-# pgjob NAME: a fresh PostgreSQL database for one job; prints its URI.
-pgjob() {
-	psql -X -q "$PG" -c "CREATE DATABASE $1" >/dev/null
-	echo "$PG" | sed "s|:///postgres?|:///$1?|"
-}
-
 # killed_wait NAME JOB QUERY: fetch a URL that answers 429 with
 # Retry-After: 5 once, and a second URL of its host; kill -9 fetch once
 # the wait is in the frontier, rerun the job to its end.  QUERY runs SQL
@@ -49,7 +41,7 @@ killed_wait() {
 }
 
 killed_wait lite "$T/wait.db" q
-killed_wait pg "$(pgjob wait)" pq
+killed_wait pg "$(pg_db wait)" pq
 
 # dropped NAME JOB QUERY: validate --drop rejects the page, so the sink
 # never acknowledges it: three leases of one second, three requests, then
@@ -73,19 +65,18 @@ dropped() {
 }
 
 dropped lite "$T/drop.db" q
-dropped pg "$(pgjob dropped)" pq
+dropped pg "$(pg_db dropped)" pq
 
 # A due retry is leased before URLs never leased: with 20 URLs of another
 # host paced 0.2 s apart ahead of it (4 s) and room for 2, the retry of
 # a 429 with Retry-After: 1 goes about 1 s after the first answer, not
 # after the backlog.
-{ echo "$URL/retry-after?key=order&s=1"; for i in $(seq 1 20); do echo "$U2/page/order$i"; done; } >"$T/order.txt"
+{ echo "$URL/retry-after?key=order&s=1"; urls "$U2/page/order" 20; } >"$T/order.txt"
 : >"$LOG"
 timeout 30 "$BIN/fetch" -q --queue "$T/order.db" --no-robots --pending 2 -d 0.2 "$T/order.txt" |
 	timeout 30 "$BIN/sink" -q --queue "$T/order.db" "$T/order-pages.db"
 took=$(requests '^/retry-after[?]key=order' | jq -s '.[1].t - .[0].t')
-expect_cmd "a due retry goes ahead of the backlog (after $took s)" \
-	test "$(echo "$took >= 1 && $took < 2.5" | bc)" = 1
+expect_cmd "a due retry goes ahead of the backlog (after $took s)" holds "$took >= 1 && $took < 2.5"
 expect_eq "and every URL of the job is done" "done|21" "$(q "$T/order.db" 'select state, count(*) from frontier group by state')"
 
 # The cap counts leases: 1 still lets a URL be fetched once.

@@ -8,12 +8,7 @@
 # run.sh: alone
 . "$TESTS/lib.sh"
 server_start
-i=0
-while [ $i -lt 40 ]; do
-	[ $i -lt 10 ] && echo "$U1/ok?n=$i"
-	echo "$U2/status/404?n=$i"
-	i=$((i + 1))
-done >"$T/seeds.txt"
+urls "$U1/ok?n=" 10 "$U2/status/404?n=" 40 >"$T/seeds.txt"
 db=$T/job.db
 mkfifo "$T/err.fifo"
 # Each stderr line with the time it came (the server's log has its own).
@@ -73,11 +68,7 @@ expect_eq "the alert command ran once, rule yield, for the host" "yield|127.0.0.
 
 # A host whose yield recovers gets its rate back, a step a window: 10
 # rejected pages, then 40 accepted ones.
-i=0
-while [ $i -lt 50 ]; do
-	if [ $i -lt 10 ]; then echo "$U3/status/404?r=$i"; else echo "$U3/ok?r=$i"; fi
-	i=$((i + 1))
-done >"$T/recover.txt"
+{ urls "$U3/status/404?r=" 10; urls "$U3/ok?r=" 40; } >"$T/recover.txt"
 timeout 120 "$BIN/fetch" --queue "$T/r.db" --no-robots -d 0.1 --no-adapt --min-yield 0.5 --yield-window 5 \
 	--stats "$T/r.json" "$T/recover.txt" 2>"$T/r.err" |
 	"$BIN/parse" -q | "$BIN/validate" -q | "$BIN/sink" -q --queue "$T/r.db" "$T/r.db"

@@ -6,18 +6,9 @@
 # times the steps): 40 URLs of the failing host last past the three windows.
 . "$TESTS/lib.sh"
 server_start
-i=0
-while [ $i -lt 40 ]; do
-	[ $i -lt 20 ] && echo "$U1/ok?n=$i"
-	echo "$U2/status/404?n=$i"
-	i=$((i + 1))
-done >"$T/seeds.txt"
+urls "$U1/ok?n=" 20 "$U2/status/404?n=" 40 >"$T/seeds.txt"
 db=$T/job.db
-crawl() { # FETCH-FLAGS...
-	timeout 60 "$BIN/fetch" --queue "$db" --no-robots -d 0.25 "$@" "$T/seeds.txt" 2>>"$T/fetch.err" |
-		"$BIN/parse" -q | "$BIN/validate" -q | "$BIN/sink" -q --queue "$db" "$db"
-}
-crawl --min-yield 0.5 --yield-window 5 --stats "$T/s.json"
+crawl "$db" "$db" --no-robots -d 0.25 --min-yield 0.5 --yield-window 5 --stats "$T/s.json"
 expect_eq "the crawl ends" 0 $?
 expect_eq "--stats: the paused host's queue has aged, the done one's is empty" "true 0 {\"reason\":\"yield 0% < 50% over the last 5 stored\"}" \
 	"$(jq -c '"\(.hosts["127.0.0.2"].queue_age_s > 0) \(.hosts["127.0.0.1"].queue_age_s)"' "$T/s.json" | tr -d '"') $(jq -c '.hosts["127.0.0.2"].paused' "$T/s.json")"
@@ -34,7 +25,7 @@ expect_match "--report shows the paused host and why" "127.0.0.2  yield 0% < 50%
 	"$("$BIN/fetch" --queue "$db" --report)"
 
 "$BIN/fetch" -q --queue "$db" --resume 127.0.0.2
-crawl
+crawl "$db" "$db" --no-robots -d 0.25
 expect_eq "after --resume the rest is fetched" "done|60" "$(q "$db" 'select state, count(*) from frontier group by state')"
 expect_eq "--min-yield needs --queue" 64 "$("$BIN/fetch" --min-yield 0.5 </dev/null >/dev/null 2>&1; echo $?)"
 expect_eq "--min-yield above 1 is refused" 64 "$("$BIN/fetch" --queue "$db" --min-yield 2 </dev/null >/dev/null 2>&1; echo $?)"

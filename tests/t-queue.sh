@@ -3,18 +3,11 @@
 . "$TESTS/lib.sh"
 server_start --root "$T/site"
 python3 "$TESTS/queue-site.py" "$T/site" 1111 "http://127.0.0.2:$PORT/p5.html"
-seed="$URL/p0.html"
+echo "$URL/p0.html" >"$T/seeds.txt"
 
-# crawl DB [SINK-OPTIONS...]: one crawl from $seed into DB (frontier and
-# pages in the same file), bounded in time.
-crawl() {
-	db=$1; shift
-	echo "$seed" >"$T/seeds.txt"
-	timeout 60 sh -c 'db=$0 seeds=$1; shift
-		"$BIN/fetch" -q --queue "$db" --no-robots -c 16 -p 16 "$seeds" |
-		"$BIN/parse" -q -j2 | "$BIN/validate" -q |
-		"$BIN/sink" -q --batch-ms 50 --queue "$db" "$@" "$db"' "$db" "$T/seeds.txt" "$@"
-}
+# tree DB [SINK-OPTIONS...]: one crawl of the site from p0 into DB
+# (frontier and pages in the same file).
+tree() { db=$1; shift; crawl "$db" "$db" --no-robots -c 16 -p 16 parse: -j2 sink: --batch-ms 50 "$@"; }
 
 # De-duplication: seeds repeated and spelled differently are one row, and
 # a rerun admits nothing.
@@ -29,7 +22,7 @@ expect_eq "a rerun admits nothing" 1 "$(q "$T/d.db" "select value from frontier_
 # A whole crawl: every page once, each fetched once, all done.  p2 is
 # nofollow, so p21..p30 and their 100 children are never reached: 1001.
 : >"$LOG"
-crawl "$T/all.db" --follow --max-depth 10
+tree "$T/all.db" --follow --max-depth 10
 expect_eq "full crawl stores every reachable page once" 1001 "$(q "$T/all.db" 'select count(*) from pages')"
 expect_eq "full crawl leaves every URL done" "done|1001" "$(q "$T/all.db" 'select state, count(*) from frontier group by state')"
 expect_eq "no page was fetched twice" 1 "$(jq -r .path "$LOG" | grep '^/p' | sort | uniq -c | sort -rn | awk 'NR==1{print $1}')"
@@ -42,27 +35,27 @@ expect_eq "the out-of-scope host is never admitted by default" 0 "$(q "$T/all.db
 # p2 has nofollow: its children p21..p30 are reached by nothing else.
 expect_eq "nofollow page's links are not admitted" 0 "$(q "$T/all.db" "select count(*) from frontier where url like '%/p2_.html' and url != '$URL/p20.html'")"
 
-crawl "$T/depth.db" --follow --max-depth 1
+tree "$T/depth.db" --follow --max-depth 1
 expect_eq "--max-depth 1 admits seed and its links" 11 "$(q "$T/depth.db" 'select count(*) from frontier')"
 
-crawl "$T/pages.db" --follow --max-depth 10 --max-pages 50
+tree "$T/pages.db" --follow --max-depth 10 --max-pages 50
 expect_eq "--max-pages 50 admits exactly 50" 50 "$(q "$T/pages.db" 'select count(*) from frontier')"
 expect_eq "--max-pages 50 stores 50 pages" 50 "$(q "$T/pages.db" 'select count(*) from pages')"
 
-crawl "$T/ex.db" --follow --max-depth 2 --exclude '/p1\.html$' --exclude '/p3\.html$'
+tree "$T/ex.db" --follow --max-depth 2 --exclude '/p1\.html$' --exclude '/p3\.html$'
 expect_eq "--exclude drops the matching links and what lies below them" 0 \
 	"$(q "$T/ex.db" "select count(*) from frontier where url like '%/p1.html' or url like '%/p3.html' or
 		(url like '%/p1_.html' and url != '$URL/p10.html') or url like '%/p3_.html'")"
 expect_eq "--exclude keeps the rest" 1 "$(q "$T/ex.db" "select count(*) from frontier where url = '$URL/p45.html'")"
 
-crawl "$T/in.db" --follow --max-depth 2 --include '/p[0-4]\.html$'
+tree "$T/in.db" --follow --max-depth 2 --include '/p[0-4]\.html$'
 expect_eq "--include admits only matching links" "0
 1
 2
 3
 4" "$(q "$T/in.db" "select replace(replace(url, '$URL/p', ''), '.html', '') from frontier order by id")"
 
-crawl "$T/any.db" --follow --max-depth 1 --scope any
+tree "$T/any.db" --follow --max-depth 1 --scope any
 expect_eq "--scope any follows the other host" 1 "$(q "$T/any.db" "select count(*) from frontier where host = '127.0.0.2'")"
 
 # Dead letters: a URL fetch gave up on is dead with its reason; the

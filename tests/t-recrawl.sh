@@ -8,7 +8,6 @@
 . "$TESTS/lib.sh"
 server_start
 pg_start
-pq() { psql -X -q -At "$1" -c "$2"; }
 # The Last-Modified of /cond's version 1 (tests/server.py).
 LM1='Wed, 15 Nov 2023 22:13:20 GMT'
 
@@ -22,16 +21,13 @@ seeds() {
 	echo "$URL/hello?title=$1plain"
 }
 
-# crawl JOB TARGET [FETCH-OPTIONS...]: one run of the job's pipeline,
-# bounded in time; stderr of fetch, validate and sink in $T/*.err.
-crawl() {
+# run JOB TARGET [FETCH-OPTIONS...]: one crawl of the job, fetch's --stats
+# in $T/stats.json, validate's --summary in $T/sum.json.
+run() {
 	job=$1 target=$2
 	shift 2
-	timeout 60 "$BIN/fetch" --queue "$job" --no-robots --stats "$T/stats.json" "$@" \
-		"$T/seeds.txt" 2>"$T/fetch.err" |
-		timeout 60 "$BIN/parse" -q |
-		timeout 60 "$BIN/validate" --summary "$T/sum.json" 2>"$T/validate.err" |
-		timeout 60 "$BIN/sink" --batch-ms 50 --queue "$job" "$target" 2>"$T/sink.err"
+	crawl "$job" "$target" --no-robots --stats "$T/stats.json" "$@" \
+		validate: --summary "$T/sum.json" sink: --batch-ms 50
 }
 
 # sent: what each request of the log sent, one line each, sorted: the
@@ -41,7 +37,7 @@ sent() { jq -r '[.path, .hdrs["if-none-match"] // "-", .hdrs["if-modified-since"
 # ---- SQLite: frontier and pages in one file
 J=$T/job.db
 seeds "" >"$T/seeds.txt"
-crawl "$J" "$J"
+run "$J" "$J"
 expect_eq "first crawl: seven pages stored, every URL done" "7 done|7" \
 	"$(q "$J" 'select count(*) from pages') $(q "$J" 'select state, count(*) from frontier group by state')"
 expect_eq "first crawl: no conditional request" 0 "$(jq 'select(.hdrs["if-none-match"] or .hdrs["if-modified-since"])' "$LOG" | grep -c path)"
@@ -57,14 +53,14 @@ q "$J" "select url, title, stored_at, last_checked from pages order by url" >"$T
 
 # A fetch of a URL with validators but no --recrawl: none is leased.
 : >"$LOG"
-crawl "$J" "$J"
+run "$J" "$J"
 expect_eq "without --recrawl a finished job fetches nothing" "0 done|7" \
-	"$(wc -l <"$LOG" | tr -d ' ') $(q "$J" 'select state, count(*) from frontier group by state')"
-crawl "$J" "$J" --recrawl 1d
-expect_eq "--recrawl 1d: nothing is a day old, nothing fetched" 0 "$(wc -l <"$LOG" | tr -d ' ')"
+	"$(records "$LOG") $(q "$J" 'select state, count(*) from frontier group by state')"
+run "$J" "$J" --recrawl 1d
+expect_eq "--recrawl 1d: nothing is a day old, nothing fetched" 0 "$(records "$LOG")"
 
 # The recrawl.
-crawl "$J" "$J" --recrawl 0
+run "$J" "$J" --recrawl 0
 expect_eq "--recrawl 0: every page asked once, with its validators" \
 	"/cond/a?mode=same | \"a-v1\" | $LM1
 /cond/b?mode=lm | - | $LM1
@@ -81,12 +77,6 @@ expect_eq "validate: the 304s are unchanged, not raw" "3 4" "$(jq -r '"\(.total.
 expect_eq "sink's closing note counts unchanged pages and kept failures" \
 	"sink: 7 records stored in '$J': 3 unchanged, 2 failed refetches kept their page" "$(cat "$T/sink.err")"
 q "$J" "select url, title, stored_at, last_checked from pages order by url" >"$T/run2"
-# per URL: title now, title then, stored_at unchanged?, checked later?
-cmp_runs() {
-	LC_ALL=C join -t"|" "$T/run1" "$T/run2" | awk -F'|' -v base="$URL" \
-		'{ sub(base, "", $1); print $1, ($5 == $2 ? "same" : $2 " -> " $5),
-		   ($6 == $3 ? "kept" : "stored"), ($7 > $4 ? "checked" : "NOT checked") }'
-}
 # recrawled PREFIX: what cmp_runs should say of the job's URLs.
 recrawled() {
 	p=$1
@@ -96,7 +86,7 @@ recrawled() {
 		"/cond/${p}f?mode=fail&status=404 same kept checked" "/hello?title=${p}plain same stored checked"
 }
 expect_eq "304s keep their row (title, stored_at) and are checked; c changed; d, f kept" \
-	"$(recrawled "")" "$(cmp_runs)"
+	"$(recrawled "")" "$(cmp_runs "$T/run1" "$T/run2" "$URL")"
 expect_eq "kept rows keep their status and content; failures say why in last_error" \
 	"a?mode=same|200||a v1|1|
 d?mode=fail&status=500|200||d v1|1|status 500
@@ -127,18 +117,18 @@ expect_eq "an error keeps the good page; a failure replaces a rejected row" \
 P=$PG
 seeds "pg" >"$T/seeds.txt"
 : >"$LOG"
-crawl "$P" "$P"
+run "$P" "$P"
 expect_eq "pg: first crawl done, validators in pages and frontier" "7|7 \"pga-v1\"|$LM1" \
 	"$(pq "$P" "select count(*), count(*) filter (where state = 'done') from frontier") $(pq "$P" "select etag, last_modified from pages where url like '%/cond/pga?%'")"
 pq "$P" "select url, title, stored_at, last_checked from pages order by url" >"$T/run1"
 : >"$LOG"
-crawl "$P" "$P" --recrawl 0
+run "$P" "$P" --recrawl 0
 expect_eq "pg: the recrawl sends the stored validators" \
 	"/cond/pga?mode=same | \"pga-v1\" | $LM1
 /cond/pgb?mode=lm | - | $LM1" "$(sent | grep -e pga -e pgb)"
 pq "$P" "select url, title, stored_at, last_checked from pages order by url" >"$T/run2"
 expect_eq "pg: 304s kept and checked, the changed page stored, failures kept" \
-	"$(recrawled pg)" "$(cmp_runs)"
+	"$(recrawled pg)" "$(cmp_runs "$T/run1" "$T/run2" "$URL")"
 expect_eq "pg: the failure's row says why" "pgd v1|200|status 500" \
 	"$(pq "$P" "select title, status, last_error from pages where url like '%/cond/pgd?%'")"
 expect_eq "pg: sink's closing note" \
@@ -156,12 +146,11 @@ q "$T/old.db" "CREATE TABLE pages (url TEXT PRIMARY KEY, final_url TEXT, host TE
 	next_at REAL NOT NULL DEFAULT 0, lease_until REAL, owner INTEGER, last_error TEXT,
 	added_at REAL NOT NULL, updated_at REAL NOT NULL)"
 echo "$URL/cond/olda?mode=same" >"$T/seeds.txt"
-crawl "$T/old.db" "$T/old.db"
+run "$T/old.db" "$T/old.db"
 expect_eq "an old SQLite file: pages and frontier gain the columns, and hold the validators" \
 	"\"olda-v1\"|$LM1|1 \"olda-v1\"|$LM1" \
 	"$(q "$T/old.db" "select etag, last_modified, last_checked > 0 from pages") $(q "$T/old.db" "select etag, last_modified from frontier")"
-psql -X -q "$PG" -c "CREATE DATABASE old" >/dev/null
-O=$(echo "$PG" | sed "s|:///postgres?|:///old?|")
+O=$(pg_db old)
 pq "$O" "CREATE TABLE pages (url text PRIMARY KEY, final_url text, host text, status integer,
 	error text, accepted integer, reason text, title text, fetched_at double precision,
 	parser text, stored_at double precision NOT NULL, record text NOT NULL, body bytea)"

@@ -9,6 +9,8 @@ server_start --root "$T/www" --robots "$T/robots.txt"   # robots.txt: 404 until 
 # Profiles go under $T, so this script's Chromium is told from others'.
 export TMPDIR=$T/tmp
 chromes() { pgrep -f "$T/tmp/render-profile" | wc -l | tr -d ' '; }
+some_chromes() { [ "$(chromes)" != 0 ]; }
+no_chromes() { [ "$(chromes)" = 0 ]; }
 
 # Skipped only where Chromium cannot start (as t-report).
 echo "$URL/static.html" | "$BIN/render" -q --no-robots --json >"$T/probe.json" 2>"$T/probe.err"
@@ -81,15 +83,14 @@ expect_eq "the refused scheme was never opened: one page rendered" 1 \
 t0=$(now)
 printf '%s\n' "$URL/endless.html" "$URL/longpoll.html" |
 	"$BIN/render" -q --no-robots --max-wait 2 --timeout 60 --json >"$T/cap.json"
-took=$(echo "$(now) - $t0" | bc)
+took=$(since "$t0")
 expect_eq "both end partial, with the DOM they had" \
 	"$URL/endless.html true before the loop
 $URL/longpoll.html true polling" \
 	"$(jq -r '"\(.url) \(.rendered.partial) \(.body | @base64d | capture("<p[^>]*>(?<t>[^<]*)</p>").t)"' "$T/cap.json" | sort)"
 expect_eq "ended by the cap, not by --timeout: no error" "null null" \
 	"$(jq -r .error "$T/cap.json" | tr '\n' ' ' | sed 's/ $//')"
-expect_cmd "and render did not hang: done in ${took} s (caps of 2 s, --timeout 60)" \
-	test "$(echo "$took < 40" | bc)" = 1
+expect_cmd "and render did not hang: done in ${took} s (caps of 2 s, --timeout 60)" holds "$took < 40"
 
 # ---- politeness: robots.txt, images refused, -p, -d, --user-agent
 printf 'User-agent: *\nDisallow: /status/\n' >"$T/robots.txt"
@@ -170,7 +171,6 @@ wait_for 60 "the stdout pipe to fill" pipe_full
 expect_eq "the pipe is full with the first record: the second page, free to start by -c and -p, is not opened" \
 	"/big.html" "$(jq -r .path "$LOG" | tr '\n' ' ' | sed 's/ $//')"
 kill -TERM "$rpid"
-no_chromes() { [ "$(chromes)" = 0 ]; }
 wait_for 30 "Chromium to exit while stdout is still unread" no_chromes
 expect_eq "render's loop ran meanwhile: SIGTERM stopped Chromium though nothing more was read" "0 $(unread)" \
 	"$(chromes) $(unread)"
@@ -280,8 +280,7 @@ mkfifo "$T/fifo"
 rpid=$!
 exec 3>"$T/fifo"
 echo "$URL/static.html" >&3
-i=0
-while [ "$(chromes)" = 0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+poll_until 10 some_chromes
 expect_cmd "Chromium runs under the run's own profile while render waits for input" test "$(chromes)" -gt 0
 expect_eq "its profile directory exists meanwhile" 1 "$(ls "$T/tmp" | grep -c '^render-profile')"
 exec 3>&-
@@ -294,12 +293,10 @@ mkfifo "$T/fifo2"
 "$BIN/render" -q --no-robots --json <"$T/fifo2" >/dev/null &
 rpid=$!
 exec 3>"$T/fifo2"
-i=0
-while [ "$(chromes)" = 0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+poll_until 10 some_chromes
 kill -9 "$rpid"
 wait "$rpid" 2>/dev/null
-i=0
-while [ "$(chromes)" != 0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+poll_until 10 no_chromes
 expect_eq "kill -9 of render leaves no Chromium process behind" 0 "$(chromes)"
 exec 3>&-
 rm -rf "$T"/tmp/render-profile.*

@@ -9,42 +9,35 @@
 server_start
 pg_start
 report=$TESTS/../scripts/report
-# pq URI SQL: one value per line, columns joined by |
-pq() { psql -X -q -At "$1" -c "$2"; }
 
 # Per host a known mix: accepted pages, rejected ones (404, 410, a PNG),
 # and on 127.0.0.3 two dead letters (a 503 and a 429, --retries 0).
 {
-	for i in 1 2 3 4 5; do echo "$U1/page/$i"; done
+	urls "$U1/page/" 5
 	echo "$U1/hello?title=%3Cscript%3Ealert(1)%3C/script%3E"
 	echo "$U1/status/404"
 	echo "$U1/status/410"
-	for i in 1 2; do echo "$U2/page/$i"; done
-	for i in 1 2 3; do echo "$U2/status/404?n=$i"; done
+	urls "$U2/page/" 2
+	urls "$U2/status/404?n=" 3
 	echo "$U2/bin"
-	for i in 1 2 3; do echo "$U3/page/$i"; done
+	urls "$U3/page/" 3
 	echo "$U3/status/503?dead"
 	echo "$U3/status/429?dead"
 } >"$T/seeds.txt"
 
-# crawl JOB PAGES N: worker N's pipeline (user agent WN) on JOB into PAGES.
-crawl() {
-	"$BIN/fetch" -q --queue "$1" --no-robots --retries 0 -d 0.25 --user-agent "W$3" "$T/seeds.txt" |
-		"$BIN/parse" -q | "$BIN/validate" -q | "$BIN/sink" -q --batch-ms 50 --queue "$1" "$2"
-}
+# worker JOB PAGES N: worker N's crawl (user agent WN) on JOB into PAGES.
+worker() { crawl "$1" "$2" --no-robots --retries 0 -d 0.25 --user-agent "W$3" sink: --batch-ms 50; }
 # three JOB PAGES1 PAGES2 PAGES3: three workers at once, to the end of the job.
 three() {
-	( crawl "$1" "$2" 1 ) & w1=$!
-	( crawl "$1" "$3" 2 ) & w2=$!
-	( crawl "$1" "$4" 3 ) & w3=$!
-	( sleep 60; kill $w1 $w2 $w3 2>/dev/null ) & guard=$!   # a watchdog, not a wait
-	wait $w1 $w2 $w3; kill $guard 2>/dev/null
+	( worker "$1" "$2" 1 ) & w1=$!
+	( worker "$1" "$3" 2 ) & w2=$!
+	( worker "$1" "$4" 3 ) & w3=$!
+	wait $w1 $w2 $w3
 }
 # counts FILE: host|raw|accepted|yield|429s|timeouts|dead per host line of a report
 counts() { awk '/^127\./ { print $1 "|" $2 "|" $3 "|" $4 "|" $7 "|" $8 "|" $9 }' "$1" | sort; }
 
-psql -X -q "$PG" -c "CREATE DATABASE three" >/dev/null
-J=$(echo "$PG" | sed "s|:///postgres?|:///three?|")
+J=$(pg_db three)
 three "$J" "$J" "$J" "$J"
 expect_eq "the job is done: 17 URLs done, 2 dead" "dead|2 done|17" \
 	"$(pq "$J" 'select state, count(*) from frontier group by state order by state' | tr '\n' ' ' | sed 's/ $//')"

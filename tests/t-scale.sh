@@ -62,7 +62,7 @@ fetched_once() {
 }
 
 # 3 hosts x 20 pages and one URL that is not fetched.
-for i in $(seq 1 20); do echo "$U1/page/$i"; echo "$U2/page/$i"; echo "$U3/page/$i"; done >"$W/urls.txt"
+urls "$U1/page/" 20 "$U2/page/" 20 "$U3/page/" 20 >"$W/urls.txt"
 echo 'http://' >>"$W/urls.txt"
 want=$(sort "$W/urls.txt")
 
@@ -127,36 +127,35 @@ crawled() {
 }
 fresh
 recipe "JOB=postgresql://crawler@db.example/crawl"
-psql -X -q "$PG" -c "CREATE DATABASE crawl1" -c "CREATE DATABASE crawl3" >/dev/null
-export JOB="$(echo "$PG" | sed 's|:///postgres?|:///crawl1?|')"
+JOB=$(pg_db crawl1)
+export JOB
 recipe 'fetch --queue "$JOB" seeds.txt | parse | validate | sink --queue "$JOB" --follow pages.db'
 expect_eq "PostgreSQL job, one worker: 21 pages stored" 21 "$(q "$W/pages.db" 'select count(*) from pages')"
 expect_eq "PostgreSQL job, one worker: every URL done" "done|21" \
-	"$(psql -X -At "$JOB" -c 'select state, count(*) from frontier group by state')"
+	"$(pq "$JOB" 'select state, count(*) from frontier group by state')"
 expect_eq "PostgreSQL job, one worker: each page fetched once" yes "$(crawled)"
-psql -X -q "$PG" -c "CREATE DATABASE crawl2" >/dev/null
+JOB=$(pg_db crawl2)
 fresh
-export JOB="$(echo "$PG" | sed 's|:///postgres?|:///crawl2?|')"
 recipe 'fetch --queue "$JOB" seeds.txt | parse | validate | sink --queue "$JOB" --follow "$JOB"'
 expect_eq "PostgreSQL job storing into itself: 21 rows, every URL done" "21 done|21" \
-	"$(psql -X -At "$JOB" -c 'select count(*) from pages') $(psql -X -At "$JOB" -c 'select state, count(*) from frontier group by state')"
+	"$(pq "$JOB" 'select count(*) from pages') $(pq "$JOB" 'select state, count(*) from frontier group by state')"
 expect_eq "PostgreSQL job storing into itself: each page fetched once" yes "$(crawled)"
 fresh
-export JOB="$(echo "$PG" | sed 's|:///postgres?|:///crawl3?|')"
+JOB=$(pg_db crawl3)
 recipe "parallel -j1 -S m1,m2,m3 --basefile seeds.txt --return worker-{}.log --cleanup \\
   \"fetch --queue '\$JOB' seeds.txt | parse | validate | sink --queue '\$JOB' --follow '\$JOB' 2>worker-{}.log\" ::: 1 2 3"
 expect_eq "PostgreSQL job, three workers (-S :): 21 rows, each URL once" "21 21" \
-	"$(psql -X -At "$JOB" -c 'select count(*), count(distinct url) from pages' | tr '|' ' ')"
+	"$(pq "$JOB" 'select count(*), count(distinct url) from pages' | tr '|' ' ')"
 expect_eq "PostgreSQL job, three workers: every URL done" "done|21" \
-	"$(psql -X -At "$JOB" -c 'select state, count(*) from frontier group by state')"
+	"$(pq "$JOB" 'select state, count(*) from frontier group by state')"
 expect_eq "PostgreSQL job, three workers: each page fetched once" yes "$(crawled)"
 expect_eq "PostgreSQL job, three workers: no worker left behind" 0 \
-	"$(psql -X -At "$JOB" -c 'select count(*) from frontier_owner')"
+	"$(pq "$JOB" 'select count(*) from frontier_owner')"
 expect_eq "PostgreSQL job, three workers: each said how many it stored" 3 \
 	"$(cat "$W"/worker-*.log | grep -c 'records stored in')"
 
 # --pipe with 1500 URLs: three chunks of 500, each holding all 3 hosts.
-for i in $(seq 1 500); do echo "$U1/page/$i"; echo "$U2/page/$i"; echo "$U3/page/$i"; done >"$W/urls.txt"
+urls "$U1/page/" 500 "$U2/page/" 500 "$U3/page/" 500 >"$W/urls.txt"
 want=$(sort "$W/urls.txt")
 fresh
 recipe "parallel --pipe -N 500 -j2 fetch < urls.txt | parse | sink pages.db"

@@ -29,12 +29,11 @@ expect_eq "sqlite: writefile() gives the file back" "$(md5 "$T/shot.png")" "$(md
 
 pg_start
 "$BIN/sink" -q "$PG" <"$T/in.mp"
-pq() { psql -X -q -At "$PG" -c "$1"; }
 expect_eq "postgresql: bytea columns with the exact bytes" "$(md5 "$T/shot.png")|$(md5 "$T/page.pdf")" \
-	"$(pq "select md5(screenshot), md5(pdf) from pages where url = 'http://a.test/1'")"
+	"$(pq "$PG" "select md5(screenshot), md5(pdf) from pages where url = 'http://a.test/1'")"
 expect_eq "postgresql: not in record" '{"rendered":{"ms":12.5}}' \
-	"$(pq "select record from pages where url = 'http://a.test/1'")"
-pq "select encode(pdf, 'base64') from pages where url = 'http://a.test/1'" | base64 -d >"$T/out.pdf"
+	"$(pq "$PG" "select record from pages where url = 'http://a.test/1'")"
+pq "$PG" "select encode(pdf, 'base64') from pages where url = 'http://a.test/1'" | base64 -d >"$T/out.pdf"
 expect_eq "postgresql: encode(..., 'base64') | base64 -d gives the file back" \
 	"$(md5 "$T/page.pdf")" "$(md5 "$T/out.pdf")"
 finish

@@ -82,7 +82,7 @@ expect_eq "SIGINT: records up to EOF are committed, then sink dies of it" "130 1
 start_held jl -q --batch-ms 600000 "$T/term.jsonl"
 expect_cmd "sink has read the five records and waits for more" waiting
 kill -TERM "$SINK"; wait "$SINK"
-expect_eq "SIGTERM flushes JSON lines" 5 "$(wc -l <"$T/term.jsonl" | tr -d ' ')"
+expect_eq "SIGTERM flushes JSON lines" 5 "$(records "$T/term.jsonl")"
 exec 3>&-
 
 # Batches by count and by time, observed while sink is still running.

@@ -3,7 +3,6 @@
 # careless records (NUL, invalid UTF-8, a string status): nothing lost.
 . "$TESTS/lib.sh"
 pg_start
-pq() { psql -X -q -At "$PG" -c "$1"; }
 
 # The records, as raw msgpack so strings may hold any bytes.
 python3 - "$T/in.mp" <<'EOF'
@@ -45,36 +44,36 @@ EOF
 
 "$BIN/sink" --links --body "$PG" <"$T/in.mp" 2>"$T/err"
 expect_eq "three rows (the record without url skipped and said so)" "3 1" \
-	"$(pq 'select count(*) from pages') $(grep -c 'has no url: skipped' "$T/err")"
+	"$(pq "$PG" 'select count(*) from pages') $(grep -c 'has no url: skipped' "$T/err")"
 expect_eq "typed columns hold the record's values" "200|One|1764680000.25|1" \
-	"$(pq "select status, title, fetched_at, accepted from pages where url = 'http://a.test/1'")"
+	"$(pq "$PG" "select status, title, fetched_at, accepted from pages where url = 'http://a.test/1'")"
 expect_eq "other keys are the record JSON" '"en"' \
-	"$(pq "select record from pages where url = 'http://a.test/1'" | jq -c .lang)"
+	"$(pq "$PG" "select record from pages where url = 'http://a.test/1'" | jq -c .lang)"
 expect_eq "--body keeps the bytes, NUL and all" \
 	"$(printf '<p>one\000\377</p>' | md5sum | cut -d' ' -f1)" \
-	"$(pq "select md5(body) from pages where url = 'http://a.test/1'")"
+	"$(pq "$PG" "select md5(body) from pages where url = 'http://a.test/1'")"
 expect_eq "--links: one row per link" "http://a.test/2
-http://a.test/3" "$(pq "select dst from links where src = 'http://a.test/1' order by dst")"
+http://a.test/3" "$(pq "$PG" "select dst from links where src = 'http://a.test/1' order by dst")"
 expect_eq "values that do not fit a typed column are NULL there and kept in record" \
 	'|| {"status":"abc","accepted":"yes","fetched_at":"now"}' \
-	"$(pq "select status, accepted, fetched_at from pages where url = 'http://a.test/2'") $(pq "select record from pages where url = 'http://a.test/2'" | jq -c '{status, accepted, fetched_at}')"
+	"$(pq "$PG" "select status, accepted, fetched_at from pages where url = 'http://a.test/2'") $(pq "$PG" "select record from pages where url = 'http://a.test/2'" | jq -c '{status, accepted, fetched_at}')"
 expect_eq "NUL and invalid UTF-8 in text become U+FFFD" "T�w�o�" \
-	"$(pq "select title from pages where url = 'http://a.test/2'")"
-expect_eq "a non-array links is no links" 0 "$(pq "select count(*) from links where src = 'http://a.test/2'")"
-before=$(pq 'select stored_at from pages order by url' | md5sum)
+	"$(pq "$PG" "select title from pages where url = 'http://a.test/2'")"
+expect_eq "a non-array links is no links" 0 "$(pq "$PG" "select count(*) from links where src = 'http://a.test/2'")"
+before=$(pq "$PG" 'select stored_at from pages order by url' | md5sum)
 "$BIN/sink" -q --links --body "$PG" <"$T/in.mp"
 expect_eq "the same input again: upserts, still three rows, new stored_at" "3 changed" \
-	"$(pq 'select count(*) from pages') $([ "$(pq 'select stored_at from pages order by url' | md5sum)" != "$before" ] && echo changed)"
+	"$(pq "$PG" 'select count(*) from pages') $([ "$(pq "$PG" 'select stored_at from pages order by url' | md5sum)" != "$before" ] && echo changed)"
 
 # sink --queue on the same database: the acknowledgement of a dead
 # letter with such a reason is stored, cleaned, not refused (the reason
 # is a C string to the frontier, so it ends at the NUL, as in SQLite).
 timeout 20 "$BIN/fetch" -q --queue "$PG" --report </dev/null >/dev/null   # the frontier tables
-psql -X -q "$PG" -c "INSERT INTO frontier(url, host, scope, state, added_at, updated_at)
+pq "$PG" "INSERT INTO frontier(url, host, scope, state, added_at, updated_at)
 	VALUES ('http://a.test/9', 'a.test', 'a.test', 'leased', 0, 0)"
 "$BIN/sink" -q --queue "$PG" "$PG" <"$T/in.mp.dead"
 expect_eq "a dead letter's reason with NUL and invalid UTF-8 is acknowledged" "0 dead|http: bad �" \
-	"$? $(pq "select state, last_error from frontier where url = 'http://a.test/9'")"
+	"$? $(pq "$PG" "select state, last_error from frontier where url = 'http://a.test/9'")"
 
 # As many rows as records, in batches, across several commits.
 python3 -c "
@@ -83,7 +82,7 @@ out = bytearray()
 for i in range(2500): pack({'url': 'http://b.test/%d' % i, 'host': 'b.test', 'status': 200}, out)
 sys.stdout.buffer.write(out)" >"$T/many.mp"
 "$BIN/sink" -q --batch 1000 "$PG" <"$T/many.mp"
-expect_eq "2500 records in batches of 1000: 2500 rows" 2500 "$(pq "select count(*) from pages where host = 'b.test'")"
+expect_eq "2500 records in batches of 1000: 2500 rows" 2500 "$(pq "$PG" "select count(*) from pages where host = 'b.test'")"
 
 err=$("$BIN/sink" "postgresql:///postgres?host=$T/none&user=sluice" </dev/null 2>&1; echo "rc=$?")
 expect_match "no server: sink says so and exits 74" "sink: cannot open 'postgresql:.*/none&user=sluice': connection to server on socket .*rc=74" "$(echo "$err" | tr '\n' ' ')"

@@ -80,12 +80,12 @@ sink: 2 records stored in '$T/e.db'" "$? $(cat "$T/err")"
 expect_eq "the others are stored" "http://c.test/ http://d.test/" \
 	"$(q "$T/e.db" "select group_concat(url, ' ') from (select url from pages order by url)")"
 mkrec "$F/nourl.jsonl" | "$BIN/sink" -q "$T/e.jsonl" 2>"$T/err"
-expect_eq "JSON lines keep records without url" "4|" "$(wc -l <"$T/e.jsonl" | tr -d ' ')|$(cat "$T/err")"
+expect_eq "JSON lines keep records without url" "4|" "$(records "$T/e.jsonl")|$(cat "$T/err")"
 
 # JSON lines
 "$BIN/sink" -q "$T/p.jsonl" <"$T/pages.mp"
 "$BIN/sink" -q "$T/p.jsonl" <"$T/update.mp"
-expect_eq "*.jsonl appends" "4" "$(wc -l <"$T/p.jsonl" | tr -d ' ')"
+expect_eq "*.jsonl appends" "4" "$(records "$T/p.jsonl")"
 expect_eq "*.jsonl: bin fields are base64, keys in order" \
 	'{"url":"http://a.test/","final_url":"http://a.test/index","host":"a.test","status":200,"ctype":"text/html","headers":{"server":"x"},"body":"PHA+QTwvcD4=","bytes":8,"fetched_at":1764680000.5,"time_ms":12,"attempts":1,"title":"A","links":["http://a.test/1","http://a.test/2","http://a.test/1"],"text":"A","fields":{"price":"1"},"parser":"parse 0.1.0","parse_ms":0.25,"accepted":true,"job":"j1"}' \
 	"$(head -1 "$T/p.jsonl")"
@@ -110,7 +110,7 @@ expect_eq "malformed stream: every good record before it is committed" "3 A" \
 "$BIN/sink" -q --batch 1 "$T/g.db" <"$T/bad.mp" 2>/dev/null
 expect_eq "malformed stream with --batch 1: the same rows" "65 3" "$? $(q "$T/g.db" 'select count(*) from pages')"
 "$BIN/sink" -q "$T/f.jsonl" <"$T/bad.mp" 2>/dev/null
-expect_eq "malformed stream into jsonl: good lines written" "65 3" "$? $(wc -l <"$T/f.jsonl" | tr -d ' ')"
+expect_eq "malformed stream into jsonl: good lines written" "65 3" "$? $(records "$T/f.jsonl")"
 head -c 100000 /dev/urandom | "$BIN/sink" - >/dev/null 2>"$T/err"
 expect_match "random bytes into sink - exit 65" "^65 sink: malformed record at byte [0-9]+: " "$? $(tail -1 "$T/err")"
 head -c 100000 /dev/urandom | "$BIN/sink" -q "$T/r.db" >/dev/null 2>"$T/err"
