@@ -161,8 +161,9 @@ finished(job *j, CURLcode rc)
 	host *h = j->host;
 	origin *o = host_origin(h, job_target(j));
 	o->answered |= rc == CURLE_OK || j->connected;
-	if (!o->answered && !o->down && retry_unreachable(j, rc == CURLE_OK)) {
-		down(h, o, j);
+	if (!o->answered && retry_unreachable(j, rc == CURLE_OK)) {
+		if (!o->down)   /* else a request in flight when it went down */
+			down(h, o, j);
 		record_emit(j);
 		return;
 	}
