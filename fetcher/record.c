@@ -55,6 +55,23 @@ pack_chain(const job *j)
 	}
 }
 
+/* The last URL that answered j: the one its last attempt asked when it
+ * got a status (in flight or waiting to be retried), else the last hop
+ * of its chain (a hop refused before it was sent, or one that got no
+ * answer); NULL when nothing answered. */
+static const char *
+answered(const job *j)
+{
+	if (j->status > 0) {
+		char *u = NULL;
+		if (j->easy && curl_easy_getinfo(j->easy, CURLINFO_EFFECTIVE_URL, &u) == CURLE_OK && u)
+			return u;
+		if (!j->target || j->hop_attempts)
+			return job_target(j);
+	}
+	return j->n_chain ? j->chain[j->n_chain - 1].url : NULL;
+}
+
 void
 record_emit(job *j)
 {
@@ -72,16 +89,14 @@ record_emit(job *j)
 	rec_put_int(b, "attempts", j->prior + j->attempts);
 	rec_put_double(b, "fetched_at", tm_wall());
 	pack_chain(j);
-	if (j->target && !j->easy)
-		url_put(b, "final_url", j->target);   /* a hop refused before it was sent */
+	const char *final = answered(j);
+	if (final)
+		url_put(b, "final_url", final);
 	if (j->easy) {
-		char *final = NULL, *ctype = NULL;
+		char *ctype = NULL;
 		curl_off_t us = 0;
-		curl_easy_getinfo(j->easy, CURLINFO_EFFECTIVE_URL, &final);
 		curl_easy_getinfo(j->easy, CURLINFO_CONTENT_TYPE, &ctype);
 		curl_easy_getinfo(j->easy, CURLINFO_TOTAL_TIME_T, &us);
-		if (final)
-			url_put(b, "final_url", final);
 		if (ctype)
 			rec_put_str(b, "ctype", ctype);
 		rec_put_double(b, "time_ms", (double)us / 1000.0);

@@ -19,8 +19,8 @@ printf '%s\n' "$U1/private/direct" "$U1/redirect-to?url=/private/viaredirect" \
 	"$U1/redirect-to?url=$U2/private/offsite" "$U1/redirect/2" >"$T/urls"
 F <"$T/urls" >"$T/r.json"
 expect_eq "one record per input" 4 "$(records "$T/r.json")"
-expect_eq "redirect into a disallowed path: error robots naming the hop, never requested" \
-	"[\"robots\",\"redirect to $U1/private/viaredirect: disallowed by robots.txt\",\"$U1/private/viaredirect\"] 0" \
+expect_eq "redirect into a disallowed path: error robots naming the hop, never requested; final_url the last URL requested" \
+	"[\"robots\",\"redirect to $U1/private/viaredirect: disallowed by robots.txt\",\"$U1/redirect-to?url=/private/viaredirect\"] 0" \
 	"$(field "$T/r.json" '[.error, .error_detail, .final_url]' "$U1/redirect-to?url=/private/viaredirect") $(requested /private/viaredirect)"
 expect_eq "cross-host redirect: the target's robots.txt fetched, the disallowed target never requested" \
 	'"robots" 1 0' \
@@ -67,17 +67,18 @@ expect_eq "--redirects same-site: a.example.com -> c.example.com followed" 200 \
 	"$(field "$T/r.json" .status "$A/redirect-to?url=http://c.example.com:$P/ok")"
 # shellcheck disable=SC2086
 printf '%s\n' "$A/redirect-to?url=http://c.example.com:$P/ok" | F $res --redirects same-host >"$T/r.json"
-expect_eq "--redirects same-host: a.example.com -> c.example.com refused" '"offsite_redirect"' \
-	"$(field "$T/r.json" .error "$A/redirect-to?url=http://c.example.com:$P/ok")"
+expect_eq "--redirects same-host: a.example.com -> c.example.com refused, final_url the URL that answered" \
+	"[\"offsite_redirect\",\"$A/redirect-to?url=http://c.example.com:$P/ok\"]" \
+	"$(field "$T/r.json" '[.error, .final_url]' "$A/redirect-to?url=http://c.example.com:$P/ok")"
 
 # ---- a public address may not lead into a private one
 : >"$LOG"
 : >"$T/conns"
 printf '%s\n' "$U1/redirect-to?url=$U3/ok" >"$T/urls"
 F --private-ranges 127.0.0.3/32 <"$T/urls" >"$T/r.json"
-expect_eq "public 127.0.0.1 -> private 127.0.0.3: private_address, hop named" \
-	"[\"private_address\",\"redirect to $U3/ok: a private address after a public one (--private-ranges)\"]" \
-	"$(field "$T/r.json" '[.error, .error_detail]' "$U1/redirect-to?url=$U3/ok")"
+expect_eq "public 127.0.0.1 -> private 127.0.0.3: private_address, hop named, final_url the URL that answered" \
+	"[\"private_address\",\"redirect to $U3/ok: a private address after a public one (--private-ranges)\",\"$U1/redirect-to?url=$U3/ok\"]" \
+	"$(field "$T/r.json" '[.error, .error_detail, .final_url]' "$U1/redirect-to?url=$U3/ok")"
 expect_eq "... never connected (nor for its robots.txt)" 0 "$(grep -c '^127.0.0.3$' "$T/conns")"
 F --private-ranges 127.0.0.3/32 --allow-private <"$T/urls" >"$T/r.json"
 expect_eq "--allow-private lets it through" 200 "$(field "$T/r.json" .status "$U1/redirect-to?url=$U3/ok")"

@@ -23,6 +23,8 @@ dead() {
 			"$(jq -r .error "$T/out.json" | sort | uniq -c | awk '{ print $1, $2 }')"
 		expect_match "$label: error_detail is libcurl's message" "$detail" \
 			"$(jq -r .error_detail "$T/out.json" | sort -u)"
+		expect_eq "$label: nothing answered, so no final_url" null \
+			"$(jq -s 'map(.final_url) | unique | .[0]' "$T/out.json")"
 		# With robots.txt on, its request was the one made; without,
 		# the -p 4 first requests were in flight at once.
 		tried=$(jq -s 'map(select(.attempts == 1)) | length' "$T/out.json")
