@@ -41,7 +41,8 @@ static const struct {
 	const char *word;
 	const char *meaning;
 } rules[ALERT_N] = {
-	[ALERT_YIELD] = { "yield", "the yield guard halved a host's rate or paused it" },
+	[ALERT_YIELD] = { "yield", "the yield guard halved a host's rate" },
+	[ALERT_PAUSED] = { "paused", "the yield guard paused a host" },
 	[ALERT_BREAKER] = { "breaker", "a host's circuit breaker opened" },
 	[ALERT_429] = { "429", "a host's 429 share over its last 20 answers reached --alert-429" },
 	[ALERT_LAG] = { "lag", "the event loop ran a timer --alert-lag late" },
@@ -178,7 +179,9 @@ alert_fire(host *h, enum alert_rule r, double value, const char *message)
 	if (!F.o.on_alert)
 		return;
 	double now = tm_mono(), *last = h ? &h->alert.last[r] : &last_global[r];
-	if (*last > 0 && now - *last < F.o.alert_every)
+	/* A pause is the event an operator most needs, and comes once per
+	 * host: never held back by --alert-every. */
+	if (r != ALERT_PAUSED && *last > 0 && now - *last < F.o.alert_every)
 		return;
 	*last = now;
 	const char *host = h ? h->name : "";

@@ -172,7 +172,7 @@ struct host;
 struct origin;
 
 /* The rules that run --on-alert's command (alert.c's table names them). */
-enum alert_rule { ALERT_YIELD, ALERT_BREAKER, ALERT_429, ALERT_LAG, ALERT_N };
+enum alert_rule { ALERT_YIELD, ALERT_PAUSED, ALERT_BREAKER, ALERT_429, ALERT_LAG, ALERT_N };
 
 #define ALERT_429_WINDOW 20      /* answers the 429 share is taken over */
 
@@ -611,14 +611,14 @@ int shard_takes(const char *host);  /* NULL host: an input not fetched */
 /* ---- services */
 
 /* alert.c */
-/* The rule's word, as SLUICE_RULE has it ("yield", "breaker", "429",
- * "lag"). */
+/* The rule's word, as SLUICE_RULE has it ("yield", "paused", "breaker",
+ * "429", "lag"). */
 const char *alert_word(enum alert_rule r);
 /* Starts the loop-lag watch with --on-alert and --alert-lag. */
 void alert_init(void);
 /* Rule r tripped for h (NULL: fetch as a whole) at value: runs
  * --on-alert's command through sh -c, unless the rule ran for h less
- * than --alert-every ago, or too many commands still run (then the
+ * than --alert-every ago (ALERT_PAUSED always runs), or too many commands still run (then the
  * alert is dropped, counted and said).  message is the one line the
  * command gets as SLUICE_MESSAGE: no URL, no secret.  A no-op without
  * --on-alert. */

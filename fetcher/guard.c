@@ -104,7 +104,7 @@ guard_step(const guard_judged *g, char *why, size_t n)
 		 * window. */
 		pace_brake(&h->pace, &c, 0);
 		counters_guard(h, 1);
-		alert_fire(h, ALERT_YIELD, g->share, m);
+		alert_fire(h, ALERT_PAUSED, g->share, m);
 		return 1;
 	}
 	if (!g->low && brake == 0) {   /* a reason left by an earlier run */

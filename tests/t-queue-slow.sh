@@ -4,7 +4,8 @@
 # Judged at the server: the gaps between the host's requests grow about
 # 2x, then 4x, then no request comes.  Each step is said on stderr (timed
 # here as it comes), counted in --stats, shown by --report, and runs the
-# --on-alert command once (rule yield).
+# --on-alert command: once for the halvings (rule yield, once per
+# --alert-every), and always for the pause (rule paused).
 # run.sh: alone
 . "$TESTS/lib.sh"
 server_start
@@ -63,8 +64,9 @@ expect_eq "--stats counts the steps per host, the other host untouched" "2 1 0 0
 		.hosts["127.0.0.1"].rate_factor] | join(" ")' "$T/s.json")"
 expect_match "--report shows the pause and why" "127.0.0.2  yield 0% < 50% over the last 5 stored" \
 	"$("$BIN/fetch" --queue "$db" --report | grep -A1 '^paused hosts:')"
-wait_for 20 "the alert command's line" test -s "$T/alerts"
-expect_eq "the alert command ran once, rule yield, for the host" "yield|127.0.0.2|0" "$(cat "$T/alerts")"
+wait_for 20 "the alert command's two lines" lines_ge 2 "$T/alerts"
+expect_eq "the alert command ran twice for the host: rule yield (the second halving within --alert-every is not), rule paused" \
+	"yield|127.0.0.2|0 paused|127.0.0.2|0" "$(tr '\n' ' ' <"$T/alerts" | sed 's/ $//')"
 
 # A host whose yield recovers gets its rate back, a step a window: 10
 # rejected pages, then 40 accepted ones.
