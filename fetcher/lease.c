@@ -41,6 +41,12 @@
 static uv_timer_t poll_timer;
 static int seeding = 1;
 static int leasing;      /* a lease is posted and not yet answered */
+/* Waiting for acknowledgements: since when (tm_mono, 0: not waiting),
+ * and whether it was said.  A sink without --queue never acknowledges,
+ * and fetch would wait for --lease, --max-attempts times, in silence. */
+#define LEASE_ACK_NOTE_S 10.0
+static double ack_since;
+static int ack_said;
 /* F.alive when a lease found every due URL's host full (0: it did not).
  * The next lease waits for the poll timer, or for half a host's backlog
  * to be emitted, whichever comes first: with one fast host, LEASE_POLL_MS
@@ -197,6 +203,8 @@ typedef struct lease_task {
 	int turned;          /* rows turned away: their host had no room */
 	int outstanding;     /* when n is 0: fr_outstanding's */
 	long long held;      /* when outstanding is 0: fr_held's */
+	int ask_mine;        /* count what we leased, when n is 0 */
+	long long mine;      /* fr_leased_mine's */
 } lease_task;
 
 /* Keeps a copy of row r, of kind. */
@@ -263,6 +271,8 @@ lease_run(dbq_task *t)
 	 * when this counted it. */
 	if (l->n == 0 && (l->outstanding = fr_outstanding(front)) == 0)
 		l->held = fr_held(front);
+	else if (l->n == 0 && l->ask_mine)
+		l->mine = fr_leased_mine(front);
 }
 
 /* The job of leased row r. */
@@ -338,6 +348,20 @@ lease_done(dbq_task *t)
 			sched_enqueue(leased_job(r));
 	}
 	qwrite_handback_post(back);
+	/* Every record written and the job not over: waiting for the
+	 * sink's acknowledgements, or for retries to come due. */
+	if (l->n == 0 && F.alive == 0 && l->outstanding) {
+		if (!ack_since)
+			ack_since = mono;
+		if (l->mine > 0 && !ack_said) {
+			msg_note("%lld URLs written %.0f s ago wait for sink --queue to acknowledge them"
+				 " (a sink without --queue never does: they are leased again after"
+				 " --lease %g s)", l->mine, mono - ack_since, F.o.lease);
+			ack_said = 1;
+		}
+	} else {
+		ack_since = 0;
+	}
 	if (l->n == 0 && !F.stopping) {
 		if (F.alive == 0 && l->outstanding == 0) {
 			F.input_done = 1;
@@ -380,6 +404,7 @@ lease_want(void)
 	lease_task *l = xcalloc(1, sizeof *l);
 	l->t = (dbq_task){ .run = lease_run, .done = lease_done };
 	l->room = room;
+	l->ask_mine = ack_since && !ack_said && tm_mono() - ack_since >= LEASE_ACK_NOTE_S;
 	snap_take(&l->snap);
 	leasing = 1;
 	dbq_post(&l->t);

@@ -143,7 +143,7 @@ const char fr_schema_pg[] =
 
 enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE, S_DONE, S_RECRAWL,
        S_DEAD, S_DEAD_ID, S_DEFER, S_HOLD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
-       S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
+       S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_MINE, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
        S_CLAIM, S_FREE_HOSTS, S_FREE_IDLE, S_SHARE, S_COOKIE_PUT, S_COOKIES,
        S_BEGIN, S_BEGIN_LEASE, S_TURN, S_COMMIT, S_ROLLBACK,
        S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD, S_SLOW, S_SLOWED,
@@ -240,6 +240,7 @@ static const char *const common[S_N] = {
 		     " ORDER BY host",
 	[S_HELD] = "SELECT count(*) FROM frontier WHERE state = 'pending'"
 		   " AND host IN (SELECT host FROM frontier_host WHERE paused = 1)",
+	[S_MINE] = "SELECT count(*) FROM frontier WHERE state = 'leased' AND owner = ?1",
 	/* One row a host: cheap enough for every few seconds. */
 	[S_ACCEPTED] = "SELECT CAST(coalesce(sum(accepted), 0) AS bigint) FROM frontier_host",
 	[S_UNLEASE] = "UPDATE frontier SET state = 'pending', lease_until = NULL, owner = NULL,"
@@ -484,6 +485,13 @@ long long
 fr_held(fr *f)
 {
 	return scalar(f, S_HELD, NULL, 0);
+}
+
+long long
+fr_leased_mine(fr *f)
+{
+	const fr_arg a[] = { FA_I(f->owner) };
+	return scalar(f, S_MINE, a, 1);
 }
 
 long long

@@ -180,6 +180,10 @@ int fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, doubl
 int fr_queue_ages(fr *f, double now, void (*each)(void *arg, const char *host, double age), void *arg);
 /* Pending URLs of paused hosts. */
 long long fr_held(fr *f);
+/* URLs leased by this owner (fr_join) and not yet done or handed back:
+ * when its fetch has written all their records, those the sink has not
+ * acknowledged.  -1 on error. */
+long long fr_leased_mine(fr *f);
 /* The records sink stored accepted over the whole job, every host's and
  * every worker's (fr_stored's count); -1 on error. */
 long long fr_accepted(fr *f);
