@@ -13,22 +13,22 @@ F() { "$BIN/fetch" --json -q "$@"; }
 # verdict FILE PATH: "status error" of the record for $U1PATH
 verdict() { jq -r --arg u "$U1$2" 'select(.url == $u) | "\(.status) \(.error // "-")"' "$1"; }
 
-# ---- rules for everyone
+# ---- rules for everyone.  How rules match (wildcards, $, the longest
+# rule, ties) is lib/robots.c's, proven in test_robots and
+# test_robots_google; here what only a live server shows: a refused URL
+# is never requested, an allowed one is, robots.txt comes first.
 cat >"$R" <<'EOF'
 # test rules
 User-agent: *
 Disallow: /private
 Allow: /private/open
 Disallow: /*.pdf$
-Disallow: /tmp*/x
-Disallow: /tie
-Allow: /tie
 EOF
 : >"$LOG"
-printf '%s\n' "$U1/private/x" "$U1/private/open/y" "$U1/doc.pdf" "$U1/doc.pdf?x=1" "$U1/docs.pdfs" \
-	"$U1/tmpfoo/x" "$U1/tmp/y" "$U1/tie" "$U1/ok" "$U2/ok" "$U2/private/z" >"$T/urls"
+printf '%s\n' "$U1/private/x" "$U1/private/open/y" "$U1/doc.pdf" "$U1/doc.pdf?x=1" \
+	"$U1/ok" "$U2/ok" "$U2/private/z" >"$T/urls"
 F <"$T/urls" >"$T/r.json"
-expect_eq "robots: one record per URL" 11 "$(records "$T/r.json")"
+expect_eq "robots: one record per URL" 7 "$(records "$T/r.json")"
 expect_eq "Disallow /private: error robots, status 0, attempts 0" "[\"robots\",0,0,\"127.0.0.1\"]" \
 	"$(field "$T/r.json" '[.error, .status, .attempts, .host]' "$U1/private/x")"
 expect_eq "Disallow /private: never requested" 0 "$(count '^/private/x$')"
@@ -37,11 +37,8 @@ expect_eq "robots record says why" '"disallowed by robots.txt"' \
 expect_eq "longer Allow /private/open beats Disallow /private (404 from the server: fetched)" "404 - 1" \
 	"$(verdict "$T/r.json" /private/open/y) $(requested /private/open/y)"
 expect_eq "/*.pdf\$ blocks /doc.pdf" "0 robots 0" "$(verdict "$T/r.json" /doc.pdf) $(requested /doc.pdf)"
-expect_eq "/*.pdf\$ is anchored: /doc.pdf?x=1 and /docs.pdfs allowed" "404 - 404 -" \
-	"$(verdict "$T/r.json" '/doc.pdf?x=1') $(verdict "$T/r.json" /docs.pdfs)"
-expect_eq "/tmp*/x blocks /tmpfoo/x, not /tmp/y" "0 robots|404 -" \
-	"$(verdict "$T/r.json" /tmpfoo/x)|$(verdict "$T/r.json" /tmp/y)"
-expect_eq "Allow and Disallow of equal length: Allow wins" "404 -" "$(verdict "$T/r.json" /tie)"
+expect_eq "/*.pdf\$ is anchored: /doc.pdf?x=1 (the query is the path's) fetched" "404 - 1" \
+	"$(verdict "$T/r.json" '/doc.pdf?x=1') $(requested '/doc.pdf?x=1')"
 expect_eq "allowed /ok fetched" "200 -" "$(verdict "$T/r.json" /ok)"
 expect_eq "the rules hold on every host: .2 /private/z refused, never requested" '"robots" 0' \
 	"$(field "$T/r.json" .error "$U2/private/z") $(requested /private/z 127.0.0.2)"

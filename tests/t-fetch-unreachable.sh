@@ -3,8 +3,8 @@
 # refuses) gives its network word and libcurl's message, with robots.txt
 # on (the default) as with --no-robots; the host's other URLs end the
 # same way without a request each, so 100 URLs of a dead host end within
-# a second.  Only a site that answers robots.txt badly (5xx) ends its URLs
-# as robots, after retrying robots.txt.
+# a second.  (A site that answers robots.txt badly, 5xx, still ends its
+# URLs as robots after retrying it: t-fetch-robots.)
 . "$TESTS/lib.sh"
 server_start
 cp=$(closed_port)
@@ -44,12 +44,4 @@ dead "http://127.0.0.2:$PORT" proxy "^Failed to connect to 127.0.0.1 port $cp" -
 # Nothing above was retried: no request reached the live server.
 expect_eq "no request reached the server (tls is refused before one)" 0 "$(wc -l <"$LOG")"
 
-# A site that answers robots.txt 503 every time is RFC 9309's
-# unreachable: robots.txt is asked again (--retries), then its URLs end
-# as robots, never requested.
-server_restart --robots-status 503
-printf '%s\n' "$URL/a" "$URL/b" | "$BIN/fetch" --json -q --retries 1 --backoff 0.1 >"$T/r.json"
-expect_eq "robots.txt 503: both end as robots" "robots robots" "$(jq -r .error "$T/r.json" | tr '\n' ' ' | sed 's/ $//')"
-expect_eq "robots.txt asked twice (--retries 1), no page requested" "2 0" \
-	"$(count '^/robots.txt$') $(count '^/[ab]$')"
 finish
