@@ -126,11 +126,10 @@ follow(job *j)
 		const char *cur = job_target(j);
 		job_add_hop(j, cur, j->status);
 		qwrite_redirected(v.target, v.host, cur);
-		job_set_target(j, v.target);
+		job_set_target(j, v.target, v.host);
 		v.target = NULL;
 		j->from_public = v.from_public;
 		j->guard = v.guard;
-		j->host = host_get(v.host);
 		requeue(j, tm_mono());
 	}
 	redirect_verdict_free(&v);
@@ -263,6 +262,7 @@ drive_pass(uv_prepare_t *p)
 		dbq_collect();   /* the frontier's answers: leases, beats, ages */
 		beat_want();
 		lease_want();
+		sched_resolved();   /* jobs whose names were answered */
 		long alive = F.alive;
 		sched_pump();   /* may end jobs at once (robots refusals) */
 		stats_pass();

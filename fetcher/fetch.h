@@ -40,6 +40,7 @@
  *   output.c    records out through a bounded non-blocking buffer (output_)
  *   dbq.c       the frontier, and the thread that runs its statements off
  *               the loop (dbq_)
+ *   dns.c       host names to addresses, cached, off the loop (dns_)
  *   loop.c      libuv + libcurl multi-socket glue (loop_)
  * data: state and its invariants
  *   host.c      the host table, origins, queues, the ring of waiting
@@ -118,7 +119,7 @@ typedef struct fetch_opts {
 	int progress;            /* status line: 1 on, 0 off, -1 on a terminal */
 	long shard_k, shard_n;   /* --shard K/N; shard_n 0 = off */
 	int redirects;           /* --redirects: REDIR_* */
-	int pace_by_site;        /* --pace-by site */
+	int pace_by;             /* --pace-by: PACE_BY_* */
 	int allow_private;       /* --allow-private */
 	struct cidr *private_ranges;  /* --private-ranges */
 	struct curl_slist *resolve;   /* --resolve HOST:PORT:ADDR, as curl's */
@@ -140,6 +141,9 @@ typedef struct fetch_opts {
 	double alert_429;        /* --alert-429: share of 429s, 0 = off */
 	double alert_lag;        /* --alert-lag: seconds of loop lag, 0 = off */
 } fetch_opts;
+
+/* --pace-by: what one budget of pacing covers. */
+enum { PACE_BY_HOST, PACE_BY_SITE, PACE_BY_IP };
 
 /* --redirects: how far a redirect may take a URL from its input's host. */
 enum { REDIR_ANY, REDIR_SAME_SITE, REDIR_SAME_HOST };
@@ -195,6 +199,7 @@ typedef struct job {
 	struct host *host;       /* whose pacing the next attempt waits for */
 	char *url;               /* canonical URL (the input as given when not fetched) */
 	char *hname;             /* url's host name, for the record; NULL when not fetched */
+	char *name;              /* the host name of the URL the next attempt requests */
 	char *target;            /* the redirect target the next attempt requests, or NULL: url */
 	hop *chain;              /* the redirects so far, n_chain of them */
 	int n_chain;
@@ -230,6 +235,7 @@ typedef struct job {
 	char *etag, *last_modified;
 	int conditional;         /* the last attempt sent them */
 	struct curl_slist *req_hdrs;  /* the headers this attempt sends (req.c) */
+	struct curl_slist *resolve;   /* the addresses it gives libcurl (dns.c) */
 	char errbuf[CURL_ERROR_SIZE];
 } job;
 
@@ -486,8 +492,18 @@ void metrics_close(void);         /* the last write */
 /* ---- policy */
 
 /* sched.c */
-void sched_enqueue(job *j);       /* a new job to its host's fresh list */
-void sched_retry(job *j);         /* a job to its host's retry list */
+/* A new job to its host's fresh list; one whose j->host is not yet set
+ * is placed first, once its name resolves (a name that does not
+ * resolve ends it, unsent, as dns). */
+void sched_enqueue(job *j);
+/* A job to its host's retry list, placed first as sched_enqueue's. */
+void sched_retry(job *j);
+/* The jobs whose names were resolved meanwhile (dns_done), placed. */
+void sched_resolved(void);
+/* The host that paces host name name when its address is known (or
+ * not needed): for the frontier's and the yield guard's news of a
+ * name.  NULL when pacing by address and the name is not resolved. */
+host *sched_host_of(const char *name);
 void sched_pump(void);            /* start whatever may start now */
 void sched_started(host *h, double now);  /* a request of h takes a slot */
 void sched_finished(host *h);     /* and gives it back */
@@ -732,6 +748,30 @@ void dbq_stop(void);
 /* dbq_stop, then closes the frontier.  A no-op outside --queue. */
 void dbq_close(void);
 
+/* dns.c */
+/* The address that paces j's next attempt, its host name j->name
+ * resolved: 1 with *addr set (NULL when a proxy resolves: the name
+ * alone paces); -1 when the name does not resolve, with the message in
+ * *why (malloc'd); 0 when j is parked until the answer comes
+ * (dns_done). */
+int dns_place(job *j, const char **addr, char **why);
+/* The address cached for name (current or not), or NULL. */
+const char *dns_address(const char *name);
+/* The next parked job whose name was answered, or NULL: place it again. */
+job *dns_done(void);
+/* A parked job (answered or not), taken out, or NULL: stopping. */
+job *dns_take_waiting(void);
+/* No lookup runs. */
+int dns_idle(void);
+/* The CURLOPT_RESOLVE list for j's attempt at url (malloc'd): --resolve's
+ * lines, and the addresses fetch resolved for its name, as an entry
+ * that times out. */
+struct curl_slist *dns_resolve_list(const job *j, const char *url);
+size_t dns_names(void);           /* names cached */
+/* Frees the cache; lookups still running are cancelled (the loop's last
+ * run answers them). */
+void dns_close(void);
+
 /* loop.c */
 int loop_init(void);
 void loop_add(job *j);            /* hands an easy handle to the multi */
@@ -743,15 +783,15 @@ void loop_close(void);
 /* ---- data */
 
 /* host.c */
-/* The host that paces requests to host name `name` (created with the
- * configured pacing and --policy): its own, or its site's.  Creating
- * one above --max-hosts frees the idle ones first. */
-host *host_get(const char *name);
+/* The host that paces requests to host name `name` at address addr
+ * (NULL: unknown), created with the configured pacing and --policy:
+ * its own, its site's, or its address's (--pace-by ip).  Creating one
+ * above --max-hosts frees the idle ones first. */
+host *host_get(const char *name, const char *addr);
 /* The host at or after *i in the table, moving *i past it; NULL after
  * the last.  Start with *i = 0. */
 host *host_next(size_t *i);
-/* Sets j's host name (copied) and the host that paces it. */
-void host_place(job *j, const char *name);
+
 /* The origin of canonical URL u among h's, added when new. */
 origin *host_origin(host *h, const char *u);
 void host_reconfigure(void);      /* the flags and --policy, again, for every host */
@@ -808,14 +848,18 @@ int counters_bucket(double ms);
  * when out of memory) passing through input record in (copied; in_len
  * may be 0), counted in F.alive until it is dropped. */
 job *job_new(char *url, const char *in, size_t in_len);
-/* The job that fetches the robots.txt of h's origin o: no input, not
- * in F.alive, no record. */
-job *job_new_robots(host *h, origin *o);
+/* The job that fetches the robots.txt of h's origin o, at host name
+ * name: no input, not in F.alive, no record. */
+job *job_new_robots(host *h, origin *o, const char *name);
 /* Adds a hop to j's redirect chain: url (copied) answered status. */
 void job_add_hop(job *j, const char *url, long status);
-/* target (malloc'd, taken over) is the URL j's next attempt requests:
- * its attempts at the hop start again. */
-void job_set_target(job *j, char *target);
+/* Sets the input's host name of j (copied): its record's `host`, and
+ * the name its first attempt goes to. */
+void job_set_host_name(job *j, const char *name);
+/* target (malloc'd, taken over), at host name name (copied), is the URL
+ * j's next attempt requests: its attempts at the hop start again, at a
+ * host still to be placed. */
+void job_set_target(job *j, char *target, const char *name);
 /* The value of header name (lowercase) in j's last response, or NULL. */
 const char *job_header(const job *j, const char *name);
 /* Sets j's error word and detail (malloc'd, taken over; NULL: none). */

@@ -89,7 +89,9 @@ post_step(const char *host, const char *reason, int pause)
 int
 guard_step(const guard_judged *g, char *why, size_t n)
 {
-	host *h = host_get(g->host);
+	host *h = sched_host_of(g->host);
+	if (!h)
+		return 0;   /* pacing by address, the name not yet resolved */
 	struct pace_conf c = health_conf();
 	int brake = h->pace.brake;
 	char m[256];

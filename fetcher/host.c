@@ -98,10 +98,12 @@ configure(host *h)
  * --policy has a site= line for it, else the name itself.  Scheme and
  * port never split it: http and https of one host are one budget. */
 static const char *
-pace_key(const char *name)
+pace_key(const char *name, const char *addr)
 {
+	if (F.o.pace_by == PACE_BY_IP && addr)
+		return addr;
 	const char *site = site_of(name);
-	return F.o.pace_by_site || policy_has_site(F.policy, site) ? site : name;
+	return F.o.pace_by == PACE_BY_SITE || policy_has_site(F.policy, site) ? site : name;
 }
 
 host *
@@ -112,9 +114,9 @@ host_next(size_t *i)
 }
 
 host *
-host_get(const char *name)
+host_get(const char *name, const char *addr)
 {
-	const char *key = pace_key(name);
+	const char *key = pace_key(name, addr);
 	htab_ent *e = htab_get(&F.hosts, key);
 	if (e)
 		return e->val;
@@ -134,13 +136,6 @@ host_get(const char *name)
 	configure(h);
 	pace_begin(&h->pace, tm_mono());
 	return h;
-}
-
-void
-host_place(job *j, const char *name)
-{
-	j->hname = xstrdup(name);
-	j->host = host_get(name);
 }
 
 void

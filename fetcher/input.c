@@ -147,7 +147,7 @@ new_job(const char *s, size_t n, const char *rec, size_t rec_len)
 	} else {
 		job *j = job_new(u.canon, rec, rec_len);
 		u.canon = NULL;
-		host_place(j, u.host);
+		job_set_host_name(j, u.host);
 		sched_enqueue(j);
 	}
 	url_parts_free(&u);

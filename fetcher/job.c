@@ -26,7 +26,7 @@ job_new(char *url, const char *in, size_t in_len)
 }
 
 job *
-job_new_robots(host *h, origin *o)
+job_new_robots(host *h, origin *o, const char *name)
 {
 	job *j = xcalloc(1, sizeof *j);
 	size_t n = strlen(o->key) + sizeof "/robots.txt";
@@ -34,6 +34,7 @@ job_new_robots(host *h, origin *o)
 	snprintf(j->url, n, "%s/robots.txt", o->key);
 	j->host = h;
 	j->origin = o;
+	j->name = xstrdup(name);
 	j->is_robots = 1;
 	return j;
 }
@@ -49,10 +50,22 @@ job_add_hop(job *j, const char *url, long status)
 }
 
 void
-job_set_target(job *j, char *target)
+job_set_host_name(job *j, const char *name)
+{
+	free(j->hname);
+	free(j->name);
+	j->hname = xstrdup(name);
+	j->name = xstrdup(name);
+}
+
+void
+job_set_target(job *j, char *target, const char *name)
 {
 	free(j->target);
+	free(j->name);
 	j->target = target;
+	j->name = xstrdup(name);
+	j->host = NULL;
 	j->hop_attempts = 0;
 }
 
@@ -94,6 +107,8 @@ job_free(job *j)
 	free(j->target);
 	free(j->url);
 	free(j->hname);
+	free(j->name);
+	curl_slist_free_all(j->resolve);
 	free(j->in);
 	free(j->body);
 	free(j->hdrs);

@@ -289,7 +289,7 @@ leased_job(const leased *r)
 	lease_bytes.size = 0;
 	rec_build_finish(&lease_rec, NULL, NULL, &lease_bytes);
 	job *j = job_new(dup_str(r->url), lease_bytes.data, lease_bytes.size);
-	host_place(j, r->host);
+	job_set_host_name(j, r->host);
 	/* Each earlier lease made an attempt, or was lost with its fetch. */
 	j->prior = r->lease - 1;
 	/* A recrawl's: its attempts ask whether the page changed. */
@@ -338,8 +338,9 @@ lease_done(dbq_task *t)
 		}
 		/* A host just taken from another fetch goes on at its pace. */
 		if (r->host_next > 0) {
-			host *h = host_get(r->host);
-			pace_defer(&h->pace, mono + (r->host_next - wall));
+			host *h = sched_host_of(r->host);
+			if (h)
+				pace_defer(&h->pace, mono + (r->host_next - wall));
 		}
 		/* Stopped meanwhile: back unstarted, as lease_interrupt's. */
 		if (r->kind == ROW_TAKEN && F.stopping)

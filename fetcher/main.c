@@ -88,7 +88,9 @@ slist_add(void *dst, const char *s)
 	return 0;
 }
 
-static const opt_choice pace_units[] = { { "host", 0 }, { "site", 1 }, { NULL, 0 } };
+static const opt_choice pace_units[] = {
+	{ "host", PACE_BY_HOST }, { "site", PACE_BY_SITE }, { "ip", PACE_BY_IP }, { NULL, 0 }
+};
 static const opt_choice redirect_scopes[] = {
 	{ "any", REDIR_ANY }, { "same-site", REDIR_SAME_SITE }, { "same-host", REDIR_SAME_HOST }, { NULL, 0 }
 };
@@ -107,9 +109,9 @@ static const opt_def opts[O_N] = {
 		.man = "the token bucket of \\fB\\-\\-rate\\fR: \\fIB\\fR starts at once"),
 	[O_POLICY] = OPT_STRING(0, "policy", "FILE", &F.policy_path, NULL, "per-host overrides (docs/fetch.md)",
 		.man = "per-host overrides: lines of \\fIhost key=value...\\fR, or \\fIsite=DOMAIN key=value...\\fR to pace a registrable domain's hosts as one (docs/fetch.md)"),
-	[O_PACE_BY] = OPT_CHOICE(0, "pace-by", "UNIT", &F.o.pace_by_site, pace_units, "host",
-		"host, or site: hosts of a registrable domain\nshare one budget",
-		.man = "the unit of pacing: host, a host name whatever its scheme and port, or site, the registrable domain by the Public Suffix List"),
+	[O_PACE_BY] = OPT_CHOICE(0, "pace-by", "UNIT", &F.o.pace_by, pace_units, "host",
+		"host; site: hosts of a registrable domain share one\nbudget; ip: hosts at one address do",
+		.man = "the unit of pacing: host, a host name whatever its scheme and port; site, the registrable domain by the Public Suffix List; or ip, the first address the name resolves to, so many small sites on one server (shared hosting) share one budget (a CDN puts unrelated sites on one address: see PACING BY ADDRESS)"),
 	[H_LIMITS] = OPT_HEADING("Limits:"),
 	[O_TIMEOUT] = OPT_SECONDS_ABOVE('t', "timeout", "S", &F.o.timeout, 0, "30", "seconds per attempt"),
 	[O_CONNECT_TIMEOUT] = OPT_SECONDS_ABOVE(0, "connect-timeout", "S", &F.o.connect_timeout, 0, "10",
@@ -344,6 +346,8 @@ parse_options(int argc, char **argv)
 	/* A shared frontier hands its workers their URLs itself. */
 	if (o->shard_n && o->queue)
 		msg_usage("--shard and --queue cannot be used together");
+	if (o->pace_by == PACE_BY_IP && o->proxy)
+		msg_usage("--pace-by ip and --proxy cannot be used together: the proxy resolves the names");
 	if (o->min_yield > 0 && !o->queue)
 		msg_usage("--min-yield needs --queue");
 	if (o->recrawl >= 0 && !o->queue)
@@ -418,6 +422,9 @@ main(int argc, char **argv)
 			return jobctl_report(report == 2) == 0 ? 0 : EX_IOERR;
 	}
 	srand((unsigned)time(NULL) ^ (unsigned)getpid());
+	/* Name lookups run on libuv's thread pool (dns.c): more than its 4
+	 * threads, unless the user chose. */
+	setenv("UV_THREADPOOL_SIZE", "16", 0);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || loop_init() != 0)
 		msg_die(EX_SOFTWARE, "cannot initialize libcurl");
 	if (F.o.insecure)
@@ -468,6 +475,7 @@ main(int argc, char **argv)
 	if (req_cookies_save() != 0)
 		cookie_failed = 1;
 	req_free();
+	dns_close();
 	uv_walk(F.loop, close_handle, NULL);
 	uv_run(F.loop, UV_RUN_DEFAULT);
 	uv_loop_close(F.loop);

@@ -135,6 +135,11 @@ void
 qwrite_unlease_waiting(int any, const char *of_what)
 {
 	struct qwrite *w = qwrite_handback();
+	for (job *j; any && (j = dns_take_waiting());) {
+		qwrite_handback_add(w, j->url);   /* its name not yet resolved */
+		j->url = NULL;
+		job_drop(j);
+	}
 	for (job *j; (j = host_take_held(any));) {
 		qwrite_handback_add(w, j->url);   /* taken over from the job */
 		j->url = NULL;

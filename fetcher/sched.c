@@ -34,9 +34,51 @@ ends_at(const job *j, double now)
 	return retry_deadline(&F.conf.retry, j, now);
 }
 
+/* Sets j's host, resolving its name first (dns.c): 1; or 0 when j
+ * waits for the answer (sched_resolved places it) or ended, its name
+ * not resolving. */
+static int
+place(job *j)
+{
+	if (j->host)
+		return 1;
+	const char *addr;
+	char *why = NULL;
+	int r = dns_place(j, &addr, &why);
+	if (r < 0)
+		record_fail(j, FETCHERR_DNS, why);
+	if (r <= 0)
+		return 0;
+	j->host = host_get(j->name, addr);
+	return 1;
+}
+
+void
+sched_resolved(void)
+{
+	for (job *j; (j = dns_done());) {
+		if (j->attempts || j->target)
+			sched_retry(j);
+		else
+			sched_enqueue(j);
+	}
+}
+
+host *
+sched_host_of(const char *name)
+{
+	if (F.o.pace_by != PACE_BY_IP)
+		return host_get(name, NULL);
+	/* Pacing by address: only a name answered already has a host. */
+	const char *addr = dns_address(name);
+	return addr ? host_get(name, addr) : NULL;
+}
+
 void
 sched_enqueue(job *j)
 {
+	if (!place(j))
+		return;
 	double now = tm_mono();
 	j->queued_sick = pace_sick_clock(&j->host->pace, now);
 	F.expire_at = fmin(F.expire_at, ends_at(j, now));
@@ -46,6 +88,8 @@ sched_enqueue(job *j)
 void
 sched_retry(job *j)
 {
+	if (!place(j))
+		return;
 	host_queue_retry(j);
 	F.expire_at = fmin(F.expire_at, j->deadline);
 }
@@ -134,10 +178,10 @@ on_sched_timer(uv_timer_t *t)
 /* Starts the request for the robots.txt of h's origin o, a start like
  * any, as guarded as the job that asks for it; h's pages wait for it. */
 static void
-start_robots(host *h, origin *o, int guard, double now)
+start_robots(host *h, origin *o, const job *j, double now)
 {
-	job *r = job_new_robots(h, o);
-	r->guard = guard;
+	job *r = job_new_robots(h, o, j->name);
+	r->guard = j->guard;
 	o->robots_state = ROBOTS_LOADING;
 	h->robots_loading++;
 	sched_started(h, now);
@@ -180,7 +224,7 @@ pump_host(host *h, double now)
 		enum robots_gate g = robots_gate(h, o, u);
 		if (g == ROBOTS_FETCH) {
 			host_untake(h, j);
-			start_robots(h, o, j->guard, now);
+			start_robots(h, o, j, now);
 			continue;
 		}
 		if (g == ROBOTS_REFUSED) {
@@ -242,6 +286,8 @@ sched_end_origin(host *h, origin *o)
 void
 sched_interrupt_waiting(void)
 {
+	for (job *j; (j = dns_take_waiting());)
+		record_fail(j, FETCHERR_INTERRUPTED, strdup("stopped by signal before attempt 1"));
 	while (F.ring) {
 		host *h = F.ring;
 		for (job *j; (j = host_pop(h));) {

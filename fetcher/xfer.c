@@ -258,7 +258,10 @@ easy_get(void)
 	 * request per hop; robots.txt's by libcurl (xfer_start). */
 	curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
 	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-	curl_easy_setopt(e, CURLOPT_RESOLVE, F.o.resolve);
+	/* The names are resolved by dns.c, which hands libcurl the
+	 * addresses per transfer: libcurl's own cache, walked whole at
+	 * each resolve, is kept to what a second brings. */
+	curl_easy_setopt(e, CURLOPT_DNS_CACHE_TIMEOUT, 1L);
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(F.o.timeout * 1000));
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(F.o.connect_timeout * 1000));
@@ -378,8 +381,18 @@ xfer_start(job *j)
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 			 j->is_robots ? (curl_off_t)0 : (curl_off_t)F.o.max_body);
 	curl_easy_setopt(e, CURLOPT_URL, job_target(j));
+	curl_slist_free_all(j->resolve);
+	j->resolve = dns_resolve_list(j, job_target(j));
+	curl_easy_setopt(e, CURLOPT_RESOLVE, j->resolve);
 	set_request(e, j);
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, (long)j->is_robots);
+	/* The last request to a host closes its connection: kept idle, a
+	 * broad crawl's would fill libcurl's cache, and curl 7.88 evicts the
+	 * oldest by walking every host it ever cached (the host's entry
+	 * stays behind), which made each request cost the number of hosts
+	 * seen.  A host with requests waiting keeps its connection. */
+	curl_easy_setopt(e, CURLOPT_FORBID_REUSE,
+			 (long)(!j->is_robots && !j->host->fresh && !j->host->retry));
 	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, j);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, (char *)j);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, j);

@@ -73,7 +73,7 @@ expect_bad fetch "--burst 0.5" "invalid value '0.5' for --burst: want a number o
 expect_bad fetch "--max-body 5T" "invalid value '5T' for --max-body: want a size, K/M/G suffixes"
 expect_bad fetch "--buffer 1023" "invalid value '1023' for --buffer: want a size of 1K or more, K/M/G suffixes"
 expect_bad fetch "--max-record 63" "invalid value '63' for --max-record: want a size of 64 or more, K/M/G suffixes"
-expect_bad fetch "--pace-by domain" "invalid value 'domain' for --pace-by: want host or site"
+expect_bad fetch "--pace-by domain" "invalid value 'domain' for --pace-by: want host, site or ip"
 expect_bad fetch "--redirects Any" "invalid value 'Any' for --redirects: want any, same-site or same-host"
 expect_bad fetch "--min-yield 1.5" "invalid value '1.5' for --min-yield: want a fraction from 0 to 1"
 expect_bad fetch "--recrawl 1w" "invalid value '1w' for --recrawl: want an age: seconds, or a number with s, m, h or d"

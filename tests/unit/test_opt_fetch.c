@@ -21,7 +21,7 @@ main(void)
 	check_double("delay", 0, o->delay);
 	check_double("rate", 0, o->rate);
 	check_double("burst", 1, o->burst);
-	check_int("pace_by_site", 0, o->pace_by_site);
+	check_int("pace_by", 0, o->pace_by);
 	check_true("no policy", !F.policy_path && !F.policy);
 	check_double("timeout", 30, o->timeout);
 	check_double("connect_timeout", 10, o->connect_timeout);
