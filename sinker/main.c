@@ -86,7 +86,8 @@ print_out(const char *s)
 }
 
 /* Parses argv into k and decides the target kind; exits 64 on any
- * usage error, 0 after --help, --schema or --version. */
+ * usage error, 73 for a --stats or --metrics file it could not write,
+ * 0 after --help, --schema or --version. */
 static void
 parse_args(int argc, char **argv, sink *k)
 {
@@ -186,6 +187,11 @@ parse_args(int argc, char **argv, sink *k)
 			  k->shown);
 	if (k->is_dir && (k->db_flags & (SDB_BODY | SDB_LINKS)))
 		msg_usage("--body and --links need a database target");
+	/* Written every 5 s and at exit: found out now, not at the end. */
+	if (k->stats)
+		msg_need_output("stats", k->stats);
+	if (k->metrics)
+		msg_need_output("metrics", k->metrics);
 }
 
 /* Makes everything put so far durable (db) or written (jsonl).  Any
