@@ -79,11 +79,11 @@ ack_note(const msgpack_object *rec, int stored)
 	a->verdict = acc && acc->type == MSGPACK_OBJECT_BOOLEAN ? acc->via.boolean : -1;
 	/* The frontier keeps the validators of the row stored: a page
 	 * stored replaces them with its own; any other record stored as
-	 * the row (a failure or a 304 with no good page before it) clears
-	 * them, so the next recrawl asks unconditionally and cannot be
-	 * answered 304 to a row without a page; a 304 that kept the page
-	 * refreshes them when it sent any; a failure that kept it leaves
-	 * them (cols_kind). */
+	 * the row (a failure, a rejected page or a 304 with no good page
+	 * before it) clears them, so the next recrawl asks unconditionally
+	 * and cannot be answered 304 to a row without a good page; a 304
+	 * that kept the page refreshes them when it sent any; a failure or
+	 * a rejected page that kept it leaves them (cols_kind). */
 	char why[80];
 	enum cols_kind kind = cols_kind(rec, why, sizeof why);
 	a->replace = stored;

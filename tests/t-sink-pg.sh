@@ -88,4 +88,24 @@ err=$("$BIN/sink" "postgresql:///postgres?host=$T/none&user=sluice" </dev/null 2
 expect_match "no server: sink says so and exits 74" "sink: cannot open 'postgresql:.*/none&user=sluice': connection to server on socket .*rc=74" "$(echo "$err" | tr '\n' ' ')"
 expect_eq "a target that is neither a file nor a URI is a usage error" 64 \
 	"$("$BIN/sink" "mysql://x" </dev/null 2>/dev/null; echo $?)"
+
+# A rejected refetch (a 200 block page validate rejected) keeps a good
+# row: only last_checked and last_error change, and sink counts it.
+# --replace-rejected stores it over the good row.
+echo '{"url": "http://c.test/1", "host": "c.test", "status": 200, "title": "Article", "accepted": true}' |
+	mkrec | "$BIN/sink" -q "$PG"
+echo '{"url": "http://c.test/1", "host": "c.test", "status": 200, "title": "Access Denied",
+	"accepted": false, "reason": "rejected /Access Denied/"}' | tr -d '\n' | mkrec >"$T/blocked.mp"
+before=$(pq "$PG" "select stored_at, last_checked from pages where url = 'http://c.test/1'")
+"$BIN/sink" "$PG" <"$T/blocked.mp" 2>"$T/err"
+expect_eq "a rejected refetch keeps the good page, checked, with the reason" \
+	"Article|1|rejected /Access Denied/|kept|checked" \
+	"$(pq "$PG" "select title, accepted, last_error, case when stored_at = ${before%|*} then 'kept' end,
+		case when last_checked > ${before#*|} then 'checked' end from pages where url = 'http://c.test/1'")"
+expect_eq "sink's closing note counts it" \
+	"sink: 1 records stored in '$PG': 0 unchanged, 0 failed and 1 rejected refetches kept their page" \
+	"$(cat "$T/err")"
+"$BIN/sink" -q --replace-rejected "$PG" <"$T/blocked.mp"
+expect_eq "--replace-rejected stores it over the good page" "Access Denied|0|rejected /Access Denied/" \
+	"$(pq "$PG" "select title, accepted, reason from pages where url = 'http://c.test/1'")"
 finish
