@@ -442,6 +442,10 @@ sdir_put(sdir *d, const msgpack_object *rec, double stored_at)
 		return SDB_UNCHANGED;
 	if (kind == COLS_FAILED || kind == COLS_REJECTED)
 		return SDB_KEPT;
+	/* robots.txt and sitemaps are read for their links (sink --follow),
+	 * not kept: no page to write. */
+	if (rec_sitemap(rec))
+		return SDB_STORED;
 	if (!d->in_txn) {
 		if (step(d->begin) < 0)
 			goto db_error;
