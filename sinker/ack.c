@@ -24,6 +24,7 @@ typedef struct ack {
 } ack;
 
 static ack_opts opt;
+static char *shown;   /* opt.path as messages show it: never a password */
 static fr *front;
 static int shared;
 static ack *acks;
@@ -34,10 +35,12 @@ ack_open(const ack_opts *o, sqlite3 *db, PGconn *pgc)
 {
 	char err[256];
 	opt = *o;
+	if (!(shown = url_shown(o->path)))
+		shown = xstrdup(o->path);
 	shared = db || pgc;
 	front = fr_open(o->path, db, pgc, err, sizeof err);
 	if (!front)
-		msg_die(EX_IOERR, "cannot open '%s': %s", o->path, err);
+		msg_die(EX_IOERR, "cannot open '%s': %s", shown, err);
 }
 
 int
@@ -173,7 +176,7 @@ follow(const ack *a)
 		if (url_fetchable(u.scheme) && in_scope(u.host, scope) && wanted(u.canon)) {
 			int added = fr_add(front, u.canon, u.host, scope, depth + 1, a->url);
 			if (added < 0)
-				msg_die(EX_IOERR, "cannot add to '%s': %s", opt.path,
+				msg_die(EX_IOERR, "cannot add to '%s': %s", shown,
 					fr_error(front));
 			admitted += added;
 		}
@@ -213,7 +216,7 @@ ack_flush(void)
 		goto fail;
 	return;
 fail:
-	msg_die(EX_IOERR, "cannot update '%s': %s", opt.path, fr_error(front));
+	msg_die(EX_IOERR, "cannot update '%s': %s", shown, fr_error(front));
 }
 
 void
@@ -222,4 +225,5 @@ ack_close(void)
 	fr_close(front);
 	front = NULL;
 	free(acks);
+	free(shown);
 }

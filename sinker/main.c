@@ -31,8 +31,9 @@ static const char usage[] =
 	"usage: sink [OPTION...] TARGET\n"
 	"       sink --queue DB [--follow ...] [OPTION...] TARGET\n"
 	"       sink --schema | --help | --version\n"
-	"TARGET is FILE.db (SQLite), postgresql://... (PostgreSQL), FILE.jsonl\n"
-	"(JSON lines, appended), - (stdout) or DIR/ (a Markdown file a page).\n"
+	"TARGET is FILE.db (SQLite), postgresql://... or 'host=... dbname=...'\n"
+	"(PostgreSQL), FILE.jsonl (JSON lines, appended), - (stdout) or DIR/ (a\n"
+	"Markdown file a page).\n"
 	"See docs/sink.md.\n"
 	"\n";
 
@@ -178,7 +179,7 @@ parse_args(int argc, char **argv, sink *k)
 	if (optind + 1 < argc)
 		msg_usage("unexpected argument '%s'", argv[optind + 1]);
 	k->target = argv[optind];
-	/* A postgresql:// target may hold a password: never shown. */
+	/* A PostgreSQL target may hold a password: never shown. */
 	if (!(k->shown = url_shown(k->target)))
 		k->shown = xstrdup(k->target);
 	if ((k->q.follow || k->q.n_include || k->q.n_exclude || k->q.max_pages) && !k->q.path)

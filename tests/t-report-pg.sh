@@ -148,6 +148,16 @@ expect_eq "a bad option: exit 64" 64 "$e3"
 expect_eq "the password appears in no output" "" \
 	"$(grep -l 'pw-s3cret' "$T/pw.out" "$T/pw.html" "$T/e1.out" "$T/e2.out" "$T/e3.out")"
 
+# libpq's keyword form works as a URI does, its password hidden too.
+K="host=$PGDIR dbname=three user=sluice password=pw-s3cret"
+"$report" "$K" --queue "$K" >"$T/kw.out" 2>&1
+expect_eq "libpq keywords: the same report" "$(counts "$T/pg.out")" "$(counts "$T/kw.out")"
+"$report" "host=$PGDIR dbname=nodb user=sluice password=pw-s3cret" >"$T/kw2.out" 2>&1
+expect_eq "libpq keywords of a database that is not there: exit 66, password hidden" \
+	"66 report: cannot open 'host=$PGDIR dbname=nodb user=sluice password=***': connection to server on socket \"$PGDIR/.s.PGSQL.5432\" failed: FATAL: database \"nodb\" does not exist" \
+	"$? $(cat "$T/kw2.out")"
+expect_eq "the password appears in neither" "" "$(grep -l 'pw-s3cret' "$T/kw.out" "$T/kw2.out")"
+
 # A PostgreSQL database that is not sink's.
 "$report" "$PG" >"$T/e4.out" 2>&1
 expect_eq "a database without pages: exit 65, saying so" \

@@ -108,4 +108,26 @@ expect_eq "sink's closing note counts it" \
 "$BIN/sink" -q --replace-rejected "$PG" <"$T/blocked.mp"
 expect_eq "--replace-rejected stores it over the good page" "Access Denied|0|rejected /Access Denied/" \
 	"$(pq "$PG" "select title, accepted, reason from pages where url = 'http://c.test/1'")"
+
+# libpq's keyword form is a PostgreSQL target too, and its password is
+# shown nowhere (trust authentication lets it through unused): not in
+# the closing note, not when the database or the queue is not there,
+# not when the string is no connection string after all.
+kw() { echo "host=$PGDIR dbname=$1 user=sluice password=hunter2"; }
+echo '{"url": "http://k.test/1", "host": "k.test", "status": 200}' | mkrec | "$BIN/sink" "$(kw postgres)" 2>"$T/kw1"
+expect_eq "a keyword target: the row stored, the note with *** for the password" \
+	"0 1 sink: 1 records stored in 'host=$PGDIR dbname=postgres user=sluice password=***'" \
+	"$? $(pq "$PG" "select count(*) from pages where url = 'http://k.test/1'") $(cat "$T/kw1")"
+"$BIN/sink" "$(kw nodb)" </dev/null 2>"$T/kw2"
+expect_eq "a database that is not there: exit 74, the password hidden" \
+	"74 sink: cannot open 'host=$PGDIR dbname=nodb user=sluice password=***': connection to server on socket \"$PGDIR/.s.PGSQL.5432\" failed: FATAL:  database \"nodb\" does not exist" \
+	"$? $(cat "$T/kw2")"
+"$BIN/sink" --queue "$(kw nodb)" "$T/kw.jsonl" </dev/null 2>"$T/kw3"
+expect_match "a --queue that is not there: exit 74, the password hidden" \
+	"^74 sink: cannot open 'host=$PGDIR dbname=nodb user=sluice password=\*\*\*': " "$? $(cat "$T/kw3")"
+"$BIN/sink" "hots=db password=hunter2" </dev/null 2>"$T/kw4"
+expect_eq "not a connection string: a usage error, the password hidden" \
+	"64 sink: unknown target 'hots=db password=***': want FILE.db, a postgresql:// URI, FILE.jsonl, - or DIR/" \
+	"$? $(head -1 "$T/kw4")"
+expect_eq "hunter2 appears in no message" "" "$(grep -l hunter2 "$T"/kw[1-4])"
 finish
