@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 #include "num.h"
 #include "opt.h"
 #include "sql.h"
+#include "url.h"
 #include "xalloc.h"
 
 #define SLUICE_URL "https://sluice.invalid/bot"
@@ -222,7 +224,8 @@ static const opt_def opts[O_N] = {
 	[O_SHARD] = OPT_SPECIAL(0, "shard", "K/N", "take only the URLs whose host is in shard K of N\n(docs/scale.md)",
 		.man = "take only the URLs whose host is in shard \\fIK\\fR of \\fIN\\fR (1 <= K <= N); see SHARDING"),
 	[H_JOBS] = OPT_HEADING("Durable jobs (docs/queue.md):"),
-	[O_QUEUE] = OPT_STRING(0, "queue", "DB", &F.o.queue, NULL, "take URLs from the SQLite frontier DB (FILEs seed it)",
+	[O_QUEUE] = OPT_STRING(0, "queue", "DB", &F.o.queue, NULL,
+		"take URLs from the frontier DB, an SQLite file or a\npostgresql:// URI (FILEs seed it)",
 		.man = "durable jobs over a frontier, an SQLite file or a PostgreSQL database named by a postgresql:// URI that fetches on several machines share, each host owned by one fetch at a time (docs/queue.md); FILEs seed it; a URL to retry goes back to the frontier with the time it may go"),
 	[O_SITEMAPS] = OPT_CALL(0, "sitemaps", "HOST", &F.o.sitemaps, slist_add, NULL,
 		"seed the job with HOST's robots.txt, whose sitemaps\nparse and sink --follow then crawl; repeatable",
@@ -274,10 +277,11 @@ credentials(const char *name, const char *a)
 {
 	char *v = NULL;
 	if (a[0] == '@') {
+		msg_need_input(name, a + 1, MSG_IN_FILE);
 		FILE *f = fopen(a + 1, "r");
 		size_t cap = 0;
-		if (!f)
-			msg_usage("--%s: cannot open '%s': %s", name, a + 1, strerror(errno));
+		if (!f)   /* gone since the check */
+			msg_die(EX_NOINPUT, "--%s: cannot read '%s': %s", name, a + 1, strerror(errno));
 		ssize_t n = getline(&v, &cap, f);
 		fclose(f);
 		if (n < 0)
@@ -288,6 +292,57 @@ credentials(const char *name, const char *a)
 	if (!strchr(v, ':') || v[0] == ':')
 		opt_bad(name, "***", "USER:PASS, or @FILE holding it (fetch never prompts)");
 	return v;
+}
+
+/* Whether libcurl sends requests through proxy URL p: its scheme is one
+ * of libcurl's proxy schemes (none: http), https only when libcurl was
+ * built with HTTPS proxy support.  Any other scheme libcurl would refuse
+ * at the first request, after the crawl had started. */
+static int
+proxy_ok(const char *p)
+{
+	static const char *const schemes[] = {
+		"http", "https", "socks4", "socks4a", "socks5", "socks5h", NULL
+	};
+	const char *end = strstr(p, "://");
+	if (!end)
+		return 1;
+	size_t n = (size_t)(end - p);
+	for (const char *const *s = schemes; *s; s++)
+		if (strlen(*s) == n && strncasecmp(p, *s, n) == 0)
+			return strcmp(*s, "https") != 0 ||
+			       (curl_version_info(CURLVERSION_NOW)->features & CURL_VERSION_HTTPS_PROXY);
+	return 0;
+}
+
+/* The files the options name, by lib/msg.h's rule: each read or made
+ * later is checked now, so a mistake stops fetch before its first
+ * request rather than after its last (exits 64, 66 or 73). */
+static void
+check_files(const fetch_opts *o)
+{
+	if (o->proxy && !proxy_ok(o->proxy)) {
+		char *shown = url_shown(o->proxy);   /* never its password */
+		opt_bad("proxy", shown ? shown : o->proxy,
+			"SCHEME://HOST[:PORT] with SCHEME http, https, socks4, socks4a,"
+			" socks5 or socks5h");
+	}
+	if (F.policy_path)
+		msg_need_input("policy", F.policy_path, MSG_IN_FILE);
+	if (o->cacert)
+		msg_need_input("cacert", o->cacert, MSG_IN_FILE);
+	if (o->capath)
+		msg_need_input("capath", o->capath, MSG_IN_DIR);
+	if (o->netrc_file)
+		msg_need_input("netrc-file", o->netrc_file, MSG_IN_FILE);
+	if (o->sink_stats)
+		msg_need_input("sink-stats", o->sink_stats, MSG_IN_LATER);
+	if (o->stats)
+		msg_need_output("stats", o->stats);
+	if (o->metrics)
+		msg_need_output("metrics", o->metrics);
+	if (o->cookies)
+		msg_need_output("cookies", o->cookies);
 }
 
 static _Noreturn void
@@ -302,7 +357,8 @@ print_version(void)
 }
 
 /* Parses argv into F.o, F.policy and the statics above; exits 64 on any
- * usage error, 0 after --help or --version. */
+ * usage error, 66 or 73 for a file (check_files), 0 after --help or
+ * --version. */
 static void
 parse_options(int argc, char **argv)
 {
@@ -313,6 +369,8 @@ parse_options(int argc, char **argv)
 		const char *a = optarg, *name = opts[i].name;
 		switch (i) {
 		case O_HEADER:
+			if (a[0] == '@')
+				msg_need_input(name, a + 1, MSG_IN_FILE);
 			if (hdr_add(&o->headers, a, err, sizeof err) != 0)
 				msg_usage("--header: %s", err);
 			break;
@@ -336,6 +394,7 @@ parse_options(int argc, char **argv)
 		snprintf(want, sizeof want, "ADDR/PREFIX ranges, comma-separated (%s)", why);
 		opt_bad("private-ranges", private_ranges, want);
 	}
+	check_files(o);
 	if (F.policy_path) {
 		int rc = policy_load(F.policy_path, &F.policy, err, sizeof err);
 		if (rc == EX_USAGE)

@@ -2,11 +2,23 @@
  *
  * Messages follow `prog: what failed: why`, lowercase, no final period.
  * Exit codes are sysexits(3): 0 done, 64 usage (EX_USAGE), 65 malformed
- * input (EX_DATAERR), 66 an input file not opened (EX_NOINPUT), 70
+ * input (EX_DATAERR), 66 an input file not read (EX_NOINPUT), 70
  * internal (EX_SOFTWARE), 71 system: out of memory, fork, pipe, thread,
- * poll (EX_OSERR), 74 I/O error (EX_IOERR); 128+N died of signal N.
- * msg_exits is that set; test_msg checks it against docs/records.md's
- * "Exit status" table and each man page's EXIT STATUS.
+ * poll (EX_OSERR), 73 an output file not created (EX_CANTCREAT), 74 I/O
+ * error (EX_IOERR); 128+N died of signal N.  msg_exits is that set;
+ * test_msg checks it against docs/records.md's "Exit status" table and
+ * each man page's EXIT STATUS.
+ *
+ * The rule for a mistake in the command line, the same in every
+ * program and checked before any work starts, so that a run that would
+ * fail at its end (a --stats file in a missing directory, a cookie jar
+ * that cannot be saved) never starts (docs/records.md, "Mistakes in the
+ * command line"):
+ *   - a bad option or value: 64 (msg_usage, opt_bad);
+ *   - a file the program must read, for a flag or as input, that cannot
+ *     be read: 66 (msg_need_input);
+ *   - a file it will write that cannot be created (a missing or
+ *     unwritable directory, an unwritable file): 73 (msg_need_output).
  */
 #ifndef SLUICE_MSG_H
 #define SLUICE_MSG_H
@@ -52,6 +64,27 @@ _Noreturn void msg_bad_option(char **argv);
 /* Prints `name version` and the versions of the libraries the program
  * links (a NULL-terminated list of strings), then exits 0. */
 _Noreturn void msg_version(const char *const *libs);
+
+/* What msg_need_input wants at a path. */
+enum msg_input {
+	MSG_IN_FILE,    /* a file it reads now: not a directory */
+	MSG_IN_DIR,     /* a directory it reads now (--capath) */
+	MSG_IN_LATER,   /* a file another program writes while this one
+			   runs (fetch --sink-stats): read when there; the
+			   directory it will be made in must exist */
+};
+
+/* The input rule: exits 66 with `prog: --flag: cannot read 'path': why`
+ * unless path is what kind wants and can be opened for reading.  flag
+ * is the option's long name, without the dashes. */
+void msg_need_input(const char *flag, const char *path, enum msg_input kind);
+
+/* The output rule: exits 73 with `prog: --flag: cannot write 'path':
+ * why` unless path could be written now: its directory exists and may
+ * be written (the files are replaced through a temporary name beside
+ * them), and path, when it exists, is no directory and may be written.
+ * Creates nothing. */
+void msg_need_output(const char *flag, const char *path);
 
 /* For stdout failures: EPIPE (downstream quit) exits 0 quietly, anything
  * else dies with 74. */

@@ -10,7 +10,18 @@
 int
 pgsql_is_uri(const char *target)
 {
-	return strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
+	if (strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0)
+		return 1;
+	/* Keyword form: libpq refuses any word that is not its keyword, so
+	 * "pages.db" or "a=b.db" is a file name. */
+	if (!strchr(target, '='))
+		return 0;
+	char *err = NULL;
+	PQconninfoOption *o = PQconninfoParse(target, &err);
+	int ok = o != NULL;
+	PQconninfoFree(o);
+	PQfreemem(err);
+	return ok;
 }
 
 static void

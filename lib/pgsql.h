@@ -7,7 +7,10 @@
 #include <libpq-fe.h>
 #include <stddef.h>
 
-/* Whether target is a libpq connection URI rather than a file name. */
+/* Whether target names a PostgreSQL database rather than a file: a
+ * libpq connection URI (postgresql://, postgres://), or a connection
+ * string of libpq's keywords ("host=db dbname=crawl password=..."),
+ * which a file name never parses as. */
 int pgsql_is_uri(const char *target);
 
 /* Connects to uri with server NOTICEs silenced (CREATE ... IF NOT EXISTS

@@ -107,6 +107,43 @@ query_password(const char *u, size_t *from, size_t *to)
 	return 0;
 }
 
+/* The value of the first password keyword at or after byte start of a
+ * libpq keyword/value string u ("host=db password='a b'"), read as
+ * libpq reads it (spaces around '=', a value quoted in '' or ending at a
+ * space, backslash escapes): [*from, *to), or 0 when there is none, or
+ * u is not such a string. */
+static int
+keyword_password(const char *u, size_t start, size_t *from, size_t *to)
+{
+	if (strstr(u, "://"))
+		return 0;
+	for (const char *p = u + start;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		const char *k = p;
+		while (*p && *p != '=' && !isspace((unsigned char)*p))
+			p++;
+		size_t klen = (size_t)(p - k);
+		while (isspace((unsigned char)*p))
+			p++;
+		if (klen == 0 || *p != '=')
+			return 0;
+		for (p++; isspace((unsigned char)*p); p++)
+			;
+		const char *v = p;
+		int quoted = *p == '\'';
+		for (p += quoted; *p && (quoted ? *p != '\'' : !isspace((unsigned char)*p)); p++)
+			if (*p == '\\' && p[1])
+				p++;
+		p += quoted && *p;
+		if (klen == 8 && strncasecmp(k, "password", 8) == 0) {
+			*from = (size_t)(v - u);
+			*to = (size_t)(p - u);
+			return 1;
+		}
+	}
+}
+
 char *
 url_shown(const char *u)
 {
@@ -125,6 +162,12 @@ url_shown(const char *u)
 			s = masked(u, (size_t)(colon + 1 - u), (size_t)(at - u));
 	}
 	if (query_password(s ? s : u, &from, &to)) {
+		char *t = masked(s ? s : u, from, to);
+		free(s);
+		s = t;
+	}
+	/* libpq takes the last password given: every one is masked. */
+	for (size_t at = 0; keyword_password(s ? s : u, at, &from, &to); at = from + 3) {
 		char *t = masked(s ? s : u, from, to);
 		free(s);
 		s = t;

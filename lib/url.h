@@ -41,8 +41,9 @@ int url_fetchable(const char *scheme);
 void url_parts_free(url_parts *p);
 
 /* URL u with the password of its user:pass@ (and of a postgresql://
- * URI's password= parameter) as *** (malloc'd), or NULL when it has
- * none: how a URL or a URI is shown in records and messages. */
+ * URI's password= parameter, or of libpq's keyword form, "host=db
+ * password=x") as *** (malloc'd), or NULL when it has none: how a URL,
+ * a URI or a database is shown in records and messages. */
 char *url_shown(const char *u);
 /* Puts URL u in record b under key, shown as url_shown shows it: how
  * every URL of a record is written. */

@@ -25,6 +25,7 @@
 #include "sel.h"
 #include "src.h"
 #include "stop.h"
+#include "wurl.h"
 #include "xalloc.h"
 
 #define PARSE_MAX_JOBS 256
@@ -142,8 +143,9 @@ parse_args(int argc, char **argv, pargs *a, page_opts *opts, ex_field *fields)
 			.man = "write \\fBmarkdown\\fR: CommonMark of the page's body, or of its main content with \\fB\\-\\-main\\fR: headings, paragraphs, emphasis, links and images made absolute, lists, block quotes, fenced code, GitHub tables, line breaks; the title first as a heading"),
 		[O_HTML] = OPT_FLAG(0, "html", &a->html, 1, "operands are HTML files, not a record stream",
 			.man = "operands are HTML files; each becomes a record with \\fBurl\\fR = file:// and its absolute path"),
-		[O_BASE] = OPT_STRING(0, "base", "URL", &a->base, NULL, "with --html: url and base for links",
-			.man = "with \\fB\\-\\-html\\fR: use \\fIURL\\fR as url, final_url and link base"),
+		[O_BASE] = OPT_STRING(0, "base", "URL", &a->base, NULL,
+			"with --html: the url (and base for links) of a lone\nFILE; with several, each FILE's name joined to URL",
+			.man = "with \\fB\\-\\-html\\fR: use \\fIURL\\fR (http or https) as url, final_url and link base of a lone \\fIFILE\\fR; with several, each gets its name resolved against \\fIURL\\fR (\\fB\\-\\-base https://example.com/docs/ a.html b.html\\fR: https://example.com/docs/a.html and .../b.html), so each is a page of its own"),
 		[O_MAXREC] = OPT_MAX_RECORD(&a->max_record, 1, "largest input record, K/M/G suffixes",
 			.man = "refuse input records larger than \\fIBYTES\\fR, K/M/G suffixes"),
 		/* 30: far above any honest page (the 20 MB one of the tests
@@ -188,6 +190,13 @@ parse_args(int argc, char **argv, pargs *a, page_opts *opts, ex_field *fields)
 		msg_usage("--html needs at least one FILE");
 	if (a->base && !a->html)
 		msg_usage("--base needs --html");
+	if (a->base) {
+		wurl base;
+		const char *why;
+		if (wurl_parse(a->base, strlen(a->base), NULL, &base, &why) != WURL_OK)
+			opt_bad("base", a->base, "an absolute http or https URL");
+		wurl_free(&base);
+	}
 	/* Only a worker can be stopped in the middle of a page. */
 	if (a->jobs == 0 && max_time_set && a->max_time > 0)
 		msg_usage("--max-parse-time needs workers (-j 1 or more)");

@@ -1,8 +1,10 @@
 #include "src.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,6 +12,7 @@
 
 #include "msg.h"
 #include "stop.h"
+#include "wurl.h"
 
 int
 src_init_stream(src *s, int fd, size_t max_record)
@@ -131,6 +134,42 @@ src_file_record(src *s, const char *url, const char *body, size_t n)
 	msgpack_pack_bin_body(&pk, body, n);
 }
 
+/* The url of --html file path under --base (an http(s) URL: parse's
+ * main checks it): the base itself for a lone file; with several, the
+ * file's name resolved against it (--base https://example.com/docs/
+ * a.html b.html: .../docs/a.html, .../docs/b.html), so that each keeps
+ * a name, and a row in sink, of its own.  malloc'd, or NULL. */
+static char *
+src_file_url(const src *s, const char *path)
+{
+	if (s->nfiles == 1)
+		return strdup(s->base);
+	const char *name = strrchr(path, '/');
+	name = name ? name + 1 : path;
+	/* The name is one path segment: '?', '#', '%', ':' or '/' in it
+	 * are its own bytes, not a URL's syntax. */
+	char *seg = malloc(strlen(name) * 3 + 1), *o = seg;
+	if (!seg)
+		return NULL;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		if (isalnum(*c) || strchr("-._~!$&'()*+,;=@", *c))
+			*o++ = (char)*c;
+		else
+			o += sprintf(o, "%%%02X", *c);
+	}
+	*o = '\0';
+	wurl b, u;
+	const char *why;
+	char *url = NULL;
+	if (wurl_parse(s->base, strlen(s->base), NULL, &b, &why) == WURL_OK) {
+		if (wurl_parse(seg, strlen(seg), &b, &u, &why) == WURL_OK)
+			url = u.href;
+		wurl_free(&b);
+	}
+	free(seg);
+	return url;
+}
+
 /* The record for the next readable --html file, or REC_EOF; unreadable
  * files are reported and counted, not fatal. */
 static int
@@ -148,7 +187,7 @@ src_next_file(src *s, const char **raw, size_t *rawn, msgpack_object *o)
 		}
 		char abs[PATH_MAX], *url = NULL;
 		if (s->base) {
-			url = strdup(s->base);
+			url = src_file_url(s, path);
 		} else if (realpath(path, abs)) {
 			url = malloc(strlen(abs) + 8);
 			if (url)

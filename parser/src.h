@@ -19,7 +19,8 @@ typedef struct src {
 	/* --html */
 	char *const *files;
 	int nfiles, next;
-	const char *base;    /* --base: url and final_url of every file */
+	const char *base;    /* --base: url and final_url of a lone file; with
+				several, what their names resolve against */
 	size_t max_record;
 	msgpack_sbuffer rec;
 	msgpack_zone zone;
@@ -30,8 +31,9 @@ typedef struct src {
 /* A stream source reading records from fd. */
 int src_init_stream(src *s, int fd, size_t max_record);
 
-/* A source of the HTML files files[0..n), with url file://ABSPATH, or
- * base when it is not NULL. */
+/* A source of the HTML files files[0..n), with url file://ABSPATH, or,
+ * when base (an http(s) URL) is not NULL, base for a lone file and each
+ * file's name resolved against base for several. */
 int src_init_files(src *s, char *const *files, int n, const char *base,
 		   size_t max_record);
 void src_free(src *s);

@@ -150,6 +150,8 @@ parse_options(int argc, char **argv)
 		switch (i) {
 		case O_HEADER: {
 			char err[512];
+			if (optarg[0] == '@')
+				msg_need_input("header", optarg + 1, MSG_IN_FILE);
 			if (hdr_add(&o->headers, optarg, err, sizeof err) != 0)
 				msg_usage("--header: %s", err);
 			break;
@@ -163,6 +165,10 @@ parse_options(int argc, char **argv)
 		snprintf(want, sizeof want, "ADDR/PREFIX ranges, comma-separated (%s)", why);
 		opt_bad("private-ranges", private_ranges, want);
 	}
+	/* The jar is written at exit: a place it cannot go is found now,
+	 * before a page is rendered (lib/msg.h's rule). */
+	if (o->cookies)
+		msg_need_output("cookies", o->cookies);
 	if (o->cookies && cookies_load(o->cookies, why, sizeof why) != 0)
 		msg_die(EX_NOINPUT, "%s", why);
 	if (access(o->chromium, X_OK) != 0)

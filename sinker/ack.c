@@ -24,6 +24,7 @@ typedef struct ack {
 } ack;
 
 static ack_opts opt;
+static char *shown;   /* opt.path as messages show it: never a password */
 static fr *front;
 static int shared;
 static ack *acks;
@@ -34,10 +35,12 @@ ack_open(const ack_opts *o, sqlite3 *db, PGconn *pgc)
 {
 	char err[256];
 	opt = *o;
+	if (!(shown = url_shown(o->path)))
+		shown = xstrdup(o->path);
 	shared = db || pgc;
 	front = fr_open(o->path, db, pgc, err, sizeof err);
 	if (!front)
-		msg_die(EX_IOERR, "cannot open '%s': %s", o->path, err);
+		msg_die(EX_IOERR, "cannot open '%s': %s", shown, err);
 }
 
 int
@@ -79,11 +82,11 @@ ack_note(const msgpack_object *rec, int stored)
 	a->verdict = acc && acc->type == MSGPACK_OBJECT_BOOLEAN ? acc->via.boolean : -1;
 	/* The frontier keeps the validators of the row stored: a page
 	 * stored replaces them with its own; any other record stored as
-	 * the row (a failure or a 304 with no good page before it) clears
-	 * them, so the next recrawl asks unconditionally and cannot be
-	 * answered 304 to a row without a page; a 304 that kept the page
-	 * refreshes them when it sent any; a failure that kept it leaves
-	 * them (cols_kind). */
+	 * the row (a failure, a rejected page or a 304 with no good page
+	 * before it) clears them, so the next recrawl asks unconditionally
+	 * and cannot be answered 304 to a row without a good page; a 304
+	 * that kept the page refreshes them when it sent any; a failure or
+	 * a rejected page that kept it leaves them (cols_kind). */
 	char why[80];
 	enum cols_kind kind = cols_kind(rec, why, sizeof why);
 	a->replace = stored;
@@ -173,7 +176,7 @@ follow(const ack *a)
 		if (url_fetchable(u.scheme) && in_scope(u.host, scope) && wanted(u.canon)) {
 			int added = fr_add(front, u.canon, u.host, scope, depth + 1, a->url);
 			if (added < 0)
-				msg_die(EX_IOERR, "cannot add to '%s': %s", opt.path,
+				msg_die(EX_IOERR, "cannot add to '%s': %s", shown,
 					fr_error(front));
 			admitted += added;
 		}
@@ -213,7 +216,7 @@ ack_flush(void)
 		goto fail;
 	return;
 fail:
-	msg_die(EX_IOERR, "cannot update '%s': %s", opt.path, fr_error(front));
+	msg_die(EX_IOERR, "cannot update '%s': %s", shown, fr_error(front));
 }
 
 void
@@ -222,4 +225,5 @@ ack_close(void)
 	fr_close(front);
 	front = NULL;
 	free(acks);
+	free(shown);
 }

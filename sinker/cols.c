@@ -111,6 +111,15 @@ cols_kind(const msgpack_object *rec, char *why, size_t n)
 		snprintf(why, n, "status %lld", (long long)status);
 		return COLS_FAILED;
 	}
+	/* A block page served 200 ("Access Denied") is no page either:
+	 * validate said so. */
+	const msgpack_object *acc = rec_get(rec, "accepted");
+	if (acc && acc->type == MSGPACK_OBJECT_BOOLEAN && !acc->via.boolean) {
+		if (!rec_str(rec, "reason", &err, &len))
+			err = "rejected", len = 8;
+		snprintf(why, n, "%.*s", (int)len, err);
+		return COLS_REJECTED;
+	}
 	return COLS_PAGE;
 }
 

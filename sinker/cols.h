@@ -30,10 +30,14 @@ enum cols_kind {
 	COLS_UNCHANGED,  /* rec_not_modified: any stored row is kept */
 	COLS_FAILED,     /* `error`, or a status outside 2xx (a 304 without
 			  * not_modified too): a good stored row is kept */
+	COLS_REJECTED,   /* an answer validate rejected (`accepted: false`):
+			  * a good stored row is kept, unless sink
+			  * --replace-rejected */
 };
 
-/* rec's kind; for COLS_FAILED, why into why (the error word, or
- * "status N"), else "". */
+/* rec's kind; why into why: for COLS_FAILED the error word, or
+ * "status N"; for COLS_REJECTED validate's reason (or "rejected"); else
+ * "". */
 enum cols_kind cols_kind(const msgpack_object *rec, char *why, size_t n);
 
 /* The string value of response header name (lowercase) in rec's
@@ -44,7 +48,8 @@ const msgpack_object *cols_header(const msgpack_object *rec, const char *name);
  * url ?1, last_checked ?2, last_error ?3, etag ?4 and last_modified ?5
  * (each replacing the row's unless NULL).  With ?6 = 1 any row is kept
  * (COLS_UNCHANGED); with 0 only a good one: 2xx, no error, not rejected
- * (COLS_FAILED).  No row changed: store the record as a page. */
+ * (COLS_FAILED, COLS_REJECTED).  No row changed: store the record as a
+ * page. */
 extern const char cols_keep[];
 
 /* Near-duplicates (docs/sink.md, "Duplicates"): a page is a copy of an

@@ -264,11 +264,11 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 			return -1;
 		db->in_txn = 1;
 	}
-	char why[80];
+	char why[256];   /* validate's reasons are as long */
 	enum cols_kind kind = cols_kind(rec, why, sizeof why);
 	msgpack_sbuffer tmp;
 	msgpack_sbuffer_init(&tmp);
-	if (kind != COLS_PAGE) {
+	if (sdb_keeps(db->flags, kind)) {
 		sqlite3_stmt *k = db->keep;
 		bind_obj(k, 1, url, &tmp);
 		sqlite3_bind_double(k, 2, stored_at);
@@ -283,7 +283,7 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 		sqlite3_clear_bindings(k);
 		if (rc < 0 || sqlite3_changes(db->h) > 0) {
 			msgpack_sbuffer_destroy(&tmp);
-			return rc < 0 ? -1 : kind == COLS_UNCHANGED ? SDB_UNCHANGED : SDB_KEPT;
+			return rc < 0 ? -1 : sdb_kept(kind);
 		}
 	}
 	sqlite3_stmt *st = db->upsert;
@@ -327,6 +327,20 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 	if (rc == 0 && (db->flags & SDB_LINKS))
 		rc = put_links(db, url, rec_get(rec, "links"));
 	return rc;
+}
+
+int
+sdb_keeps(int flags, enum cols_kind kind)
+{
+	return kind == COLS_UNCHANGED || kind == COLS_FAILED ||
+	       (kind == COLS_REJECTED && !(flags & SDB_REPLACE_REJECTED));
+}
+
+int
+sdb_kept(enum cols_kind kind)
+{
+	return kind == COLS_UNCHANGED ? SDB_UNCHANGED : kind == COLS_REJECTED ? SDB_KEPT_REJECTED
+									     : SDB_KEPT;
 }
 
 int

@@ -15,29 +15,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cols.h"
+
 typedef struct sdb sdb;
 
-enum { SDB_BODY = 1, SDB_LINKS = 2 };
+/* SDB_REPLACE_REJECTED: a rejected record replaces a good row too. */
+enum { SDB_BODY = 1, SDB_LINKS = 2, SDB_REPLACE_REJECTED = 4 };
 
 /* The schema, as run at open and printed by --schema. */
 extern const char sdb_schema[];
 
 /* Opens (creating) path, sets WAL, creates the schema and prepares the
- * statements; or connects to the PostgreSQL database path names.  flags: SDB_BODY stores `body`, SDB_LINKS fills `links`.
+ * statements; or connects to the PostgreSQL database path names.
+ * flags: SDB_BODY stores `body`, SDB_LINKS fills `links`,
+ * SDB_REPLACE_REJECTED stores rejected records over good rows.
  * Returns the handle, or NULL with SQLite's reason in err. */
 sdb *sdb_open(const char *path, int flags, char *err, size_t errlen);
 
 /* What sdb_put did with a record. */
-enum { SDB_STORED, SDB_SKIPPED, SDB_UNCHANGED, SDB_KEPT };
+enum { SDB_STORED, SDB_SKIPPED, SDB_UNCHANGED, SDB_KEPT, SDB_KEPT_REJECTED };
 
 /* Upserts rec, starting a transaction if none is open, unless its url's
  * stored row is kept (cols_kind): a not_modified record keeps any row,
- * a failed refetch a good one; the kept row gets only last_checked and
- * last_error (and a 304's validators).  Returns SDB_STORED, SDB_SKIPPED
- * when rec has no `url` string, SDB_UNCHANGED or SDB_KEPT when the row
- * was kept for a not_modified record or a failed refetch, -1 on a
- * database error (sdb_errmsg says why). */
+ * a failed or (without SDB_REPLACE_REJECTED) rejected refetch a good
+ * one; the kept row gets only last_checked and last_error (and a 304's
+ * validators).  Returns SDB_STORED, SDB_SKIPPED when rec has no `url`
+ * string, SDB_UNCHANGED, SDB_KEPT or SDB_KEPT_REJECTED when the row was
+ * kept for a not_modified record, a failed or a rejected refetch, -1 on
+ * a database error (sdb_errmsg says why). */
 int sdb_put(sdb *db, const msgpack_object *rec, double stored_at);
+
+/* For both stores: whether a record of cols_kind kind keeps a stored
+ * row, under sdb_open's flags, and what sdb_put returns when it did. */
+int sdb_keeps(int flags, enum cols_kind kind);
+int sdb_kept(enum cols_kind kind);
 
 /* Commits the open transaction, if any.  0, or -1 on error. */
 int sdb_commit(sdb *db);

@@ -236,14 +236,14 @@ pgdb_put(pgdb *db, const msgpack_object *rec, double stored_at)
 			return -1;
 		db->in_txn = 1;
 	}
-	char why[80], stored[32];
+	char why[256], stored[32];   /* why: validate's reasons are as long */
 	enum cols_kind kind = cols_kind(rec, why, sizeof why);
 	snprintf(stored, sizeof stored, "%.17g", stored_at);
 	/* The validators, as text_of takes text (index 4 is error's, a
 	 * text column). */
 	char *etag = text_of(4, cols_header(rec, "etag"));
 	char *lm = text_of(4, cols_header(rec, "last-modified"));
-	if (kind != COLS_PAGE) {
+	if (sdb_keeps(db->flags, kind)) {
 		char *u = text_of(0, url);
 		const char *kv[6] = { u, stored, *why ? why : NULL,
 				      kind == COLS_UNCHANGED ? etag : NULL,
@@ -254,7 +254,7 @@ pgdb_put(pgdb *db, const msgpack_object *rec, double stored_at)
 		if (changed != 0) {
 			free(etag);
 			free(lm);
-			return changed < 0 ? -1 : kind == COLS_UNCHANGED ? SDB_UNCHANGED : SDB_KEPT;
+			return changed < 0 ? -1 : sdb_kept(kind);
 		}
 	}
 	char *v[COLS_N] = { 0 };

@@ -440,9 +440,12 @@ sdir_put(sdir *d, const msgpack_object *rec, double stored_at)
 	enum cols_kind kind = cols_kind(rec, why, sizeof why);
 	if (kind == COLS_UNCHANGED)
 		return SDB_UNCHANGED;
-	const msgpack_object *acc = rec_get(rec, "accepted");
-	if (kind == COLS_FAILED || (acc && acc->type == MSGPACK_OBJECT_BOOLEAN && !acc->via.boolean))
+	if (kind == COLS_FAILED || kind == COLS_REJECTED)
 		return SDB_KEPT;
+	/* robots.txt and sitemaps are read for their links (sink --follow),
+	 * not kept: no page to write. */
+	if (rec_sitemap(rec))
+		return SDB_STORED;
 	if (!d->in_txn) {
 		if (step(d->begin) < 0)
 			goto db_error;

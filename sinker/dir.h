@@ -29,9 +29,10 @@ typedef struct sdir sdir;
 sdir *sdir_open(const char *path, char *err, size_t errlen);
 
 /* Writes rec's files and notes it in the index (in a transaction the
- * caller commits).  Returns SDB_STORED; SDB_SKIPPED without a `url`
- * string; SDB_UNCHANGED for a not_modified record and SDB_KEPT for a
- * failed or rejected one (neither writes anything: an earlier file
+ * caller commits).  Returns SDB_STORED (also for robots.txt and
+ * sitemaps, rec_sitemap, which write nothing); SDB_SKIPPED without a
+ * `url` string; SDB_UNCHANGED for a not_modified record and SDB_KEPT for
+ * a failed or rejected one (neither writes anything: an earlier file
  * stays); -1 on an error (sdir_errmsg says why). */
 int sdir_put(sdir *d, const msgpack_object *rec, double stored_at);
 

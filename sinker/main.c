@@ -31,13 +31,14 @@ static const char usage[] =
 	"usage: sink [OPTION...] TARGET\n"
 	"       sink --queue DB [--follow ...] [OPTION...] TARGET\n"
 	"       sink --schema | --help | --version\n"
-	"TARGET is FILE.db (SQLite), postgresql://... (PostgreSQL), FILE.jsonl\n"
-	"(JSON lines, appended), - (stdout) or DIR/ (a Markdown file a page).\n"
+	"TARGET is FILE.db (SQLite), postgresql://... or 'host=... dbname=...'\n"
+	"(PostgreSQL), FILE.jsonl (JSON lines, appended), - (stdout) or DIR/ (a\n"
+	"Markdown file a page).\n"
 	"See docs/sink.md.\n"
 	"\n";
 
 enum {
-	O_BATCH, O_BATCH_MS, O_SYNC, O_BODY, O_LINKS, O_SCHEMA, O_MAX_RECORD,
+	O_BATCH, O_BATCH_MS, O_SYNC, O_BODY, O_LINKS, O_REPLACE_REJECTED, O_SCHEMA, O_MAX_RECORD,
 	O_QUEUE, O_FOLLOW, O_MAX_DEPTH, O_MAX_PAGES, O_INCLUDE, O_EXCLUDE,
 	O_SCOPE, O_STATS, O_METRICS, O_MAX_HOSTS, O_QUIET, O_HELP, O_VERSION, O_N
 };
@@ -60,6 +61,7 @@ typedef struct sink {
 	unsigned long long stored, skipped;
 	unsigned long long unchanged;   /* not_modified records (rec_not_modified) */
 	unsigned long long kept;        /* failed refetches that kept a good row */
+	unsigned long long kept_rejected;   /* rejected ones that did */
 	long pending;             /* records since the last commit */
 	ack_opts q;                /* --queue, when q.path is set */
 	const char *stats, *metrics;  /* --stats FILE, --metrics FILE */
@@ -86,7 +88,8 @@ print_out(const char *s)
 }
 
 /* Parses argv into k and decides the target kind; exits 64 on any
- * usage error, 0 after --help, --schema or --version. */
+ * usage error, 73 for a --stats or --metrics file it could not write,
+ * 0 after --help, --schema or --version. */
 static void
 parse_args(int argc, char **argv, sink *k)
 {
@@ -108,6 +111,9 @@ parse_args(int argc, char **argv, sink *k)
 			.man = "store the body in the \\fBbody\\fR BLOB column (*.db and postgresql:// only)"),
 		[O_LINKS] = OPT_SPECIAL(0, "links", NULL, "store links in their own table",
 			.man = "store links in table \\fBlinks\\fR(src, dst)"),
+		[O_REPLACE_REJECTED] = OPT_SPECIAL(0, "replace-rejected", NULL,
+			"a page validate rejected replaces a good one\nstored before (by default it is kept)",
+			.man = "a record validate rejected (\\fBaccepted\\fR false) replaces the row of its url even when that row is a good page; by default the good page is kept and only its \\fBlast_checked\\fR and \\fBlast_error\\fR change (*.db and postgresql:// only)"),
 		[O_SCHEMA] = OPT_SPECIAL(0, "schema", NULL, "print the schema SQL and exit"),
 		[O_MAX_RECORD] = OPT_MAX_RECORD(&k->max_record, 1, "largest input record, K/M/G suffixes",
 			.man = "largest input record accepted, K/M/G suffixes"),
@@ -147,6 +153,7 @@ parse_args(int argc, char **argv, sink *k)
 		switch (i) {
 		case O_BODY: k->db_flags |= SDB_BODY; break;
 		case O_LINKS: k->db_flags |= SDB_LINKS; break;
+		case O_REPLACE_REJECTED: k->db_flags |= SDB_REPLACE_REJECTED; break;
 		case O_SCHEMA: print_out(sdb_schema);
 		case O_INCLUDE:
 		case O_EXCLUDE: {
@@ -172,7 +179,7 @@ parse_args(int argc, char **argv, sink *k)
 	if (optind + 1 < argc)
 		msg_usage("unexpected argument '%s'", argv[optind + 1]);
 	k->target = argv[optind];
-	/* A postgresql:// target may hold a password: never shown. */
+	/* A PostgreSQL target may hold a password: never shown. */
 	if (!(k->shown = url_shown(k->target)))
 		k->shown = xstrdup(k->target);
 	if ((k->q.follow || k->q.n_include || k->q.n_exclude || k->q.max_pages) && !k->q.path)
@@ -186,6 +193,13 @@ parse_args(int argc, char **argv, sink *k)
 			  k->shown);
 	if (k->is_dir && (k->db_flags & (SDB_BODY | SDB_LINKS)))
 		msg_usage("--body and --links need a database target");
+	if (!k->is_db && (k->db_flags & SDB_REPLACE_REJECTED))
+		msg_usage("--replace-rejected needs a database target");
+	/* Written every 5 s and at exit: found out now, not at the end. */
+	if (k->stats)
+		msg_need_output("stats", k->stats);
+	if (k->metrics)
+		msg_need_output("metrics", k->metrics);
 }
 
 /* Makes everything put so far durable (db) or written (jsonl).  Any
@@ -268,6 +282,7 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 	stats_record(rec);
 	k->unchanged += rec_not_modified(rec);
 	k->kept += rc == SDB_KEPT;
+	k->kept_rejected += rc == SDB_KEPT_REJECTED;
 	if (k->q.path)
 		ack_note(rec, rc == SDB_STORED);
 	if (k->pending++ == 0)
@@ -367,14 +382,19 @@ main(int argc, char **argv)
 	if (k.skipped)
 		msg_warn("%llu records without url skipped", k.skipped);
 	/* A recrawl's outcome, when it had one: the pages that did not
-	 * change, and those whose refetch failed but kept their row. */
-	char recrawl[128] = "";
+	 * change, and those whose refetch failed or was rejected but kept
+	 * their row. */
+	char recrawl[192] = "";
 	if (k.is_dir && (k.unchanged || k.kept))
 		snprintf(recrawl, sizeof recrawl, ": %llu unchanged, %llu failed or rejected not written",
 			 k.unchanged, k.kept);
-	else if (k.unchanged || k.kept)
-		snprintf(recrawl, sizeof recrawl, ": %llu unchanged, %llu failed refetches kept their page",
-			 k.unchanged, k.kept);
+	else if (k.unchanged || k.kept || k.kept_rejected) {
+		char rejected[48] = "";
+		if (k.kept_rejected)
+			snprintf(rejected, sizeof rejected, " and %llu rejected", k.kept_rejected);
+		snprintf(recrawl, sizeof recrawl, ": %llu unchanged, %llu failed%s refetches kept their page",
+			 k.unchanged, k.kept, rejected);
+	}
 	msg_note("%llu records stored in '%s'%s", k.stored, k.shown, recrawl);
 	free(k.shown);
 	if (malformed)

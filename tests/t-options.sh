@@ -86,4 +86,7 @@ expect_bad parse "-j 257" "invalid value '257' for --jobs: want a whole number f
 expect_bad parse "--max-parse-memory x" "invalid value 'x' for --max-parse-memory: want bytes (K, M, G), 0 for no limit"
 expect_bad validate "--max-record 0" "invalid value '0' for --max-record: want a size of 1 or more, K/M/G suffixes"
 expect_bad sink "--scope world x.db" "invalid value 'world' for --scope: want host, domain or any"
+expect_match "fetch --help: --queue takes a PostgreSQL frontier too" \
+	"--queue DB +take URLs from the frontier DB, an SQLite file or a postgresql:// URI" \
+	"$("$BIN/fetch" --help | grep -A1 -e '--queue DB' | tr -s ' \n' ' ')"
 finish

@@ -123,10 +123,22 @@ expect_eq "svg title is not the title; userinfo case kept, host lowercased" '[nu
 out=$(cd "$F" && "$P" --html --json nobase.html)
 expect_eq "--html: url is file:// + absolute path" "file://$F/nobase.html" "$(echo "$out" | jq -r .url)"
 expect_eq "--html: file: links are not http(s)" "[]" "$(echo "$out" | jq -c .links)"
-out=$("$P" -j1 --html --base http://h.example/d/i.html --json "$F/nobase.html" "$F/fields.html")
-expect_eq "--html --base: url and link base" \
-	"http://h.example/d/i.html:http://h.example/d/rel.html http://h.example/d/i.html:null" \
+out=$("$P" -j1 --html --base http://h.example/d/i.html --json "$F/nobase.html")
+expect_eq "--html --base, one file: the base is its url and link base" \
+	"http://h.example/d/i.html:http://h.example/d/rel.html" "$(echo "$out" | jq -r '"\(.url):\(.links[0])"')"
+# Several files: each its name resolved against the base, so each is a
+# page (a row in sink) of its own; a name's '?', '#' and spaces are its
+# own bytes.
+cp "$F/fields.html" "$T/odd?x#y z.html"
+out=$("$P" -j1 --html --base http://h.example/d/i.html --json "$F/nobase.html" "$F/fields.html" "$T/odd?x#y z.html")
+expect_eq "--html --base, several files: url is the base joined with each name, link base too" \
+	"http://h.example/d/nobase.html:http://h.example/d/rel.html http://h.example/d/fields.html:null http://h.example/d/odd%3Fx%23y%20z.html:null" \
 	"$(echo "$out" | jq -r '"\(.url):\(.links[0])"' | tr '\n' ' ' | sed 's/ $//')"
+"$P" -q --html --base http://h.example/d/ "$F/nobase.html" "$F/fields.html" | "$BIN/sink" -q "$T/base.db"
+expect_eq "--html --base, several files: sink keeps a row each" \
+	"http://h.example/d/fields.html http://h.example/d/nobase.html" \
+	"$(q "$T/base.db" 'select url from pages order by url' | tr '\n' ' ' | sed 's/ $//')"
+expect_usage_errors parse "--html --base file:///tmp/ $F/nobase.html" "--html --base /d/ $F/nobase.html"
 "$P" --html "$T/nonexistent.html" >/dev/null 2>"$T/err"
 expect_eq "--html: unreadable file exits 66" 66 "$?"
 expect_match "--html: unreadable file named" "parse: cannot read .*nonexistent.html: No such file" "$(cat "$T/err")"

@@ -113,6 +113,28 @@ expect_eq "an error keeps the good page; a failure replaces a rejected row" \
 	"a v1|200||timeout 503||status 503" \
 	"$(q "$J" "select title, status, error, last_error from pages where url like '%/cond/a?%'") $(q "$J" "select status, title, last_error from pages where url = '$URL/none'")"
 
+# A recrawl that gets a block page (a 200 validate rejects: the page
+# changed to "blka v2") keeps the good page too, and says why; the
+# frontier keeps the good page's validators.  --replace-rejected stores
+# the rejected page over it.
+B=$T/block.db
+echo "$URL/cond/blka?mode=change" >"$T/seeds.txt"
+run "$B" "$B"
+q "$B" "select stored_at, last_checked from pages" >"$T/block1"
+run "$B" "$B" --recrawl 0 validate: --reject 'blka v2'
+expect_eq "a rejected refetch keeps the good page, its stored_at, and notes the check and why" \
+	"blka v1|1|200|rejected /blka v2/|$(cut -d'|' -f1 "$T/block1")|checked" \
+	"$(q "$B" "select title, accepted, status, last_error, stored_at,
+		case when last_checked > $(cut -d'|' -f2 "$T/block1") then 'checked' end from pages")"
+expect_eq "sink's closing note counts it" \
+	"sink: 1 records stored in '$B': 0 unchanged, 0 failed and 1 rejected refetches kept their page" \
+	"$(cat "$T/sink.err")"
+expect_eq "the frontier keeps the good page's validators, the URL done" "\"blka-v1\"|done" \
+	"$(q "$B" "select etag, state from frontier")"
+run "$B" "$B" --recrawl 0 validate: --reject 'blka v3' sink: --replace-rejected
+expect_eq "--replace-rejected: the rejected page replaces the good one" "blka v3|0|rejected /blka v3/" \
+	"$(q "$B" "select title, accepted, reason from pages")"
+
 # ---- PostgreSQL: the frontier and the pages in one database
 P=$PG
 seeds "pg" >"$T/seeds.txt"

@@ -148,8 +148,33 @@ expect_eq "a bad option: exit 64" 64 "$e3"
 expect_eq "the password appears in no output" "" \
 	"$(grep -l 'pw-s3cret' "$T/pw.out" "$T/pw.html" "$T/e1.out" "$T/e2.out" "$T/e3.out")"
 
+# libpq's keyword form works as a URI does, its password hidden too.
+K="host=$PGDIR dbname=three user=sluice password=pw-s3cret"
+"$report" "$K" --queue "$K" >"$T/kw.out" 2>&1
+expect_eq "libpq keywords: the same report" "$(counts "$T/pg.out")" "$(counts "$T/kw.out")"
+"$report" "host=$PGDIR dbname=nodb user=sluice password=pw-s3cret" >"$T/kw2.out" 2>&1
+expect_eq "libpq keywords of a database that is not there: exit 66, password hidden" \
+	"66 report: cannot open 'host=$PGDIR dbname=nodb user=sluice password=***': connection to server on socket \"$PGDIR/.s.PGSQL.5432\" failed: FATAL: database \"nodb\" does not exist" \
+	"$? $(cat "$T/kw2.out")"
+expect_eq "the password appears in neither" "" "$(grep -l 'pw-s3cret' "$T/kw.out" "$T/kw2.out")"
+
 # A PostgreSQL database that is not sink's.
 "$report" "$PG" >"$T/e4.out" 2>&1
 expect_eq "a database without pages: exit 65, saying so" \
 	"65 report: not a sink database '$PG': relation \"pages\" does not exist" "$? $(cat "$T/e4.out")"
+
+# robots.txt and sitemap rows are left out on PostgreSQL too: the report
+# of a database holding them is that of its pages alone (from SQLite).
+R=$TESTS/fixtures/report
+psql -X -q "$PG" -c "CREATE DATABASE sm" >/dev/null
+SM=$(echo "$PG" | sed "s|:///postgres?|:///sm?|")
+cat "$R/pages.jsonl" "$R/not-pages.jsonl" | mkrec | "$BIN/sink" -q "$SM"
+mkrec <"$R/pages.jsonl" | "$BIN/sink" -q "$T/p.db"
+"$report" "$SM" --sample 2 --seed 1 --html "$T/sm.html" | grep -v '^report: ' >"$T/sm.out"
+"$report" "$T/p.db" --sample 2 --seed 1 --html "$T/p.html" | grep -v '^report: ' >"$T/p.out"
+expect_eq "robots.txt and sitemaps: not raw, no host of their own" "r.test 2 1 50.0%" \
+	"$(awk '/\.test / { print $1, $2, $3, $4 }' "$T/sm.out")"
+expect_eq "the table and the sample are those of the pages alone" "$(cat "$T/p.out")" "$(cat "$T/sm.out")"
+expect_eq "and so are the charts" "$(sed -n '/^<section>/,$p' "$T/p.html")" \
+	"$(sed -n '/^<section>/,$p' "$T/sm.html")"
 finish

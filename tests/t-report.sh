@@ -76,6 +76,22 @@ expect_eq "the markdown, when a column holds it, cut at 200 characters" \
 	"      text:  # Big $(printf 'ab%.0s' $(seq 97))" "$(grep '^      text: ' "$T/sout")"
 expect_eq "control characters escaped" '      title: red \x1b[31m\x07' "$(grep '^      title: ' "$T/sout")"
 
+# robots.txt and sitemap rows (a crawl seeded with --sitemaps stores them;
+# validate passes them unjudged) are no pages: the table, the charts and
+# the sample of a store holding them are those of its pages alone.
+R=$TESTS/fixtures/report
+mkrec <"$R/pages.jsonl" | "$BIN/sink" -q "$T/p.db"
+cat "$R/pages.jsonl" "$R/not-pages.jsonl" | mkrec | "$BIN/sink" -q "$T/ps.db"
+"$report" "$T/ps.db" --sample 2 --seed 1 --html "$T/ps.html" >"$T/ps.out"
+"$report" "$T/p.db" --sample 2 --seed 1 --html "$T/p.html" >"$T/p.out"
+expect_eq "robots.txt and sitemaps: not raw, not in the yield, no host of their own" \
+	"r.test 2 1 50.0% 60 60" "$(awk '/\.test / { print $1, $2, $3, $4, $5, $6 }' "$T/ps.out")"
+# sampled FILE: the sample's lines of a report's output
+sampled() { sed -n '/^sample: /,$p' "$1" | grep -v '^report: '; }
+expect_eq "the sample leaves them out" "$(sampled "$T/p.out")" "$(sampled "$T/ps.out")"
+expect_eq "the charts are those of the pages alone" "$(sed -n '/^<section>/,$p' "$T/p.html")" \
+	"$(sed -n '/^<section>/,$p' "$T/ps.html")"
+
 # Careless input: a missing file, a database that is not sink's, stats
 # that are not JSON, a bad option.
 expect_eq "a missing database: exit 66" 66 "$("$report" "$T/nope.db" >/dev/null 2>&1; echo $?)"

@@ -108,6 +108,16 @@ expect_eq "merged: the rows are the shards' rows, column for column" \
 expect_eq "merged: nothing went to stderr" "" "$(cat "$W/err")"
 
 fresh
+recipe "seq 3 | xargs -P 3 -I {} sh -c 'fetch --shard {}/3 < urls.txt | parse | sink shard-{}.db'"
+expect_eq "xargs -P: a database per shard, one host each (shard 1: and the bad URL)" "21|1 20|1 20|1" \
+	"$(for k in 1 2 3; do q "$W/shard-$k.db" 'select count(*), count(distinct host) from pages'; done | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "xargs -P: no host in two, the input's URLs once each" "3 $want" \
+	"$(for k in 1 2 3; do q "$W/shard-$k.db" 'select distinct host from pages where host is not null'; done | sort -u | wc -l | tr -d ' ') $(for k in 1 2 3; do stored "$W/shard-$k.db"; done | sort)"
+expect_eq "xargs -P: the server saw each URL once" yes "$(fetched_once)"
+expect_eq "xargs -P: each sink said what it stored" "21 20 20" \
+	"$(sed -n "s/^sink: \([0-9]*\) records stored in 'shard-[123].db'\$/\1/p" "$W/err" | sort -rn | tr '\n' ' ' | sed 's/ $//')"
+
+fresh
 recipe "parallel -j1 -S m1,m2,m3 --basefile urls.txt --return shard-{}.db --cleanup \\
   'fetch --shard {}/3 < urls.txt | parse | sink shard-{}.db' ::: 1 2 3"
 expect_eq "several machines (-S :): three databases, 61 rows in all" "21 20 20" \

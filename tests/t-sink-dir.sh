@@ -104,5 +104,17 @@ timeout 20 "$BIN/fetch" -q --queue "$T/job.db" --no-robots "$T/seeds" | "$BIN/pa
 	timeout 20 "$BIN/sink" -q --queue "$T/job.db" "$T/q/"
 expect_eq "--queue: every URL done" "done|2" "$(q "$T/job.db" 'select state, count(*) from frontier group by state')"
 expect_eq "--queue: their files written" 2 "$(find "$T/q" -name '*.md' | wc -l)"
+
+# robots.txt and sitemaps (parse's `sitemap` key) are no pages: no file
+# for them, whatever validate said (it passes them unjudged); a page
+# beside them gets its own.
+mkrec <<'JSON' | "$BIN/sink" -q "$T/sm/"
+{"url":"http://ex.test/robots.txt","status":200,"links":["http://ex.test/sitemap.xml"],"sitemap":{"kind":"robots","urls":1}}
+{"url":"http://ex.test/sitemap.xml","status":200,"ctype":"application/xml","links":["http://ex.test/p"],"sitemap":{"kind":"urlset","urls":1}}
+{"url":"http://ex.test/index.xml","status":200,"links":["http://ex.test/sitemap.xml"],"sitemap":{"kind":"index","urls":1}}
+{"url":"http://ex.test/p","status":200,"accepted":true,"text":"a page"}
+JSON
+expect_eq "robots.txt and sitemaps write no file; the page does" "./ex.test/p.md" \
+	"$(cd "$T/sm" && find . -type f ! -name .sluice.db)"
 expect_usage_errors sink "--body $T/x/" "--links $T/x/"
 finish

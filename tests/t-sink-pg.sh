@@ -88,4 +88,46 @@ err=$("$BIN/sink" "postgresql:///postgres?host=$T/none&user=sluice" </dev/null 2
 expect_match "no server: sink says so and exits 74" "sink: cannot open 'postgresql:.*/none&user=sluice': connection to server on socket .*rc=74" "$(echo "$err" | tr '\n' ' ')"
 expect_eq "a target that is neither a file nor a URI is a usage error" 64 \
 	"$("$BIN/sink" "mysql://x" </dev/null 2>/dev/null; echo $?)"
+
+# A rejected refetch (a 200 block page validate rejected) keeps a good
+# row: only last_checked and last_error change, and sink counts it.
+# --replace-rejected stores it over the good row.
+echo '{"url": "http://c.test/1", "host": "c.test", "status": 200, "title": "Article", "accepted": true}' |
+	mkrec | "$BIN/sink" -q "$PG"
+echo '{"url": "http://c.test/1", "host": "c.test", "status": 200, "title": "Access Denied",
+	"accepted": false, "reason": "rejected /Access Denied/"}' | tr -d '\n' | mkrec >"$T/blocked.mp"
+before=$(pq "$PG" "select stored_at, last_checked from pages where url = 'http://c.test/1'")
+"$BIN/sink" "$PG" <"$T/blocked.mp" 2>"$T/err"
+expect_eq "a rejected refetch keeps the good page, checked, with the reason" \
+	"Article|1|rejected /Access Denied/|kept|checked" \
+	"$(pq "$PG" "select title, accepted, last_error, case when stored_at = ${before%|*} then 'kept' end,
+		case when last_checked > ${before#*|} then 'checked' end from pages where url = 'http://c.test/1'")"
+expect_eq "sink's closing note counts it" \
+	"sink: 1 records stored in '$PG': 0 unchanged, 0 failed and 1 rejected refetches kept their page" \
+	"$(cat "$T/err")"
+"$BIN/sink" -q --replace-rejected "$PG" <"$T/blocked.mp"
+expect_eq "--replace-rejected stores it over the good page" "Access Denied|0|rejected /Access Denied/" \
+	"$(pq "$PG" "select title, accepted, reason from pages where url = 'http://c.test/1'")"
+
+# libpq's keyword form is a PostgreSQL target too, and its password is
+# shown nowhere (trust authentication lets it through unused): not in
+# the closing note, not when the database or the queue is not there,
+# not when the string is no connection string after all.
+kw() { echo "host=$PGDIR dbname=$1 user=sluice password=hunter2"; }
+echo '{"url": "http://k.test/1", "host": "k.test", "status": 200}' | mkrec | "$BIN/sink" "$(kw postgres)" 2>"$T/kw1"
+expect_eq "a keyword target: the row stored, the note with *** for the password" \
+	"0 1 sink: 1 records stored in 'host=$PGDIR dbname=postgres user=sluice password=***'" \
+	"$? $(pq "$PG" "select count(*) from pages where url = 'http://k.test/1'") $(cat "$T/kw1")"
+"$BIN/sink" "$(kw nodb)" </dev/null 2>"$T/kw2"
+expect_eq "a database that is not there: exit 74, the password hidden" \
+	"74 sink: cannot open 'host=$PGDIR dbname=nodb user=sluice password=***': connection to server on socket \"$PGDIR/.s.PGSQL.5432\" failed: FATAL:  database \"nodb\" does not exist" \
+	"$? $(cat "$T/kw2")"
+"$BIN/sink" --queue "$(kw nodb)" "$T/kw.jsonl" </dev/null 2>"$T/kw3"
+expect_match "a --queue that is not there: exit 74, the password hidden" \
+	"^74 sink: cannot open 'host=$PGDIR dbname=nodb user=sluice password=\*\*\*': " "$? $(cat "$T/kw3")"
+"$BIN/sink" "hots=db password=hunter2" </dev/null 2>"$T/kw4"
+expect_eq "not a connection string: a usage error, the password hidden" \
+	"64 sink: unknown target 'hots=db password=***': want FILE.db, a postgresql:// URI, FILE.jsonl, - or DIR/" \
+	"$? $(head -1 "$T/kw4")"
+expect_eq "hunter2 appears in no message" "" "$(grep -l hunter2 "$T"/kw[1-4])"
 finish

@@ -152,7 +152,7 @@ expect_eq "a bad regex in a rules file exits 64 with line and offset" \
 	"64 validate: bad rules file: $F/bad-regex.txt:2: bad regex '(unclosed' at offset 9: missing closing parenthesis" \
 	"$rc $(head -1 "$T/err")"
 "$BIN/validate" --rules "$T/missing.txt" </dev/null >/dev/null 2>&1
-expect_eq "an unreadable rules file exits 74" 74 $?
+expect_eq "an unreadable rules file exits 66" 66 $?
 # A failed read (stdin a directory) is an I/O error, not malformed input.
 "$BIN/validate" -q <"$T" >/dev/null 2>"$T/err"
 expect_eq "a failed read of stdin exits 74 naming the offset" \

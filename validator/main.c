@@ -38,9 +38,11 @@ typedef struct vopts {
 	size_t max_record;
 } vopts;
 
-/* Parses argv into rs and opts; exits 64 on any usage error.  Flags and
- * --rules files add to the global section in command-line order, so a
- * later --status replaces an earlier one wherever it came from. */
+/* Parses argv into rs and opts; exits 64 on any usage error, 66 for a
+ * --rules file it cannot read, 73 for a --summary it could not write.
+ * Flags and --rules files add to the global section in command-line
+ * order, so a later --status replaces an earlier one wherever it came
+ * from. */
 static void
 parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 {
@@ -85,7 +87,7 @@ parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 		case O_RULES:
 			switch (vrules_load(rs, optarg, err, sizeof err)) {
 			case -1: msg_usage("bad rules file: %s", err);
-			case -2: msg_die(EX_IOERR, "cannot read rules: %s", err);
+			case -2: msg_die(EX_NOINPUT, "--rules: %s", err);   /* lib/msg.h's rule */
 			}
 			break;
 		case O_VERSION: {
@@ -96,6 +98,8 @@ parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 	}
 	if (optind < argc)
 		msg_usage("unexpected argument '%s'", argv[optind]);
+	if (opts->summary)
+		msg_need_output("summary", opts->summary);
 }
 
 /* Writes the summary: stderr unless -q, and the JSON file if asked.

@@ -56,7 +56,12 @@ vrules_free(vrules *rs)
 	free(rs->hosts);
 }
 
-/* Parses one status item: N, N-M, or Nxx (a class, e.g. 2xx). */
+/* The statuses HTTP defines (RFC 9110, 15): a range past them would
+ * reject every page. */
+enum { STATUS_MIN = 100, STATUS_MAX = 599 };
+
+/* Parses one status item: N, N-M, or Nxx (a class, e.g. 2xx), within
+ * STATUS_MIN..STATUS_MAX. */
 static int
 parse_range(const char *s, size_t n, vrange *r)
 {
@@ -72,17 +77,17 @@ parse_range(const char *s, size_t n, vrange *r)
 	if (n == 3 && isdigit((unsigned char)buf[0]) &&
 	    (buf[1] == 'x' || buf[1] == 'X') && (buf[2] == 'x' || buf[2] == 'X')) {
 		r->lo = (buf[0] - '0') * 100, r->hi = r->lo + 99;
-		return 0;
+	} else {
+		char *dash = strchr(buf, '-');
+		if (dash)
+			*dash = 0;
+		if (num_long(buf, STATUS_MAX, &r->lo) < 0)
+			return -1;
+		r->hi = r->lo;
+		if (dash && num_long(dash + 1, STATUS_MAX, &r->hi) < 0)
+			return -1;
 	}
-	char *dash = strchr(buf, '-');
-	if (dash)
-		*dash = 0;
-	if (num_long(buf, 999, &r->lo) < 0)
-		return -1;
-	r->hi = r->lo;
-	if (dash && (num_long(dash + 1, 999, &r->hi) < 0 || r->hi < r->lo))
-		return -1;
-	return 0;
+	return r->lo >= STATUS_MIN && r->hi <= STATUS_MAX && r->lo <= r->hi ? 0 : -1;
 }
 
 /* Replaces s's status set with the comma list v ("any" = no check). */
@@ -146,7 +151,8 @@ vrules_add(vrules *rs, vsection *s, const char *name, const char *value,
 		s = &rs->global;
 	if (strcmp(name, "status") == 0) {
 		if (set_status(s, value) < 0) {
-			snprintf(err, errlen, "bad status range '%s'", value);
+			snprintf(err, errlen, "bad status range '%s': want N, N-M or Nxx, statuses"
+				 " from %d to %d, or any", value, STATUS_MIN, STATUS_MAX);
 			return -1;
 		}
 	} else if (strcmp(name, "ctype") == 0) {
@@ -199,7 +205,7 @@ vrules_load(vrules *rs, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
 		return -2;
 	}
 	char *line = NULL;
@@ -253,7 +259,7 @@ bad:
 		break;
 	}
 	if (rc == 0 && ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
 		rc = -2;
 	}
 	free(line);

@@ -53,7 +53,7 @@ int vrules_add(vrules *rs, vsection *s, const char *name, const char *value,
 
 /* Reads a rules file into rs.  Returns 0; -1 for a bad rule, with
  * `FILE:LINE: why` in err; -2 when the file cannot be read, with
- * `FILE: why`. */
+ * `cannot read 'FILE': why`. */
 int vrules_load(vrules *rs, const char *path, char *err, size_t errlen);
 
 /* Fills out[] with the sections that apply to host (global first, then

@@ -29,6 +29,13 @@ main(void)
 		{ "POSTGRESQL://db/crawl?PASSWORD=pw", "POSTGRESQL://db/crawl?PASSWORD=***" },
 		{ "postgresql://u:a@db/c?password=b", "postgresql://u:***@db/c?password=***" },
 		{ "postgresql://db/c?mypassword=x", NULL },
+		/* libpq's keyword form */
+		{ "host=db password=hunter2", "host=db password=***" },
+		{ "password = 'a \\' b' host=db", "password = *** host=db" },
+		{ "host=db PASSWORD=x user=u password=y", "host=db PASSWORD=*** user=u password=***" },
+		{ "host=db mypassword=x passwords=y", NULL },
+		{ "host=db password=", "host=db password=***" },
+		{ "pages.db", NULL },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *s = url_shown(cases[i].in);
