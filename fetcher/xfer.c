@@ -407,13 +407,25 @@ xfer_start(job *j)
 	return 0;
 }
 
-/* Whether rc is curl 7.88's word for a header line over its 100 KiB
- * cap: CURLE_OUT_OF_MEMORY (it names the cap only in its verbose log)
- * while the headers are still coming.  Elsewhere it is a real shortage. */
-static int
+#define CURL_HEADER_BLOCK_MAX (300 * 1024)   /* curl 7.88's MAX_HTTP_RESP_HEADER_SIZE */
+
+/* Why rc ended j's transfer when it is one of curl 7.88's caps on
+ * response headers, or NULL: a line over 100 KiB (CURLE_OUT_OF_MEMORY,
+ * which it names only in its verbose log) while the headers are still
+ * coming, or the block over 300 KiB (CURLE_RECV_ERROR, when the header
+ * bytes it counted passed the cap).  Elsewhere these are a real
+ * shortage and a reset. */
+static const char *
 header_overflow(const job *j, CURLcode rc)
 {
-	return rc == CURLE_OUT_OF_MEMORY && !j->hdrs_end;
+	long size = 0;
+	if (rc == CURLE_OUT_OF_MEMORY && !j->hdrs_end)
+		return "response header larger than libcurl accepts (100 KiB)";
+	if (rc == CURLE_RECV_ERROR && !j->hdrs_end &&
+	    curl_easy_getinfo(j->easy, CURLINFO_HEADER_SIZE, &size) == CURLE_OK &&
+	    size > CURL_HEADER_BLOCK_MAX)
+		return "response headers larger than libcurl accepts (300 KiB)";
+	return NULL;
 }
 
 /* The record's error word for curl result rc. */
@@ -446,6 +458,8 @@ classify(const job *j, CURLcode rc)
 	case CURLE_RECV_ERROR: {
 		long tunnel = 0;   /* the proxy's answer to CONNECT */
 		curl_easy_getinfo(j->easy, CURLINFO_HTTP_CONNECTCODE, &tunnel);
+		if (header_overflow(j, rc))
+			return FETCHERR_TOO_LARGE;
 		return tunnel >= 300 ? FETCHERR_PROXY : FETCHERR_RESET;
 	}
 	case CURLE_SEND_ERROR:
@@ -494,7 +508,7 @@ xfer_end(job *j, CURLcode rc)
 	} else if (j->too_large)
 		set_detail(j, "body larger than --max-body");
 	else if (header_overflow(j, rc))
-		set_detail(j, "response header larger than libcurl accepts (100 KiB)");
+		set_detail(j, header_overflow(j, rc));
 	if (rc == CURLE_OK && j->status > 0 && !j->hdrs_end) {
 		/* curl 7.88 takes a status line and a close for a reply. */
 		j->error = FETCHERR_RESET;

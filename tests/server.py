@@ -584,11 +584,20 @@ def ep_status_only(h, _, q):
 
 def ep_hugeheader(h, _, q):
     # One header line of N MiB, written in chunks; the client is expected
-    # to give up (and close) long before the end.
+    # to give up (and close) long before the end.  lines=N: N header
+    # lines of 1 KiB instead, a block of N KiB.
     mb = qint(q, "mb", 10, 0, 4096)
+    lines = qint(q, "lines", 0, 0, 100000)
     h.close_connection = True
     block = b"a" * CHUNK
     try:
+        if lines:
+            h.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            for i in range(lines):
+                h.wfile.write(b"X-H%d: %s\r\n" % (i, b"b" * 1000))
+            h.wfile.write(b"Content-Length: 0\r\n\r\n")
+            h.wfile.flush()
+            return
         h.wfile.write(b"HTTP/1.1 200 OK\r\nX-Big: ")
         left = mb << 20
         while left > 0:

@@ -60,5 +60,12 @@ expect_eq "status line then close: error reset, no body, one request" '["reset",
 F 'hugeheader?mb=10'
 expect_eq "a 10 MB header line: error too_large, the detail names the header" '["too_large",true]' \
 	"$(jq -c '[.error, (.error_detail | test("header"))]' "$T/one.json")"
+# A block of 400 header lines of 1 KiB passes libcurl's 300 KiB: not a
+# reset to retry, but too_large at once (default retries).
+: >"$LOG"
+echo "$URL/hugeheader?lines=400" | "$BIN/fetch" --json -q --no-robots >"$T/one.json"
+expect_eq "a 400 KiB header block: too_large, saying so, one request (not retried)" \
+	'["too_large","response headers larger than libcurl accepts (300 KiB)",1] 1' \
+	"$(jq -c '[.error, .error_detail, .attempts]' "$T/one.json") $(count '^/hugeheader')"
 
 finish
