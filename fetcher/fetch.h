@@ -795,6 +795,9 @@ host *host_next(size_t *i);
 /* The origin of canonical URL u among h's, added when new. */
 origin *host_origin(host *h, const char *u);
 void host_reconfigure(void);      /* the flags and --policy, again, for every host */
+/* Frees idle hosts above --max-hosts: before the counters are written,
+ * so what --stats and --metrics show is bounded by the flag. */
+void host_trim(void);
 /* Sets each host's queue_hold to the reason of its name among the n
  * paused names (NULL when not among them). */
 void host_set_holds(const char *const *names, const char *const *reasons, int n);

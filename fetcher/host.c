@@ -63,15 +63,28 @@ idle(const host *h, double now)
 	       pace_idle(&h->pace, now) && h->robots_loading == 0;
 }
 
-/* Frees every idle host.  Above --max-hosts, state is kept only for
- * hosts with work, so memory follows the flags, not the number of
- * distinct hosts in the input.  A host that comes back starts afresh and
- * fetches robots.txt again. */
+/* Frees idle hosts until at most keep remain, or a whole lap of the
+ * table found no more: above --max-hosts, state is kept only for hosts
+ * with work, so memory follows the flags, not the number of distinct
+ * hosts in the input.  A host that comes back starts afresh and fetches
+ * robots.txt again.  The walk goes on where the last one stopped, so
+ * one new host above the cap costs one eviction, not a walk of the
+ * table. */
 static void
-evict(double now)
+evict(double now, size_t keep)
 {
-	size_t i = 0;
-	for (htab_ent *e; (e = htab_next(&F.hosts, &i));) {
+	static size_t at;   /* where the last walk stopped */
+	size_t seen = 0, total = F.hosts.n;
+	if (at > F.hosts.cap)
+		at = 0;
+	while (F.hosts.n > keep && seen < total) {
+		htab_ent *e = htab_next(&F.hosts, &at);
+		if (!e) {
+			at = 0;
+			if (!(e = htab_next(&F.hosts, &at)))
+				break;
+		}
+		seen++;
 		host *h = e->val;
 		if (idle(h, now)) {
 			counters_evicted(h);
@@ -79,6 +92,13 @@ evict(double now)
 			htab_del(&F.hosts, e->key, e->len);
 		}
 	}
+}
+
+void
+host_trim(void)
+{
+	if (F.hosts.n > (size_t)F.o.max_hosts)
+		evict(tm_mono(), (size_t)F.o.max_hosts);
 }
 
 /* Sets h's pacing from the flags, then from the --policy line for it. */
@@ -120,12 +140,14 @@ host_get(const char *name, const char *addr)
 	htab_ent *e = htab_get(&F.hosts, key);
 	if (e)
 		return e->val;
-	/* Sweep when over the cap; hosts with work cannot go (at most
-	 * --pending of them), so sweep again only once their number doubled. */
+	/* At the cap, an idle host makes room; hosts with work cannot go
+	 * (at most --pending and -c of them), so when none could, look
+	 * again only once their number doubled. */
 	static size_t sweep_at;
-	if (F.hosts.n >= (size_t)F.o.max_hosts && F.hosts.n >= sweep_at) {
-		evict(tm_mono());
-		sweep_at = F.hosts.n * 2;
+	size_t cap = (size_t)F.o.max_hosts;
+	if (F.hosts.n >= cap && F.hosts.n >= sweep_at) {
+		evict(tm_mono(), cap - 1);
+		sweep_at = F.hosts.n >= cap ? F.hosts.n * 2 : 0;
 	}
 	host *h = xcalloc(1, sizeof *h);
 	if (!(e = htab_put(&F.hosts, key, strlen(key), NULL)))

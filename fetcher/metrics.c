@@ -116,6 +116,7 @@ metrics_write(void)
 {
 	if (!F.o.metrics)
 		return;
+	host_trim();
 	afile a;
 	if (afile_open(&a, F.o.metrics) != 0) {
 		msg_warn("cannot write '%s': %s", a.tmp, strerror(errno));

@@ -290,6 +290,7 @@ stats_write(void)
 		msg_warn("cannot write '%s': %s", tmp, strerror(errno));
 		return;
 	}
+	host_trim();
 	double elapsed = tm_mono() - s->started;
 	fprintf(f, "{\"records\": %llu, \"requests\": %llu, \"bytes\": %llu,\n"
 		   " \"status\": {\"none\": %llu, \"1xx\": %llu, \"2xx\": %llu, \"3xx\": %llu,"

@@ -19,6 +19,15 @@ expect_eq "the per-host map stays bounded too" true "$(jq '.hosts | length <= 51
 expect_eq "evicted hosts fold into other: all 2000 requests add up" "2000 2000 2000" \
 	"$(jq -r '[.hosts[]] | "\(map(.records) | add) \(map(.requests) | add) \(map(.errors.connect // 0) | add)"' "$T/s.json")"
 
+# 10 000 hosts that answer, --max-hosts 100: at the last write (nothing
+# in flight then), exactly 100 host states and 100 host series in
+# --metrics, not what was left since the table was last swept.
+urls "http://m" 10000 | sed "s|\$|.localhost:$PORT/ok|" >"$T/m.txt"
+"$BIN/fetch" -q --no-robots --max-hosts 100 --metrics "$T/m.prom" --stats "$T/m.json" <"$T/m.txt" >/dev/null
+expect_eq "10 000 hosts, --max-hosts 100: 100 kept, 9 900 evicted, 100 host series and other" \
+	"100 9900 101" \
+	"$(jq -r '"\(.hosts_kept) \(.hosts_evicted)"' "$T/m.json") $(grep -c '^sluice_fetch_records_total{' "$T/m.prom")"
+
 # Per host: a host answering 429 five times, a 100 ms one, a healthy one.
 {
 	urls "$U2/status/429?n=" 5
