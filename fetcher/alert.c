@@ -9,7 +9,10 @@
  * The command is started with uv_spawn and reaped by its exit callback:
  * nothing waits for it, so a slow webhook never holds a transfer back.
  * Its stdin is /dev/null, its stdout and stderr fetch's stderr (fetch's
- * stdout is the record stream).  At most ALERT_MAX_RUNNING run at once;
+ * stdout is the record stream), and no other descriptor of fetch's
+ * (sockets, libcurl's wakeup pair, the frontier) reaches it.  It runs in
+ * a process group of its own, so nothing of it outlives fetch: at exit
+ * it gets --alert-grace seconds, then its group is ended.  At most ALERT_MAX_RUNNING run at once;
  * an alert beyond them is dropped, counted and said: an alert storm
  * must not fork without bound.  The environment is fetch's reduced to
  * the few variables a shell command needs (ENV_KEEP): fetch's own may
@@ -22,9 +25,14 @@
  * evicted above --max-hosts forgets both. */
 #include "fetch.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 
 #include "msg.h"
 #include "tm.h"
@@ -123,6 +131,22 @@ env_var(const char *name, const char *value)
 }
 
 /* Runs the command for rule r; rule, host and value said as given. */
+/* Marks every descriptor above stderr close-on-exec: libuv closes its
+ * own in the child, libcurl's sockets and wakeup pair it does not. */
+static void
+cloexec_all(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		int fd = atoi(e->d_name);
+		if (fd > 2 && fd != dirfd(d))
+			fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+	}
+	closedir(d);
+}
+
 static void
 spawn(enum alert_rule r, const char *host, double value, const char *message)
 {
@@ -149,7 +173,9 @@ spawn(enum alert_rule r, const char *host, double value, const char *message)
 	uv_process_options_t o = {
 		.exit_cb = on_child_exit, .file = args[0], .args = args, .env = env,
 		.stdio_count = 3, .stdio = io,
+		.flags = UV_PROCESS_DETACHED,   /* its own process group (setsid) */
 	};
+	cloexec_all();
 	uv_process_t *p = xcalloc(1, sizeof *p);
 	char label[160];
 	snprintf(label, sizeof label, "%s%s%s", rules[r].word, *host ? " for " : "", host);
@@ -269,15 +295,53 @@ alert_counts(unsigned long long *run, unsigned long long *dropped, unsigned long
 	*failed = n_failed;
 }
 
+/* Waits until none of the children run or until deadline (monotonic),
+ * reaping them itself: the loop has stopped. */
+static void
+reap_until(double deadline)
+{
+	while (running > 0) {
+		for (int i = 0; i < ALERT_MAX_RUNNING; i++) {
+			int st;
+			if (child[i] && waitpid(child[i]->pid, &st, WNOHANG) != 0) {
+				uv_process_t *p = child[i];
+				untrack(p);
+				uv_close((uv_handle_t *)p, on_closed);
+			}
+		}
+		if (running == 0 || tm_mono() >= deadline)
+			return;
+		nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+	}
+}
+
+/* Sends sig to the process group of every child still running. */
+static void
+signal_groups(int sig)
+{
+	for (int i = 0; i < ALERT_MAX_RUNNING; i++)
+		if (child[i])
+			kill(-child[i]->pid, sig);
+}
+
 void
 alert_close(void)
 {
 	if (lag_on)
 		uv_close((uv_handle_t *)&lag_timer, NULL);
 	lag_on = 0;
-	/* Left to finish on their own: closing a process handle does not
-	 * kill it, and fetch's records are all out. */
-	for (int i = 0; i < ALERT_MAX_RUNNING; i++)
+	if (running == 0)
+		return;
+	reap_until(tm_mono() + F.o.alert_grace);
+	if (running == 0)
+		return;
+	msg_warn("%d alert commands still run after --alert-grace %g s: ending them", running,
+		 F.o.alert_grace);
+	signal_groups(SIGTERM);
+	reap_until(tm_mono() + 1);
+	signal_groups(SIGKILL);
+	reap_until(tm_mono() + 1);
+	for (int i = 0; i < ALERT_MAX_RUNNING; i++)   /* not even SIGKILL: leave them */
 		if (child[i]) {
 			uv_close((uv_handle_t *)child[i], on_closed);
 			untrack(child[i]);

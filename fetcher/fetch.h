@@ -140,6 +140,7 @@ typedef struct fetch_opts {
 	double alert_every;      /* --alert-every: seconds between runs per host and rule */
 	double alert_429;        /* --alert-429: share of 429s, 0 = off */
 	double alert_lag;        /* --alert-lag: seconds of loop lag, 0 = off */
+	double alert_grace;      /* --alert-grace: seconds commands get at exit */
 } fetch_opts;
 
 /* --pace-by: what one budget of pacing covers. */
@@ -650,7 +651,9 @@ void alert_drive(void);
  * or not started), for --stats. */
 void alert_counts(unsigned long long *run, unsigned long long *dropped,
 		  unsigned long long *failed);
-/* Stops the lag watch; commands still running are left to finish. */
+/* Stops the lag watch; commands still running get --alert-grace
+ * seconds to finish, then their process groups are ended (SIGTERM,
+ * then SIGKILL).  After the loop has stopped. */
 void alert_close(void);
 
 /* xfer.c */

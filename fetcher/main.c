@@ -54,7 +54,7 @@ enum {
 	O_PROGRESS, O_NO_PROGRESS, O_JSON, O_SHARD,
 	H_JOBS, O_QUEUE, O_SITEMAPS, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
 	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW, O_RECRAWL,
-	H_ALERTS, O_ON_ALERT, O_ALERT_EVERY, O_ALERT_429, O_ALERT_LAG,
+	H_ALERTS, O_ON_ALERT, O_ALERT_EVERY, O_ALERT_429, O_ALERT_LAG, O_ALERT_GRACE,
 	H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
@@ -264,6 +264,9 @@ static const opt_def opts[O_N] = {
 	[O_ALERT_LAG] = OPT_SECONDS(0, "alert-lag", "S", &F.o.alert_lag, 0, "1",
 		"rule lag: the event loop runs a timer S late (0: off)",
 		.man = "rule lag: a timer of the event loop, due every 100 ms, ran more than \\fIS\\fR seconds late; 0 turns it off"),
+	[O_ALERT_GRACE] = OPT_SECONDS(0, "alert-grace", "S", &F.o.alert_grace, 0, "5",
+		"at exit, wait S for alert commands, then end them",
+		.man = "at exit, alert commands still running get \\fIS\\fR seconds to finish; then their process groups get SIGTERM, and SIGKILL a second later"),
 	[H_OTHER] = OPT_HEADING("Other:"),
 	[O_QUIET] = OPT_QUIET("no notices on stderr"),
 	[O_HELP] = OPT_HELP(.man = "print the options with their defaults and exit"),

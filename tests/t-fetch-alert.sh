@@ -80,4 +80,21 @@ expect_match "rule lag, no host, a second or so late" "^lag\|\|(0\.[5-9]|[1-9])[
 expect_match "said on stderr" "fetch: alert lag: event loop [0-9]+ ms late" "$(cat "$T/err")"
 
 expect_usage_errors fetch "--alert-429 2" "--alert-every soon" "--alert-lag -1"
+# Nothing outlives fetch: a command that would run a minute is ended
+# --alert-grace (1 s) after the crawl, with its process group, so a
+# pipe on fetch's stderr closes; and it got no descriptor of fetch's
+# (no socket, no libcurl wakeup pair), only stdin, stdout and stderr.
+urls "$U2/status/429?g=" 20 >"$T/g429.txt"
+cmd="ls -l /proc/\$\$/fd >'$T/fds'; sleep 60"
+t0=$(now)
+lines=$("$BIN/fetch" --no-robots -p 1 --retries 0 --no-adapt --alert-grace 1 --on-alert "$cmd" \
+	"$T/g429.txt" 2>&1 | wc -l)
+took=$(since "$t0")
+expect_cmd "the pipe on fetch's output and stderr ends within --alert-grace and a little ($took s)" \
+	holds "$took < 5"
+expect_eq "the command's sleep is gone" "" "$(pgrep -f "sleep 60" || true)"
+expect_match "fetch said it ended the command" "alert commands still run after --alert-grace 1 s: ending them" \
+	"$("$BIN/fetch" --no-robots -p 1 --retries 0 --no-adapt --alert-grace 1 --on-alert "$cmd" "$T/g429.txt" 2>&1 >/dev/null)"
+expect_eq "the command had no socket of fetch's" 0 "$(grep -c socket "$T/fds")"
+expect_match "... and its stdin, stdout and stderr" "0 -> /dev/null" "$(cat "$T/fds")"
 finish

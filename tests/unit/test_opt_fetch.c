@@ -72,6 +72,7 @@ main(void)
 	check_double("alert_every", 600, o->alert_every);
 	check_double("alert_429", 0.5, o->alert_429);
 	check_double("alert_lag", 1, o->alert_lag);
+	check_double("alert_grace", 5, o->alert_grace);
 	check_int("quiet", 0, msg_quiet);
 	return check_done();
 }
