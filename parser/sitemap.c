@@ -147,8 +147,19 @@ sitemap_gz_read(void *ctx, char *buf, int len)
 	s->z.avail_out = (uInt)len;
 	while (s->z.avail_out > 0) {
 		int rc = inflate(&s->z, Z_NO_FLUSH);
-		if (rc == Z_STREAM_END)
-			break;
+		if (rc == Z_STREAM_END) {
+			/* Another member follows (RFC 1952 2.2: pigz, bgzip,
+			 * cat a.gz b.gz write several): it is more of the same
+			 * file.  Anything else after the end is ignored, as
+			 * gzip -d does with trailing garbage. */
+			if (s->z.avail_in < 2 || s->z.next_in[0] != 0x1f || s->z.next_in[1] != 0x8b)
+				break;
+			if (inflateReset(&s->z) != Z_OK) {
+				s->z_err = "bad gzip data";
+				return -1;
+			}
+			continue;
+		}
 		if (rc == Z_BUF_ERROR && s->z.avail_in == 0) {
 			s->z_err = "the body ends early";
 			return -1;

@@ -62,6 +62,16 @@ expect_eq "a .xml.gz URL without ctype" "6" \
 	"$(sm "$T/u.xml.gz" http://example.com/s.xml.gz '' | jq .sitemap.urls)"
 expect_eq "a .xml.gz URL whose body fetch already gunzipped" "6" \
 	"$(sm "$F/urlset.xml" http://example.com/s.xml.gz '' | jq .sitemap.urls)"
+# Three members, as pigz, bgzip or cat a.gz b.gz c.gz write them: one file.
+python3 -c '
+import sys
+xml = open(sys.argv[1], "rb").read()
+third = len(xml) // 3
+parts = [xml[:third], xml[third:2 * third], xml[2 * third:]]
+import gzip
+sys.stdout.buffer.write(b"".join(gzip.compress(p) for p in parts))' "$F/urlset.xml" >"$T/multi.xml.gz"
+expect_eq "a gzip body of three members: all its links" "$(jq -c .links "$T/u.json")" \
+	"$(sm "$T/multi.xml.gz" http://example.com/s.xml.gz application/gzip | jq -c .links)"
 head -c 100 "$T/u.xml.gz" >"$T/cut.gz"
 expect_eq "a cut gzip body: bad_gzip, the record kept with its body" \
 	"bad_gzip|gzip: the body ends early|true|null" \
