@@ -106,6 +106,8 @@ typedef struct fetch_opts {
 	size_t out_buffer;       /* output bytes buffered before we pause */
 	size_t max_record;
 	int json;
+	int raw;                 /* --raw: keep each exchange as sent and received */
+	struct curl_slist *warc_redact;  /* --warc-redact NAME: shown as *** in --raw */
 	const char *queue;       /* --queue DB, or NULL */
 	double lease;            /* --queue: seconds a leased URL is ours */
 	long max_attempts;       /* --queue: leases per URL before it is dead */
@@ -189,6 +191,26 @@ struct host_alert {
 	int n_answers;           /* how many of those bits are answers, up to the window */
 };
 
+/* A growable byte buffer of an exchange. */
+typedef struct rawbuf {
+	char *p;
+	size_t len, cap;
+} rawbuf;
+
+/* --raw: one exchange as sent and received, for an archive: the request
+ * line and headers as sent (those libcurl adds included), the status
+ * line and headers as received, and the payload as received (its
+ * content coding kept, its chunked transfer coding undone at the end). */
+typedef struct exchange {
+	char *url;               /* the URL requested */
+	double date;             /* unix s: when the request was sent */
+	char ip[48];             /* the address answering (CURLINFO_PRIMARY_IP) */
+	long http_version;       /* CURL_HTTP_VERSION_* of the answer */
+	rawbuf req, head, payload;
+	int chunked;             /* the payload's chunked coding was undone */
+	int payload_cut;         /* it passed --max-body and was cut there */
+} exchange;
+
 /* A redirect answered on the way to a job's final URL. */
 typedef struct hop {
 	char *url;               /* the URL requested */
@@ -204,6 +226,10 @@ typedef struct job {
 	char *target;            /* the redirect target the next attempt requests, or NULL: url */
 	hop *chain;              /* the redirects so far, n_chain of them */
 	int n_chain;
+	/* --raw: the exchange of the attempt in flight or last made, and
+	 * those of the redirect hops before it (one a hop, n_chain of them) */
+	exchange raw;
+	exchange *hops_raw;
 	int hop_attempts;        /* attempts at the current target, for retries */
 	int from_public;         /* the chain began at an address not private */
 	int guard;               /* may not connect to --private-ranges */
@@ -857,8 +883,12 @@ job *job_new(char *url, const char *in, size_t in_len);
 /* The job that fetches the robots.txt of h's origin o, at host name
  * name: no input, not in F.alive, no record. */
 job *job_new_robots(host *h, origin *o, const char *name);
-/* Adds a hop to j's redirect chain: url (copied) answered status. */
+/* Adds a hop to j's redirect chain: url (copied) answered status; with
+ * --raw its exchange (j->raw) goes with it. */
 void job_add_hop(job *j, const char *url, long status);
+/* Empties exchange x (keeping its buffers for the next attempt). */
+void job_raw_clear(exchange *x);
+void job_raw_free(exchange *x);
 /* Sets the input's host name of j (copied): its record's `host`, and
  * the name its first attempt goes to. */
 void job_set_host_name(job *j, const char *name);

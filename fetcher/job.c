@@ -40,12 +40,39 @@ job_new_robots(host *h, origin *o, const char *name)
 }
 
 void
+job_raw_clear(exchange *x)
+{
+	free(x->url);
+	x->url = NULL;
+	x->date = 0;
+	x->ip[0] = '\0';
+	x->http_version = 0;
+	x->req.len = x->head.len = x->payload.len = 0;
+	x->chunked = x->payload_cut = 0;
+}
+
+void
+job_raw_free(exchange *x)
+{
+	free(x->url);
+	free(x->req.p);
+	free(x->head.p);
+	free(x->payload.p);
+	memset(x, 0, sizeof *x);
+}
+
+void
 job_add_hop(job *j, const char *url, long status)
 {
 	hop *c = xrealloc(j->chain, (size_t)(j->n_chain + 1) * sizeof *c);
 	c[j->n_chain].url = xstrdup(url);
 	c[j->n_chain].status = status;
 	j->chain = c;
+	if (F.o.raw) {
+		j->hops_raw = xrealloc(j->hops_raw, (size_t)(j->n_chain + 1) * sizeof *j->hops_raw);
+		j->hops_raw[j->n_chain] = j->raw;
+		memset(&j->raw, 0, sizeof j->raw);
+	}
 	j->n_chain++;
 }
 
@@ -101,9 +128,14 @@ job_free(job *j)
 {
 	if (j->easy)
 		pool_put(j->easy);
-	for (int i = 0; i < j->n_chain; i++)
+	for (int i = 0; i < j->n_chain; i++) {
 		free(j->chain[i].url);
+		if (j->hops_raw)
+			job_raw_free(&j->hops_raw[i]);
+	}
 	free(j->chain);
+	free(j->hops_raw);
+	job_raw_free(&j->raw);
 	free(j->target);
 	free(j->url);
 	free(j->hname);

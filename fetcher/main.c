@@ -51,7 +51,7 @@ enum {
 	O_MAX_ELAPSED, O_TARGET_CONC, O_MAX_DELAY, O_NO_ADAPT, O_HOST_FAILURES,
 	O_HOST_PAUSE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_STREAMS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_MAX_HOSTS, O_STATS, O_METRICS, O_SINK_STATS,
-	O_PROGRESS, O_NO_PROGRESS, O_JSON, O_SHARD,
+	O_PROGRESS, O_NO_PROGRESS, O_JSON, O_RAW, O_WARC_REDACT, O_SHARD,
 	H_JOBS, O_QUEUE, O_SITEMAPS, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
 	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW, O_RECRAWL,
 	H_ALERTS, O_ON_ALERT, O_ALERT_EVERY, O_ALERT_429, O_ALERT_LAG, O_ALERT_GRACE,
@@ -221,6 +221,11 @@ static const opt_def opts[O_N] = {
 	[O_NO_PROGRESS] = OPT_FLAG(0, "no-progress", &F.o.progress, 0, "never draw it", .init = "-1",
 		.man = "never draw the status line"),
 	[O_JSON] = OPT_JSON(&F.o.json, "write JSON lines"),
+	[O_RAW] = OPT_FLAG(0, "raw", &F.o.raw, 1, "keep each exchange as sent and received, for\nsink's WARC (docs/archive.md)",
+		.man = "keep each exchange, every redirect hop's and the last, as sent and received: the request line and headers as sent (with every secret they carry), the status line and headers as received, the payload with its content coding, as the record's exchanges, for sink's WARC and WACZ (docs/archive.md)"),
+	[O_WARC_REDACT] = OPT_CALL(0, "warc-redact", "NAME", &F.o.warc_redact, slist_add, NULL,
+		"with --raw: header NAME's value shown as ***", .want = "a header name",
+		.man = "with \\fB\\-\\-raw\\fR: the value of header \\fINAME\\fR (request or response, as Authorization, Cookie, Set\\-Cookie) is *** in the exchanges, where the archive must be shared; repeatable"),
 	[O_SHARD] = OPT_SPECIAL(0, "shard", "K/N", "take only the URLs whose host is in shard K of N\n(docs/scale.md)",
 		.man = "take only the URLs whose host is in shard \\fIK\\fR of \\fIN\\fR (1 <= K <= N); see SHARDING"),
 	[H_JOBS] = OPT_HEADING("Durable jobs (docs/queue.md):"),
@@ -408,6 +413,8 @@ parse_options(int argc, char **argv)
 	/* A shared frontier hands its workers their URLs itself. */
 	if (o->shard_n && o->queue)
 		msg_usage("--shard and --queue cannot be used together");
+	if (o->warc_redact && !o->raw)
+		msg_usage("--warc-redact needs --raw");
 	if (o->pace_by == PACE_BY_IP && o->proxy)
 		msg_usage("--pace-by ip and --proxy cannot be used together: the proxy resolves the names");
 	if (o->min_yield > 0 && !o->queue)
@@ -546,6 +553,7 @@ main(int argc, char **argv)
 	policy_free(F.policy);
 	cidr_free(F.o.private_ranges);
 	curl_slist_free_all(F.o.resolve);
+	curl_slist_free_all(F.o.warc_redact);
 	curl_slist_free_all(F.o.headers);
 	curl_slist_free_all(F.o.sitemaps);
 	free(F.o.userpwd);

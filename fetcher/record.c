@@ -5,9 +5,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tm.h"
 #include "url.h"
+#include "xalloc.h"
 
 /* Keys fetch writes: an input record's stale values of these never pass
  * through, even when this attempt leaves one of them out (`error` on a
@@ -15,6 +17,7 @@
 static const char *const fetch_keys[] = {
 	"url", "final_url", "host", "status", "error", "error_detail", "ctype",
 	"headers", "body", "bytes", "fetched_at", "time_ms", "attempts", "redirects", "not_modified",
+	"exchanges", "ip", "http_version",
 	NULL
 };
 
@@ -55,6 +58,123 @@ pack_chain(const job *j)
 	}
 }
 
+/* HTTP version v (CURL_HTTP_VERSION_*) as the status line writes it. */
+static const char *
+version_word(long v)
+{
+	switch (v) {
+	case CURL_HTTP_VERSION_1_0: return "1.0";
+	case CURL_HTTP_VERSION_2_0: return "2";
+	case CURL_HTTP_VERSION_3: return "3";
+	default: return "1.1";
+	}
+}
+
+/* Whether header line l (n bytes) is one --warc-redact names. */
+static int
+redacted(const char *l, size_t n)
+{
+	for (const struct curl_slist *r = F.o.warc_redact; r; r = r->next) {
+		size_t k = strlen(r->data);
+		if (n > k && l[k] == ':' && strncasecmp(l, r->data, k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Packs header block b as bin, the values of --warc-redact's names as
+ * ***: a WARC records what was sent, unless the user must share it. */
+static void
+pack_head(msgpack_packer *pk, const rawbuf *b)
+{
+	if (!F.o.warc_redact) {
+		msgpack_pack_bin_with_body(pk, b->p ? b->p : "", b->len);
+		return;
+	}
+	/* A line grows by at most " ***" for an empty value. */
+	size_t lines = 1;
+	for (size_t i = 0; i < b->len; i++)
+		lines += b->p[i] == '\n';
+	char *out = xmalloc(b->len + lines * 4 + 1);
+	size_t len = 0;
+	for (size_t i = 0; i < b->len;) {
+		const char *l = b->p + i, *nl = memchr(l, '\n', b->len - i);
+		size_t n = nl ? (size_t)(nl - l) + 1 : b->len - i;
+		const char *colon = memchr(l, ':', n);
+		if (colon && redacted(l, n)) {
+			size_t keep = (size_t)(colon - l) + 1;
+			const char *tail = n >= 2 && l[n - 2] == '\r' ? " ***\r\n" : nl ? " ***\n" : " ***";
+			memcpy(out + len, l, keep);
+			len += keep;
+			memcpy(out + len, tail, strlen(tail));
+			len += strlen(tail);
+		} else {
+			memcpy(out + len, l, n);
+			len += n;
+		}
+		i += n;
+	}
+	msgpack_pack_bin_with_body(pk, out, len);
+	free(out);
+}
+
+/* Packs one exchange of --raw as a map. */
+static void
+pack_exchange(msgpack_packer *pk, const exchange *x)
+{
+	msgpack_pack_map(pk, 7 + x->chunked + x->payload_cut);
+	msgpack_pack_str_with_body(pk, "url", 3);
+	char *shown = url_shown(x->url);
+	const char *u = shown ? shown : x->url;
+	msgpack_pack_str_with_body(pk, u, strlen(u));
+	free(shown);
+	msgpack_pack_str_with_body(pk, "date", 4);
+	msgpack_pack_double(pk, x->date);
+	msgpack_pack_str_with_body(pk, "ip", 2);
+	msgpack_pack_str_with_body(pk, x->ip, strlen(x->ip));
+	const char *v = version_word(x->http_version);
+	msgpack_pack_str_with_body(pk, "http_version", 12);
+	msgpack_pack_str_with_body(pk, v, strlen(v));
+	msgpack_pack_str_with_body(pk, "request", 7);
+	pack_head(pk, &x->req);
+	msgpack_pack_str_with_body(pk, "response", 8);
+	pack_head(pk, &x->head);
+	msgpack_pack_str_with_body(pk, "payload", 7);
+	msgpack_pack_bin_with_body(pk, x->payload.p ? x->payload.p : "", x->payload.len);
+	if (x->chunked) {
+		msgpack_pack_str_with_body(pk, "transfer_encoding", 17);
+		msgpack_pack_str_with_body(pk, "chunked", 7);
+	}
+	if (x->payload_cut) {
+		msgpack_pack_str_with_body(pk, "payload_cut", 11);
+		msgpack_pack_true(pk);
+	}
+}
+
+/* --raw: `exchanges`, every hop's and the last answer's, and that
+ * answer's `ip` and `http_version`; only exchanges that got an answer,
+ * of a record that keeps its body. */
+static void
+pack_raw(const job *j)
+{
+	int last = j->raw.url && j->raw.head.len > 0;
+	int n = last;
+	for (int i = 0; i < j->n_chain; i++)
+		n += j->hops_raw && j->hops_raw[i].head.len > 0;
+	if (!n)
+		return;
+	msgpack_packer *pk = rec_key(&F.build, "exchanges");
+	msgpack_pack_array(pk, (size_t)n);
+	for (int i = 0; i < j->n_chain; i++)
+		if (j->hops_raw && j->hops_raw[i].head.len > 0)
+			pack_exchange(pk, &j->hops_raw[i]);
+	if (last) {
+		pack_exchange(pk, &j->raw);
+		rec_put_str(&F.build, "ip", j->raw.ip);
+		rec_put_str(&F.build, "http_version", version_word(j->raw.http_version));
+	}
+}
+
 /* The last URL that answered j: the one its last attempt asked when it
  * got a status (in flight or waiting to be retried), else the last hop
  * of its chain (a hop refused before it was sent, or one that got no
@@ -89,6 +209,8 @@ record_emit(job *j)
 	rec_put_int(b, "attempts", j->prior + j->attempts);
 	rec_put_double(b, "fetched_at", tm_wall());
 	pack_chain(j);
+	if (F.o.raw && fetcherr_body(j->error))   /* a dead letter archives nothing */
+		pack_raw(j);
 	const char *final = answered(j);
 	if (final)
 		url_put(b, "final_url", final);

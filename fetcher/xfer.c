@@ -19,8 +19,11 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "chunked.h"
 #include "tm.h"
 #include "xalloc.h"
+
+#define CURL_HEADER_BLOCK_MAX (300 * 1024)   /* curl 7.88's MAX_HTTP_RESP_HEADER_SIZE */
 
 /* Paused transfers, so output_drain can resume them.  Bounded by -c. */
 static job **paused;
@@ -187,6 +190,87 @@ on_header(char *data, size_t size, size_t n, void *userp)
 	return len;
 }
 
+/* Appends n bytes of data to b, up to cap bytes in all; returns 0, or
+ * -1 when some did not fit (what fitted is kept). */
+static int
+raw_add(rawbuf *b, const char *data, size_t n, size_t cap)
+{
+	int cut = 0;
+	if (b->len + n > cap) {
+		n = cap > b->len ? cap - b->len : 0;
+		cut = 1;
+	}
+	if (n && grow_buf(&b->p, &b->cap, b->len + n) == 0) {
+		memcpy(b->p + b->len, data, n);
+		b->len += n;
+	}
+	return cut ? -1 : 0;
+}
+
+#define RAW_REQUEST_MAX (64 * 1024)   /* a request's line and headers kept */
+
+/* CURLOPT_DEBUGFUNCTION with --raw: the exchange as it crossed the wire.
+ * libcurl hands the body over before undoing its chunked coding and its
+ * content coding (transfer.c), the headers as sent and as received, a
+ * request again when it was sent again on a fresh connection. */
+static int
+on_debug(CURL *e, curl_infotype type, char *data, size_t n, void *userp)
+{
+	(void)e;
+	exchange *x = &((job *)userp)->raw;
+	switch (type) {
+	case CURLINFO_HEADER_OUT:
+		x->req.len = 0;   /* the whole block in one call: the last one sent */
+		raw_add(&x->req, data, n, RAW_REQUEST_MAX);
+		break;
+	case CURLINFO_DATA_OUT:
+		raw_add(&x->req, data, n, RAW_REQUEST_MAX);
+		break;
+	case CURLINFO_HEADER_IN:
+		if (n >= 5 && memcmp(data, "HTTP/", 5) == 0)
+			x->head.len = 0;   /* a new status line: an interim answer before */
+		raw_add(&x->head, data, n, CURL_HEADER_BLOCK_MAX + 1024);
+		break;
+	case CURLINFO_DATA_IN:
+		if (raw_add(&x->payload, data, n, F.o.max_body) != 0)
+			x->payload_cut = 1;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Whether the header block h says Transfer-Encoding: chunked. */
+static int
+head_chunked(const rawbuf *h)
+{
+	static const char name[] = "transfer-encoding:";
+	for (size_t i = 0; i < h->len;) {
+		const char *l = h->p + i, *nl = memchr(l, '\n', h->len - i);
+		size_t n = nl ? (size_t)(nl - l) + 1 : h->len - i;
+		if (n > sizeof name - 1 && strncasecmp(l, name, sizeof name - 1) == 0 &&
+		    memmem(l, n, "chunked", 7))
+			return 1;
+		i += n;
+	}
+	return 0;
+}
+
+/* The exchange's end: its answer's HTTP version, its payload without
+ * the chunked coding. */
+static void
+raw_end(job *j)
+{
+	exchange *x = &j->raw;
+	curl_easy_getinfo(j->easy, CURLINFO_HTTP_VERSION, &x->http_version);
+	if (head_chunked(&x->head)) {
+		int whole;
+		x->payload.len = chunked_decode(x->payload.p ? x->payload.p : "", x->payload.len, &whole);
+		x->chunked = 1;
+	}
+}
+
 /* CURLOPT_OPENSOCKETFUNCTION: a guarded hop may not connect to a
  * private address. */
 static curl_socket_t
@@ -232,6 +316,10 @@ on_send(void *userp, char *ip, char *local_ip, int port, int local_port)
 	 * checked here, before anything is sent. */
 	if (ip && private_ip(j, ip))
 		return CURL_PREREQFUNC_ABORT;
+	if (j->raw.url) {
+		j->raw.date = tm_wall();
+		snprintf(j->raw.ip, sizeof j->raw.ip, "%s", ip ? ip : "");
+	}
 	host *h = j->host;
 	if (!h)
 		return CURL_PREREQFUNC_OK;
@@ -381,6 +469,13 @@ xfer_start(job *j)
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 			 j->is_robots ? (curl_off_t)0 : (curl_off_t)F.o.max_body);
 	curl_easy_setopt(e, CURLOPT_URL, job_target(j));
+	if (F.o.raw && !j->is_robots) {
+		job_raw_clear(&j->raw);
+		j->raw.url = xstrdup(job_target(j));
+		curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, on_debug);
+		curl_easy_setopt(e, CURLOPT_DEBUGDATA, j);
+		curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
+	}
 	curl_slist_free_all(j->resolve);
 	j->resolve = dns_resolve_list(j, job_target(j));
 	curl_easy_setopt(e, CURLOPT_RESOLVE, j->resolve);
@@ -406,8 +501,6 @@ xfer_start(job *j)
 	loop_add(j);
 	return 0;
 }
-
-#define CURL_HEADER_BLOCK_MAX (300 * 1024)   /* curl 7.88's MAX_HTTP_RESP_HEADER_SIZE */
 
 /* Why rc ended j's transfer when it is one of curl 7.88's caps on
  * response headers, or NULL: a line over 100 KiB (CURLE_OUT_OF_MEMORY,
@@ -517,5 +610,7 @@ xfer_end(job *j, CURLcode rc)
 	curl_off_t connect_us = 0;
 	curl_easy_getinfo(j->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
 	j->connected = connect_us > 0;
+	if (j->raw.url)
+		raw_end(j);
 	counters_finished(j);
 }

@@ -75,6 +75,7 @@ F defaults to 1, N of s to 1; counters are per endpoint and key.
 import argparse
 import base64
 import email.utils
+import gzip
 import html
 import http.cookies
 import itertools
@@ -485,6 +486,26 @@ def ep_gzipbomb(h, _, q):
     h.reply(200, body, headers=[("Content-Encoding", "gzip")])
 
 
+def ep_chunked(h, _, q):
+    # A page sent with Transfer-Encoding: chunked, in chunks of 7 bytes;
+    # gzip=1: its body gzip'd first (Content-Encoding: gzip).
+    body = page("Chunked", "<p>%s</p>" % ("sent in chunks " * 20))
+    extra = []
+    if q.get("gzip"):
+        body = gzip.compress(body)
+        extra = [("Content-Encoding", "gzip")]
+    h.send_response(200)
+    h.send_header("Content-Type", HTML)
+    h.send_header("Transfer-Encoding", "chunked")
+    for k, v in extra:
+        h.send_header(k, v)
+    h.end_headers()
+    for i in range(0, len(body), 7):
+        c = body[i:i + 7]
+        h.wfile.write(b"%x\r\n%s\r\n" % (len(c), c))
+    h.wfile.write(b"0\r\n\r\n")
+
+
 def ep_drip(h, _, q):
     n = qint(q, "bytes", 10)
     ms = qint(q, "ms", 100, hi=3600 * 1000)
@@ -566,7 +587,7 @@ ROUTES = {
     "reset-mid": ep_reset_mid, "redirect": ep_redirect, "loop": ep_loop,
     "redirect-to": ep_redirect_to, "bin": ep_bin, "text": ep_text, "headers": ep_headers, "garbage": ep_garbage,
     "json": ep_json, "noctype": ep_noctype, "big": ep_big,
-    "gzipbomb": ep_gzipbomb, "drip": ep_drip, "flaky": ep_flaky,
+    "gzipbomb": ep_gzipbomb, "drip": ep_drip, "flaky": ep_flaky, "chunked": ep_chunked,
     "retry-after": ep_retry_after, "retry-after-date": ep_retry_after_date,
     "robots.txt": ep_robots, "charset": ep_charset,
 }
