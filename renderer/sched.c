@@ -1,26 +1,23 @@
 /* sched — what render reads, what waits, and when a page may start.
  *
- * Input is read only while fewer than --pending pages wait (a pipe is
- * watched by the loop, a file read directly), as fetch does, and in
- * fetch's formats: URL lines, or msgpack records with `url`, told apart
- * by each file's first byte.  A page starts when a tab is free, its host
- * has fewer than -p pages open and its pacing (lib/pace, as fetch's:
- * -d, robots.txt's Crawl-delay, what its answers taught, a Retry-After)
- * lets it, and the host's robots.txt allows it.  robots.txt is fetched with libcurl on libuv's thread pool,
- * once per origin, so the loop never waits for a slow host.
+ * Input (lib/inlet, as fetch's) is read only while fewer than --pending
+ * pages wait and the output has room.  A page starts when a tab is free,
+ * its host has fewer than -p pages open and its pacing (lib/pace, as
+ * fetch's: -d, robots.txt's Crawl-delay, what its answers taught, a
+ * Retry-After) lets it, and the host's robots.txt allows it.  robots.txt
+ * is fetched with libcurl on libuv's thread pool, once per origin, so
+ * the loop never waits for a slow host.
  */
 #include "render.h"
 
 #include <curl/curl.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "htab.h"
+#include "inlet.h"
 #include "jsshell.h"
 #include "msg.h"
 #include "xalloc.h"
@@ -28,11 +25,7 @@
 #include "tm.h"
 #include "url.h"
 
-static char **files;
-static int nfiles, fi = -1;
-static rec_in in;
-static int in_open, fmt, pollable, polling;
-static uv_poll_t *poll_r;
+static inlet in;
 static page *head, *tail;          /* pages waiting to start, in order */
 static htab hosts;                 /* origin -> rhost */
 static uv_check_t check;
@@ -131,58 +124,6 @@ sched_done(page *p)
 		p->h->inflight--;
 	page_free(p);
 	R.queued--;
-}
-
-/* ---- input ----------------------------------------------------------- */
-
-static void
-close_current(void)
-{
-	if (!in_open)
-		return;
-	if (poll_r) {
-		uv_close((uv_handle_t *)poll_r, (uv_close_cb)free);
-		poll_r = NULL;
-	}
-	polling = 0;
-	if (in.fd > 0)
-		close(in.fd);
-	rec_in_free(&in);
-	in_open = 0;
-}
-
-static void
-next_file(void)
-{
-	close_current();
-	for (;;) {
-		fi++;
-		if (fi >= (nfiles ? nfiles : 1)) {
-			R.input_done = 1;
-			return;
-		}
-		const char *name = nfiles ? files[fi] : "-";
-		int fd = strcmp(name, "-") == 0 ? 0 : open(name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			msg_warn("cannot open '%s': %s", name, strerror(errno));
-			R.failed_open = 1;
-			continue;
-		}
-		rec_in_init(&in, fd, R.o.max_record);
-		in_open = 1;
-		fmt = 0;
-		struct stat st;
-		pollable = fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
-		if (pollable) {
-			poll_r = malloc(sizeof *poll_r);
-			if (!poll_r || uv_poll_init(R.loop, poll_r, fd) != 0) {
-				free(poll_r);
-				poll_r = NULL;
-				pollable = 0;
-			}
-		}
-		return;
-	}
 }
 
 static void
@@ -299,67 +240,37 @@ new_page(const char *s, size_t n, const char *raw, size_t raw_len)
 	tail = p;
 }
 
-static int
-take_one(void)
+/* One input: passed on untouched, or a page. */
+static void
+take(const rec_item *it)
 {
-	rec_item it;
-	int rc = rec_in_item(&in, &fmt, &it);
-	if (rc != REC_OK)
-		return rc;
-	if (it.raw && pass_through(&it.rec)) {
-		if (rec_out_put(&R.out.out, it.raw, it.raw_len) != 0)
+	if (it->raw && pass_through(&it->rec)) {
+		if (rec_out_put(&R.out.out, it->raw, it->raw_len) != 0)
 			msg_stdout_failed(errno);
 		outbuf_record(&R.out);
-		return REC_OK;
+		return;
 	}
-	new_page(it.url ? it.url : "", it.url ? it.url_len : 0, it.raw, it.raw_len);
-	return REC_OK;
-}
-
-static void
-on_readable(uv_poll_t *p, int status, int events)
-{
-	(void)p, (void)events;
-	if (status < 0 || rec_in_fill(&in) < 0) {
-		if (status >= 0 && errno == EAGAIN)
-			return;
-		msg_warn("cannot read input: %s", status < 0 ? uv_strerror(status) : strerror(errno));
-		next_file();
-	}
+	new_page(it->url ? it->url : "", it->url ? it->url_len : 0, it->raw, it->raw_len);
 }
 
 static void
 input_want(void)
 {
+	rec_item it;
+	int rc = REC_OK;
 	/* Records passed through or refused go straight to the output:
 	 * while it is full, no more is read. */
-	while (!R.input_done && !R.stopping && R.queued < R.o.pending && in_open &&
-	       !outbuf_blocked(&R.out)) {
-		int rc = take_one();
-		if (rc == REC_OK)
-			continue;
-		if (rc == REC_EOF) {
-			next_file();
-		} else if (rc == REC_ERR) {
-			msg_warn("%s", in.err);
-			R.bad_input = 1;
-			close_current();
-			R.input_done = 1;
-		} else if (pollable) {
-			if (!polling) {
-				uv_poll_start(poll_r, UV_READABLE, on_readable);
-				polling = 1;
-			}
-			return;
-		} else if (rec_in_fill(&in) < 0) {
-			msg_warn("cannot read input: %s", strerror(errno));
-			next_file();
-		}
-	}
-	if (polling) {
-		uv_poll_stop(poll_r);
-		polling = 0;
-	}
+	while (!R.input_done && !R.stopping && R.queued < R.o.pending && !outbuf_blocked(&R.out) &&
+	       (rc = inlet_next(&in, &it)) == REC_OK)
+		take(&it);
+	R.failed_open = in.failed_open;
+	if (rc == REC_NEED)
+		return;   /* the pipe is watched: the loop wakes when it can be read */
+	inlet_hold(&in);
+	if (rc != REC_OK)
+		R.input_done = 1;
+	if (rc == REC_ERR)
+		R.bad_input = 1;
 }
 
 /* ---- robots.txt on the thread pool ------------------------------------ */
@@ -550,9 +461,7 @@ sched_idle(void)
 void
 sched_init(char **f, int n)
 {
-	files = f;
-	nfiles = n;
-	next_file();
+	inlet_init(&in, R.loop, f, n, R.o.max_record);
 	uv_check_init(R.loop, &check);
 	uv_check_start(&check, on_check);
 	uv_timer_init(R.loop, &wake);
@@ -566,7 +475,7 @@ sched_init(char **f, int n)
 void
 sched_close(void)
 {
-	close_current();
+	inlet_close(&in);
 	uv_check_stop(&check);
 	uv_close((uv_handle_t *)&check, NULL);
 	uv_close((uv_handle_t *)&wake, NULL);
