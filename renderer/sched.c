@@ -69,17 +69,9 @@ sched_fail(page *p, enum fetcherr e, const char *detail)
 		rec_put_str(b, "error_detail", detail);
 	rec_put_int(b, "attempts", 0);
 	rec_put_double(b, "fetched_at", tm_wall());
-	msgpack_zone z;
-	msgpack_object o = { .type = MSGPACK_OBJECT_NIL };
-	msgpack_zone_init(&z, 2048);
-	if (p->in) {
-		size_t off = 0;
-		msgpack_unpack(p->in, p->in_len, &off, &z, &o);
-	}
-	if (rec_out_build(&R.out.out, b, p->in ? &o : NULL, render_keys) != 0)
+	if (rec_out_pass(&R.out.out, b, p->in, p->in_len, render_keys) != 0)
 		msg_stdout_failed(errno);
 	outbuf_record(&R.out);
-	msgpack_zone_destroy(&z);
 	sched_done(p);
 }
 

@@ -479,17 +479,9 @@ emit(tab *t)
 		rec_put_bin(b, "screenshot", t->shot, t->shot_len);
 	if (t->pdf)
 		rec_put_bin(b, "pdf", t->pdf, t->pdf_len);
-	msgpack_zone z;
-	msgpack_object in = { .type = MSGPACK_OBJECT_NIL };
-	msgpack_zone_init(&z, 2048);
-	if (p->in) {
-		size_t off = 0;
-		msgpack_unpack(p->in, p->in_len, &off, &z, &in);
-	}
-	if (rec_out_build(&R.out.out, b, p->in ? &in : NULL, render_keys) != 0)
+	if (rec_out_pass(&R.out.out, b, p->in, p->in_len, render_keys) != 0)
 		msg_stdout_failed(errno);
 	outbuf_record(&R.out);
-	msgpack_zone_destroy(&z);
 }
 
 /* Closes t's tab: the context with it, unless it is the shared one. */
