@@ -75,15 +75,7 @@ sched_fail(page *p, enum fetcherr e, const char *detail)
 	sched_done(p);
 }
 
-/* fetch's defaults for the rules of lib/pace (docs/fetch.md, adaptive
- * pacing): a host's interval follows its latency / 2, at most 60 s; a
- * 429/503 with Retry-After (up to 300 s) holds the host that long, one
- * without doubles the interval; 10 transient failures in a row pause it
- * for 60 s, doubling. */
-static const struct pace_conf pace_conf = {
-	.target_concurrency = 2, .max_delay = 60, .max_elapsed = 600,
-	.max_retry_after = 300, .host_failures = 10, .host_pause = 60,
-};
+static const struct pace_conf pace_conf = PACE_CONF_DEFAULT;
 
 void
 sched_answered(page *p, long status, double latency, double retry_after, double started,
