@@ -138,14 +138,28 @@ void cookies_merge(json_t *cookies);
 int cookies_save(void);
 
 /* ---- browser.c */
-/* Starts Chromium (once ready, browser_ready() is true).  0 or -1. */
-int browser_start(void);
+/* What the browser reports, from the loop, to whoever started it. */
+typedef struct browser_cb {
+	/* The answer to command tag of slot (gen: the page it was sent
+	 * for); error is NULL on success. */
+	void (*reply)(int slot, unsigned gen, int tag, json_t *result, json_t *error);
+	/* An event of the session sid. */
+	void (*event)(const char *sid, const char *method, json_t *params);
+	/* The browser went away, killed when it hung (hung) or not: no
+	 * command sent to it will be answered. */
+	void (*lost)(int hung);
+} browser_cb;
+
+/* Starts Chromium (once ready, browser_ready() is true), reporting
+ * through callbacks (copied) until it goes away, as uv_read_start
+ * takes its callbacks: each start registers them anew.  0 or -1. */
+int browser_start(const browser_cb *callbacks);
 int browser_ready(void);
 /* Whether browser_start was called (and browser_stop not yet). */
 int browser_started(void);
 /* Sends method with params (stolen; NULL for none) on session sid (NULL:
- * the browser); its answer goes to tab_reply(slot, gen, tag).  Slot -1
- * is the browser's own. */
+ * the browser); its answer goes to the reply callback with slot, gen
+ * and tag.  Slot -1 is the browser's own: its answers are kept here. */
 long browser_send(int slot, unsigned gen, int tag, const char *sid, const char *method,
 		  json_t *params);
 /* Ends Chromium and removes its profile; safe to call twice, and from

@@ -356,6 +356,18 @@ robots_start(rhost *h)
 
 /* ---- the pass ---------------------------------------------------------- */
 
+/* The browser went away: its tabs' pages end, or come back once when it
+ * hung; it starts again with the next page that needs it. */
+static void
+on_browser_lost(int hung)
+{
+	tab_browser_lost(hung);
+	if (!R.stopping && head && !hung)
+		msg_warn("chromium exited, starting it again");
+}
+
+static const browser_cb browser_events = { tab_reply, tab_event, on_browser_lost };
+
 static void
 on_wake(uv_timer_t *t)
 {
@@ -377,7 +389,7 @@ drive(void)
 	}
 	/* Chromium starts with the first page that needs it: a stream that
 	 * --only-shells passes through never pays for it. */
-	if (head && !browser_started() && browser_start() != 0)
+	if (head && !browser_started() && browser_start(&browser_events) != 0)
 		msg_die(EX_OSERR, "cannot start chromium");
 	double now = tm_mono(), soonest = INFINITY;
 	page **pp = &head, *prev = NULL;
