@@ -90,25 +90,31 @@ extern const char *const render_keys[];
 
 /* ---- sched.c */
 void sched_init(char **files, int n);
-/* Ends p: its record is written (tab_emit or an error record). */
-void sched_done(page *p);
-/* What p's navigation taught its host's pacing: the main document's
- * status (0: none), latency (seconds from the navigation to its
- * answer), its Retry-After in seconds (< 0: none), when the navigation
- * started (tm_mono), and p's error. */
-void sched_answered(page *p, long status, double latency, double retry_after, double started,
-		    enum fetcherr e);
-/* Writes p's record with error e (detail), no DOM, and frees p. */
-void sched_fail(page *p, enum fetcherr e, const char *detail);
-/* Puts p, taken from its tab before it ended, back at the head of the
- * queue (a hung Chromium's page, tried once more). */
-void sched_retry(page *p);
 int sched_idle(void);
 void sched_close(void);
-void page_free(page *p);
 
 /* ---- tab.c */
+/* What a tab lets go of, on the done list the driver drains: an
+ * answer (the fields below), a page ended (its record written, its
+ * host's slot free, p the taker's to free), or a page taken from its
+ * tab unended (a hung Chromium's) to be tried again. */
+enum { TAB_ANSWERED, TAB_ENDED, TAB_AGAIN };
+typedef struct tab_done {
+	int how;
+	page *p;
+	/* TAB_ANSWERED: what its host's pacing learns: the main document's
+	 * status (0: none), latency (seconds from the navigation to its
+	 * answer), its Retry-After in seconds (< 0: none), when the
+	 * navigation started (tm_mono), and p's error. */
+	long status;
+	double latency, retry_after, started;
+	enum fetcherr err;
+} tab_done;
+
 void tab_init(void);
+/* Takes the oldest entry of the done list into d: 1, or 0 when it is
+ * empty.  A page's TAB_ANSWERED comes before its TAB_ENDED. */
+int tab_done_next(tab_done *d);
 /* A free tab, or -1. */
 int tab_free_slot(void);
 /* Starts p in tab slot. */
@@ -119,7 +125,7 @@ void tab_reply(int slot, unsigned gen, int tag, json_t *result, json_t *error);
 /* An event of the session sid. */
 void tab_event(const char *sid, const char *method, json_t *params);
 /* The browser went away: every page in a tab ends with an error, or,
- * when it hung (hung), is handed back to sched once (sched_retry). */
+ * when it hung (hung), is handed back once (TAB_AGAIN). */
 void tab_browser_lost(int hung);
 /* Interrupted: pages in tabs end now as `interrupted`. */
 void tab_abort_all(void);

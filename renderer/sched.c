@@ -43,7 +43,7 @@ page_unhost(page *p)
 	p->h = NULL;
 }
 
-void
+static void
 page_free(page *p)
 {
 	if (!p)
@@ -53,10 +53,21 @@ page_free(page *p)
 	free(p);
 }
 
+/* Ends p, whose record was written. */
+static void
+page_end(page *p)
+{
+	if (p->h)
+		p->h->inflight--;
+	page_free(p);
+	R.queued--;
+}
+
 /* ---- records without a tab ----------------------------------------- */
 
-void
-sched_fail(page *p, enum fetcherr e, const char *detail)
+/* Writes p's record with error e (detail), no DOM, and ends p. */
+static void
+fail(page *p, enum fetcherr e, const char *detail)
 {
 	rec_build *b = &R.build;
 	rec_build_reset(b);
@@ -72,42 +83,45 @@ sched_fail(page *p, enum fetcherr e, const char *detail)
 	if (rec_out_pass(&R.out.out, b, p->in, p->in_len, render_keys) != 0)
 		msg_stdout_failed(errno);
 	outbuf_record(&R.out);
-	sched_done(p);
+	page_end(p);
 }
 
 static const struct pace_conf pace_conf = PACE_CONF_DEFAULT;
 
-void
-sched_answered(page *p, long status, double latency, double retry_after, double started,
-	       enum fetcherr e)
+/* What the tabs let go of since the last pass, in the order they did:
+ * answers teach their host's pacing, ended pages free their host's
+ * slot, a hung Chromium's pages go back to the head of the queue. */
+static void
+drain(void)
 {
-	if (!p->h)
-		return;
-	double now = tm_mono();
-	if (status > 0)
-		pace_answer(&p->h->pace, &pace_conf, status, latency, retry_after, started, now);
-	pace_outcome(&p->h->pace, &pace_conf, fetcherr_retried(e), status > 0, now,
-		     (double)rand() / ((double)RAND_MAX + 1));
-}
-
-void
-sched_retry(page *p)
-{
-	p->tries++;
-	p->h->inflight--;
-	p->next = head;
-	head = p;
-	if (!tail)
-		tail = p;
-}
-
-void
-sched_done(page *p)
-{
-	if (p->h)
-		p->h->inflight--;
-	page_free(p);
-	R.queued--;
+	tab_done d;
+	while (tab_done_next(&d)) {
+		page *p = d.p;
+		switch (d.how) {
+		case TAB_ANSWERED: {
+			if (!p->h)
+				break;
+			double now = tm_mono();
+			if (d.status > 0)
+				pace_answer(&p->h->pace, &pace_conf, d.status, d.latency, d.retry_after,
+					    d.started, now);
+			pace_outcome(&p->h->pace, &pace_conf, fetcherr_retried(d.err), d.status > 0, now,
+				     (double)rand() / ((double)RAND_MAX + 1));
+			break;
+		}
+		case TAB_ENDED:
+			page_end(p);
+			break;
+		case TAB_AGAIN:
+			p->tries++;
+			p->h->inflight--;
+			p->next = head;
+			head = p;
+			if (!tail)
+				tail = p;
+			break;
+		}
+	}
 }
 
 static void
@@ -201,14 +215,14 @@ new_page(const char *s, size_t n, const char *raw, size_t raw_len)
 	if (url_canon(s, n, &u, &why) != 0) {
 		const char *t = url_trim(s, &n);
 		p->url = strndup(t, n);
-		sched_fail(p, FETCHERR_BAD_URL, why);
+		fail(p, FETCHERR_BAD_URL, why);
 		return;
 	}
 	if (!url_fetchable(u.scheme)) {
 		const char *t = url_trim(s, &n);
 		p->url = strndup(t, n);
 		url_parts_free(&u);
-		sched_fail(p, FETCHERR_SCHEME, "only http and https are rendered");
+		fail(p, FETCHERR_SCHEME, "only http and https are rendered");
 		return;
 	}
 	p->url = u.canon;
@@ -377,13 +391,14 @@ on_wake(uv_timer_t *t)
 static void
 drive(void)
 {
+	drain();
 	input_want();
 	if (R.stopping) {
 		while (head) {
 			page *p = head;
 			head = p->next;
 			page_unhost(p);
-			sched_fail(p, FETCHERR_INTERRUPTED, "stopped by signal before the page was started");
+			fail(p, FETCHERR_INTERRUPTED, "stopped by signal before the page was started");
 		}
 		tail = NULL;
 	}
@@ -408,7 +423,7 @@ drive(void)
 				if (tail == p)
 					tail = prev;
 				page_unhost(p);
-				sched_fail(p, FETCHERR_ROBOTS, robots_reason(h->robots));
+				fail(p, FETCHERR_ROBOTS, robots_reason(h->robots));
 				continue;
 			}
 		}
