@@ -1,17 +1,27 @@
 /* render — fetch's records, with the DOM a headless Chromium built.
  *
- * Modules in call order (calls go down the list, never up, except the
- * callbacks the loop makes):
+ * Modules in call order, by layer: calls go down the list, never up.  A
+ * module reports up through what it was handed or what it keeps for the
+ * driver to take: browser.c calls the callbacks browser_start
+ * registered, tab.c puts what it let go of on its done list.
  *
+ * driver
  *   main.c     options, the loop's life, shutdown
- *   sched.c    input, the queue, per-host pacing and robots.txt
- *   tab.c      one page in one tab: DevTools steps, its record
- *   cookies.c  --cookies: the jar, carried from context to context
- *   browser.c  the Chromium child and the DevTools pipe (fds 3 and 4)
+ *   sched.c    the pass: the done list drained, input read as room
+ *              frees, the queue, pages started; records of pages that
+ *              never reach a tab (sched_)
+ * policy
+ *   host.c     what a host lets start: its pacing (lib/pace), its
+ *              robots.txt fetched on libuv's thread pool (host_)
+ * services
+ *   tab.c      one page in one tab: DevTools steps, its record, the
+ *              done list (tab_)
+ *   cookies.c  --cookies: the jar, carried from context to context (cookies_)
+ *   browser.c  the Chromium child and the DevTools pipe, fds 3 and 4 (browser_)
  *
- * Event callbacks only change state; sched_drive (a uv_check_t, once per
- * loop pass) starts work.  Nothing blocks the loop thread: robots.txt is
- * fetched on libuv's thread pool.
+ * Event callbacks only change state; sched.c's pass (a uv_check_t, once
+ * per loop pass) does the work.  Nothing blocks the loop thread:
+ * robots.txt is fetched on libuv's thread pool.
  */
 #ifndef SLUICE_RENDER_H
 #define SLUICE_RENDER_H
@@ -89,9 +99,30 @@ extern render_state R;
 extern const char *const render_keys[];
 
 /* ---- sched.c */
+/* Starts the pass on the loop, reading files[0..n) (none: stdin), and
+ * runs it once.  It stops the loop once everything is done: input read,
+ * no page waiting or in a tab, no robots.txt on its way. */
 void sched_init(char **files, int n);
-int sched_idle(void);
 void sched_close(void);
+
+/* ---- host.c */
+/* The host of canonical URL canon, made on first sight (its pacing from
+ * -d, its robots.txt not yet asked for, or not needed under
+ * --no-robots).  Above --max-hosts, hosts no page holds and that wait
+ * for nothing are dropped first. */
+rhost *host_of(const char *canon);
+/* What one navigation taught h's pacing: the main document's status
+ * (0: none), latency, Retry-After (< 0: none) and start, and the
+ * page's error (tab_done's fields). */
+void host_answered(rhost *h, long status, double latency, double retry_after, double started,
+		   enum fetcherr e);
+/* Fetches h's robots.txt on the thread pool: robots_state 1, then 2
+ * with h->robots (NULL: no rules) and its Crawl-delay. */
+void host_robots_ask(rhost *h);
+/* Whether a robots.txt fetch is under way. */
+int host_robots_loading(void);
+/* Frees every host. */
+void host_close(void);
 
 /* ---- tab.c */
 /* What a tab lets go of, on the done list the driver drains: an
