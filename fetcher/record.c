@@ -231,17 +231,7 @@ record_emit(job *j)
 			rec_put_int(b, "bytes", (int64_t)j->body_len);
 		}
 	}
-	if (j->in) {
-		msgpack_zone z;
-		msgpack_object in = { .type = MSGPACK_OBJECT_NIL };
-		size_t off = 0;
-		msgpack_zone_init(&z, 2048);
-		msgpack_unpack(j->in, j->in_len, &off, &z, &in);
-		rec_out_build(output_rec(), b, &in, fetch_keys);
-		msgpack_zone_destroy(&z);
-	} else {
-		rec_out_build(output_rec(), b, NULL, fetch_keys);
-	}
+	rec_out_pass(output_rec(), b, j->in, j->in_len, fetch_keys);
 	counters_record(j);
 	output_record();
 	job_drop(j);

@@ -29,6 +29,14 @@ struct pace_conf {
 	double host_pause;         /* the first trip's pause */
 };
 
+/* fetch's defaults for them (its option table), an initializer: a
+ * host's interval follows its latency / 2, at most 60 s; a Retry-After
+ * up to 300 s is obeyed; 10 transient failures in a row pause it for
+ * 60 s, doubling; no wait passes 600 s.  render, which has no such
+ * flags, runs on them as they are. */
+#define PACE_CONF_DEFAULT { .target_concurrency = 2, .max_delay = 60, .max_elapsed = 600, \
+			    .max_retry_after = 300, .host_failures = 10, .host_pause = 60 }
+
 /* One host's pacing.  The caller sets delay, rate and burst (the
  * configuration, which may change at any time), and crawl_delay; the
  * rest is the machine's, read freely, written through the functions. */

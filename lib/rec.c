@@ -618,6 +618,22 @@ rec_out_build(rec_out *o, rec_build *b, const msgpack_object *in,
 	return rec_out_put(o, o->rec.data, o->rec.size);
 }
 
+int
+rec_out_pass(rec_out *o, rec_build *b, const char *in, size_t in_len,
+	     const char *const *own)
+{
+	if (!in)
+		return rec_out_build(o, b, NULL, own);
+	msgpack_zone z;
+	msgpack_object m = { .type = MSGPACK_OBJECT_NIL };
+	size_t off = 0;
+	msgpack_zone_init(&z, 2048);
+	msgpack_unpack(in, in_len, &off, &z, &m);
+	int rc = rec_out_build(o, b, &m, own);
+	msgpack_zone_destroy(&z);
+	return rc;
+}
+
 enum { ITEM_UNKNOWN, ITEM_LINES, ITEM_RECORDS };
 
 int

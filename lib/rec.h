@@ -212,6 +212,13 @@ int rec_out_put(rec_out *o, const char *map, size_t len);
 int rec_out_build(rec_out *o, rec_build *b, const msgpack_object *in,
 		  const char *const *drop);
 
+/* rec_out_build of the input record kept as its msgpack bytes (in,
+ * in_len: a record rec_in read; NULL for none), with the keys the stage
+ * owns (own: a NULL-terminated list) dropped from it: an input's stale
+ * values of them never pass through, even where b leaves one out. */
+int rec_out_pass(rec_out *o, rec_build *b, const char *in, size_t in_len,
+		 const char *const *own);
+
 /* Writes everything buffered (blocking).  0, or -1 with errno. */
 int rec_out_flush(rec_out *o);
 

@@ -60,6 +60,7 @@ static int trace;                  /* RENDER_TRACE set: messages on stderr */
 static uv_timer_t watchdog;
 static uv_async_t kick;
 static int watching, hung;
+static browser_cb cb;              /* what browser_start registered */
 static int proc_closing;           /* the exited child's handle not yet closed */
 static double last_sent;           /* of a browser-level command */
 enum { START_TIMEOUT = 60 };       /* seconds Chromium may take to start */
@@ -172,10 +173,7 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 	}
 	/* Its unanswered commands never will be: the next one starts clean. */
 	memset(cmds, 0, sizeof cmds);
-	tab_browser_lost(hung);
-	/* sched starts it again with the next page that needs it. */
-	if (!R.stopping && R.queued > 0 && !hung)
-		msg_warn("chromium exited, starting it again");
+	cb.lost(hung);
 	hung = 0;
 }
 
@@ -198,13 +196,13 @@ dispatch(json_t *m)
 			}
 			return;
 		}
-		tab_reply(c->slot, c->gen, c->tag, res, err);
+		cb.reply(c->slot, c->gen, c->tag, res, err);
 		return;
 	}
 	const char *method = json_string_value(json_object_get(m, "method"));
 	const char *sid = json_string_value(json_object_get(m, "sessionId"));
 	if (method && sid)
-		tab_event(sid, method, json_object_get(m, "params"));
+		cb.event(sid, method, json_object_get(m, "params"));
 }
 
 static void
@@ -406,7 +404,7 @@ at_exit(void)
 }
 
 int
-browser_start(void)
+browser_start(const browser_cb *callbacks)
 {
 	static int registered;
 	if (!registered) {
@@ -418,6 +416,7 @@ browser_start(void)
 	if (started_at > 0 && tm_mono() - started_at < 5 && ++restarts > 3)
 		msg_die(EX_OSERR, "chromium exits at once: run %s by hand to see why "
 			"(--browser-log shows its messages)", R.o.chromium);
+	cb = *callbacks;
 	const char *tmp = getenv("TMPDIR");
 	snprintf(profile, sizeof profile, "%.40s/render-profile.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(profile)) {

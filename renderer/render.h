@@ -1,17 +1,27 @@
 /* render — fetch's records, with the DOM a headless Chromium built.
  *
- * Modules in call order (calls go down the list, never up, except the
- * callbacks the loop makes):
+ * Modules in call order, by layer: calls go down the list, never up.  A
+ * module reports up through what it was handed or what it keeps for the
+ * driver to take: browser.c calls the callbacks browser_start
+ * registered, tab.c puts what it let go of on its done list.
  *
+ * driver
  *   main.c     options, the loop's life, shutdown
- *   sched.c    input, the queue, per-host pacing and robots.txt
- *   tab.c      one page in one tab: DevTools steps, its record
- *   cookies.c  --cookies: the jar, carried from context to context
- *   browser.c  the Chromium child and the DevTools pipe (fds 3 and 4)
+ *   sched.c    the pass: the done list drained, input read as room
+ *              frees, the queue, pages started; records of pages that
+ *              never reach a tab (sched_)
+ * policy
+ *   host.c     what a host lets start: its pacing (lib/pace), its
+ *              robots.txt fetched on libuv's thread pool (host_)
+ * services
+ *   tab.c      one page in one tab: DevTools steps, its record, the
+ *              done list (tab_)
+ *   cookies.c  --cookies: the jar, carried from context to context (cookies_)
+ *   browser.c  the Chromium child and the DevTools pipe, fds 3 and 4 (browser_)
  *
- * Event callbacks only change state; sched_drive (a uv_check_t, once per
- * loop pass) starts work.  Nothing blocks the loop thread: robots.txt is
- * fetched on libuv's thread pool.
+ * Event callbacks only change state; sched.c's pass (a uv_check_t, once
+ * per loop pass) does the work.  Nothing blocks the loop thread:
+ * robots.txt is fetched on libuv's thread pool.
  */
 #ifndef SLUICE_RENDER_H
 #define SLUICE_RENDER_H
@@ -89,26 +99,53 @@ extern render_state R;
 extern const char *const render_keys[];
 
 /* ---- sched.c */
+/* Starts the pass on the loop, reading files[0..n) (none: stdin), and
+ * runs it once.  It stops the loop once everything is done: input read,
+ * no page waiting or in a tab, no robots.txt on its way. */
 void sched_init(char **files, int n);
-/* Ends p: its record is written (tab_emit or an error record). */
-void sched_done(page *p);
-/* What p's navigation taught its host's pacing: the main document's
- * status (0: none), latency (seconds from the navigation to its
- * answer), its Retry-After in seconds (< 0: none), when the navigation
- * started (tm_mono), and p's error. */
-void sched_answered(page *p, long status, double latency, double retry_after, double started,
-		    enum fetcherr e);
-/* Writes p's record with error e (detail), no DOM, and frees p. */
-void sched_fail(page *p, enum fetcherr e, const char *detail);
-/* Puts p, taken from its tab before it ended, back at the head of the
- * queue (a hung Chromium's page, tried once more). */
-void sched_retry(page *p);
-int sched_idle(void);
 void sched_close(void);
-void page_free(page *p);
+
+/* ---- host.c */
+/* The host of canonical URL canon, made on first sight (its pacing from
+ * -d, its robots.txt not yet asked for, or not needed under
+ * --no-robots).  Above --max-hosts, hosts no page holds and that wait
+ * for nothing are dropped first. */
+rhost *host_of(const char *canon);
+/* What one navigation taught h's pacing: the main document's status
+ * (0: none), latency, Retry-After (< 0: none) and start, and the
+ * page's error (tab_done's fields). */
+void host_answered(rhost *h, long status, double latency, double retry_after, double started,
+		   enum fetcherr e);
+/* Fetches h's robots.txt on the thread pool: robots_state 1, then 2
+ * with h->robots (NULL: no rules) and its Crawl-delay. */
+void host_robots_ask(rhost *h);
+/* Whether a robots.txt fetch is under way. */
+int host_robots_loading(void);
+/* Frees every host. */
+void host_close(void);
 
 /* ---- tab.c */
+/* What a tab lets go of, on the done list the driver drains: an
+ * answer (the fields below), a page ended (its record written, its
+ * host's slot free, p the taker's to free), or a page taken from its
+ * tab unended (a hung Chromium's) to be tried again. */
+enum { TAB_ANSWERED, TAB_ENDED, TAB_AGAIN };
+typedef struct tab_done {
+	int how;
+	page *p;
+	/* TAB_ANSWERED: what its host's pacing learns: the main document's
+	 * status (0: none), latency (seconds from the navigation to its
+	 * answer), its Retry-After in seconds (< 0: none), when the
+	 * navigation started (tm_mono), and p's error. */
+	long status;
+	double latency, retry_after, started;
+	enum fetcherr err;
+} tab_done;
+
 void tab_init(void);
+/* Takes the oldest entry of the done list into d: 1, or 0 when it is
+ * empty.  A page's TAB_ANSWERED comes before its TAB_ENDED. */
+int tab_done_next(tab_done *d);
 /* A free tab, or -1. */
 int tab_free_slot(void);
 /* Starts p in tab slot. */
@@ -119,7 +156,7 @@ void tab_reply(int slot, unsigned gen, int tag, json_t *result, json_t *error);
 /* An event of the session sid. */
 void tab_event(const char *sid, const char *method, json_t *params);
 /* The browser went away: every page in a tab ends with an error, or,
- * when it hung (hung), is handed back to sched once (sched_retry). */
+ * when it hung (hung), is handed back once (TAB_AGAIN). */
 void tab_browser_lost(int hung);
 /* Interrupted: pages in tabs end now as `interrupted`. */
 void tab_abort_all(void);
@@ -138,14 +175,28 @@ void cookies_merge(json_t *cookies);
 int cookies_save(void);
 
 /* ---- browser.c */
-/* Starts Chromium (once ready, browser_ready() is true).  0 or -1. */
-int browser_start(void);
+/* What the browser reports, from the loop, to whoever started it. */
+typedef struct browser_cb {
+	/* The answer to command tag of slot (gen: the page it was sent
+	 * for); error is NULL on success. */
+	void (*reply)(int slot, unsigned gen, int tag, json_t *result, json_t *error);
+	/* An event of the session sid. */
+	void (*event)(const char *sid, const char *method, json_t *params);
+	/* The browser went away, killed when it hung (hung) or not: no
+	 * command sent to it will be answered. */
+	void (*lost)(int hung);
+} browser_cb;
+
+/* Starts Chromium (once ready, browser_ready() is true), reporting
+ * through callbacks (copied) until it goes away, as uv_read_start
+ * takes its callbacks: each start registers them anew.  0 or -1. */
+int browser_start(const browser_cb *callbacks);
 int browser_ready(void);
 /* Whether browser_start was called (and browser_stop not yet). */
 int browser_started(void);
 /* Sends method with params (stolen; NULL for none) on session sid (NULL:
- * the browser); its answer goes to tab_reply(slot, gen, tag).  Slot -1
- * is the browser's own. */
+ * the browser); its answer goes to the reply callback with slot, gen
+ * and tag.  Slot -1 is the browser's own: its answers are kept here. */
 long browser_send(int slot, unsigned gen, int tag, const char *sid, const char *method,
 		  json_t *params);
 /* Ends Chromium and removes its profile; safe to call twice, and from

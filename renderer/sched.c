@@ -1,26 +1,22 @@
-/* sched — what render reads, what waits, and when a page may start.
+/* sched — the pass: what render reads, what waits, and when a page
+ * starts.
  *
- * Input is read only while fewer than --pending pages wait (a pipe is
- * watched by the loop, a file read directly), as fetch does, and in
- * fetch's formats: URL lines, or msgpack records with `url`, told apart
- * by each file's first byte.  A page starts when a tab is free, its host
- * has fewer than -p pages open and its pacing (lib/pace, as fetch's:
- * -d, robots.txt's Crawl-delay, what its answers taught, a Retry-After)
- * lets it, and the host's robots.txt allows it.  robots.txt is fetched with libcurl on libuv's thread pool,
- * once per origin, so the loop never waits for a slow host.
+ * Once per loop pass (a uv_check_t) it drains the tabs' done list,
+ * reads input (lib/inlet, as fetch's) while fewer than --pending pages
+ * wait and the output has room, and starts waiting pages in order: a
+ * page starts when a tab is free, its host has fewer than -p pages open,
+ * its pacing lets it and its robots.txt allows it (host.c).  Pages that
+ * never reach a tab (refused, interrupted before they started) get their
+ * record here.
  */
 #include "render.h"
 
-#include <curl/curl.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "htab.h"
+#include "inlet.h"
 #include "jsshell.h"
 #include "msg.h"
 #include "xalloc.h"
@@ -28,16 +24,10 @@
 #include "tm.h"
 #include "url.h"
 
-static char **files;
-static int nfiles, fi = -1;
-static rec_in in;
-static int in_open, fmt, pollable, polling;
-static uv_poll_t *poll_r;
+static inlet in;
 static page *head, *tail;          /* pages waiting to start, in order */
-static htab hosts;                 /* origin -> rhost */
 static uv_check_t check;
 static uv_timer_t wake;
-static long robots_loading;
 
 static void drive(void);
 
@@ -50,7 +40,7 @@ page_unhost(page *p)
 	p->h = NULL;
 }
 
-void
+static void
 page_free(page *p)
 {
 	if (!p)
@@ -60,10 +50,21 @@ page_free(page *p)
 	free(p);
 }
 
+/* Ends p, whose record was written. */
+static void
+page_end(page *p)
+{
+	if (p->h)
+		p->h->inflight--;
+	page_free(p);
+	R.queued--;
+}
+
 /* ---- records without a tab ----------------------------------------- */
 
-void
-sched_fail(page *p, enum fetcherr e, const char *detail)
+/* Writes p's record with error e (detail), no DOM, and ends p. */
+static void
+fail(page *p, enum fetcherr e, const char *detail)
 {
 	rec_build *b = &R.build;
 	rec_build_reset(b);
@@ -76,165 +77,39 @@ sched_fail(page *p, enum fetcherr e, const char *detail)
 		rec_put_str(b, "error_detail", detail);
 	rec_put_int(b, "attempts", 0);
 	rec_put_double(b, "fetched_at", tm_wall());
-	msgpack_zone z;
-	msgpack_object o = { .type = MSGPACK_OBJECT_NIL };
-	msgpack_zone_init(&z, 2048);
-	if (p->in) {
-		size_t off = 0;
-		msgpack_unpack(p->in, p->in_len, &off, &z, &o);
-	}
-	if (rec_out_build(&R.out.out, b, p->in ? &o : NULL, render_keys) != 0)
+	if (rec_out_pass(&R.out.out, b, p->in, p->in_len, render_keys) != 0)
 		msg_stdout_failed(errno);
 	outbuf_record(&R.out);
-	msgpack_zone_destroy(&z);
-	sched_done(p);
+	page_end(p);
 }
 
-/* fetch's defaults for the rules of lib/pace (docs/fetch.md, adaptive
- * pacing): a host's interval follows its latency / 2, at most 60 s; a
- * 429/503 with Retry-After (up to 300 s) holds the host that long, one
- * without doubles the interval; 10 transient failures in a row pause it
- * for 60 s, doubling. */
-static const struct pace_conf pace_conf = {
-	.target_concurrency = 2, .max_delay = 60, .max_elapsed = 600,
-	.max_retry_after = 300, .host_failures = 10, .host_pause = 60,
-};
-
-void
-sched_answered(page *p, long status, double latency, double retry_after, double started,
-	       enum fetcherr e)
-{
-	if (!p->h)
-		return;
-	double now = tm_mono();
-	if (status > 0)
-		pace_answer(&p->h->pace, &pace_conf, status, latency, retry_after, started, now);
-	pace_outcome(&p->h->pace, &pace_conf, fetcherr_retried(e), status > 0, now,
-		     (double)rand() / ((double)RAND_MAX + 1));
-}
-
-void
-sched_retry(page *p)
-{
-	p->tries++;
-	p->h->inflight--;
-	p->next = head;
-	head = p;
-	if (!tail)
-		tail = p;
-}
-
-void
-sched_done(page *p)
-{
-	if (p->h)
-		p->h->inflight--;
-	page_free(p);
-	R.queued--;
-}
-
-/* ---- input ----------------------------------------------------------- */
-
+/* What the tabs let go of since the last pass, in the order they did:
+ * answers teach their host's pacing, ended pages free their host's
+ * slot, a hung Chromium's pages go back to the head of the queue. */
 static void
-close_current(void)
+drain(void)
 {
-	if (!in_open)
-		return;
-	if (poll_r) {
-		uv_close((uv_handle_t *)poll_r, (uv_close_cb)free);
-		poll_r = NULL;
-	}
-	polling = 0;
-	if (in.fd > 0)
-		close(in.fd);
-	rec_in_free(&in);
-	in_open = 0;
-}
-
-static void
-next_file(void)
-{
-	close_current();
-	for (;;) {
-		fi++;
-		if (fi >= (nfiles ? nfiles : 1)) {
-			R.input_done = 1;
-			return;
-		}
-		const char *name = nfiles ? files[fi] : "-";
-		int fd = strcmp(name, "-") == 0 ? 0 : open(name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			msg_warn("cannot open '%s': %s", name, strerror(errno));
-			R.failed_open = 1;
-			continue;
-		}
-		rec_in_init(&in, fd, R.o.max_record);
-		in_open = 1;
-		fmt = 0;
-		struct stat st;
-		pollable = fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
-		if (pollable) {
-			poll_r = malloc(sizeof *poll_r);
-			if (!poll_r || uv_poll_init(R.loop, poll_r, fd) != 0) {
-				free(poll_r);
-				poll_r = NULL;
-				pollable = 0;
-			}
-		}
-		return;
-	}
-}
-
-static void
-host_free(rhost *h)
-{
-	robots_free(h->robots);
-	free(h->origin);
-	free(h);
-}
-
-/* Frees every host no page holds, whose robots.txt is not loading and
- * whose pacing has nothing left to wait for.  Above --max-hosts only
- * hosts with work keep state, so memory follows the flags, not the
- * number of hosts in the input; one that comes back starts afresh. */
-static void
-evict(double now)
-{
-	size_t i = 0;
-	for (htab_ent *e; (e = htab_next(&hosts, &i));) {
-		rhost *h = e->val;
-		if (h->pages == 0 && h->robots_state != 1 && pace_idle(&h->pace, now)) {
-			host_free(h);
-			htab_del(&hosts, e->key, e->len);
+	tab_done d;
+	while (tab_done_next(&d)) {
+		page *p = d.p;
+		switch (d.how) {
+		case TAB_ANSWERED:
+			if (p->h)
+				host_answered(p->h, d.status, d.latency, d.retry_after, d.started, d.err);
+			break;
+		case TAB_ENDED:
+			page_end(p);
+			break;
+		case TAB_AGAIN:
+			p->tries++;
+			p->h->inflight--;
+			p->next = head;
+			head = p;
+			if (!tail)
+				tail = p;
+			break;
 		}
 	}
-}
-
-static rhost *
-host_of(const char *canon)
-{
-	size_t n = url_origin_len(canon);
-	int added;
-	/* Hosts with pages cannot go (at most --pending of them): sweep
-	 * again only once the table doubled. */
-	static size_t sweep_at;
-	if (hosts.n >= (size_t)R.o.max_hosts && hosts.n >= sweep_at) {
-		evict(tm_mono());
-		sweep_at = hosts.n * 2;
-	}
-	htab_ent *e = htab_put(&hosts, canon, n, &added);
-	if (!e)
-		xalloc_die();
-	if (added) {
-		rhost *h = calloc(1, sizeof *h);
-		if (!h || !(h->origin = strndup(canon, n)))
-			xalloc_die();
-		h->robots_state = R.o.robots ? 0 : 2;
-		h->pace.delay = R.o.delay;
-		pace_begin(&h->pace, tm_mono());
-		e->val = h;
-	}
-	return e->val;
 }
 
 /* Whether input record o is passed on untouched under --only-shells:
@@ -276,14 +151,14 @@ new_page(const char *s, size_t n, const char *raw, size_t raw_len)
 	if (url_canon(s, n, &u, &why) != 0) {
 		const char *t = url_trim(s, &n);
 		p->url = strndup(t, n);
-		sched_fail(p, FETCHERR_BAD_URL, why);
+		fail(p, FETCHERR_BAD_URL, why);
 		return;
 	}
 	if (!url_fetchable(u.scheme)) {
 		const char *t = url_trim(s, &n);
 		p->url = strndup(t, n);
 		url_parts_free(&u);
-		sched_fail(p, FETCHERR_SCHEME, "only http and https are rendered");
+		fail(p, FETCHERR_SCHEME, "only http and https are rendered");
 		return;
 	}
 	p->url = u.canon;
@@ -299,167 +174,52 @@ new_page(const char *s, size_t n, const char *raw, size_t raw_len)
 	tail = p;
 }
 
-static int
-take_one(void)
+/* One input: passed on untouched, or a page. */
+static void
+take(const rec_item *it)
 {
-	rec_item it;
-	int rc = rec_in_item(&in, &fmt, &it);
-	if (rc != REC_OK)
-		return rc;
-	if (it.raw && pass_through(&it.rec)) {
-		if (rec_out_put(&R.out.out, it.raw, it.raw_len) != 0)
+	if (it->raw && pass_through(&it->rec)) {
+		if (rec_out_put(&R.out.out, it->raw, it->raw_len) != 0)
 			msg_stdout_failed(errno);
 		outbuf_record(&R.out);
-		return REC_OK;
+		return;
 	}
-	new_page(it.url ? it.url : "", it.url ? it.url_len : 0, it.raw, it.raw_len);
-	return REC_OK;
-}
-
-static void
-on_readable(uv_poll_t *p, int status, int events)
-{
-	(void)p, (void)events;
-	if (status < 0 || rec_in_fill(&in) < 0) {
-		if (status >= 0 && errno == EAGAIN)
-			return;
-		msg_warn("cannot read input: %s", status < 0 ? uv_strerror(status) : strerror(errno));
-		next_file();
-	}
+	new_page(it->url ? it->url : "", it->url ? it->url_len : 0, it->raw, it->raw_len);
 }
 
 static void
 input_want(void)
 {
+	rec_item it;
+	int rc = REC_OK;
 	/* Records passed through or refused go straight to the output:
 	 * while it is full, no more is read. */
-	while (!R.input_done && !R.stopping && R.queued < R.o.pending && in_open &&
-	       !outbuf_blocked(&R.out)) {
-		int rc = take_one();
-		if (rc == REC_OK)
-			continue;
-		if (rc == REC_EOF) {
-			next_file();
-		} else if (rc == REC_ERR) {
-			msg_warn("%s", in.err);
-			R.bad_input = 1;
-			close_current();
-			R.input_done = 1;
-		} else if (pollable) {
-			if (!polling) {
-				uv_poll_start(poll_r, UV_READABLE, on_readable);
-				polling = 1;
-			}
-			return;
-		} else if (rec_in_fill(&in) < 0) {
-			msg_warn("cannot read input: %s", strerror(errno));
-			next_file();
-		}
-	}
-	if (polling) {
-		uv_poll_stop(poll_r);
-		polling = 0;
-	}
-}
-
-/* ---- robots.txt on the thread pool ------------------------------------ */
-
-typedef struct robots_work {
-	uv_work_t w;
-	rhost *h;
-	char *body;
-	size_t len;
-	long status;
-	CURLcode rc;
-} robots_work;
-
-static size_t
-on_robots_data(char *p, size_t sz, size_t n, void *arg)
-{
-	robots_work *r = arg;
-	size_t k = sz * n, take = k;
-	if (r->len + take > ROBOTS_MAX_BYTES)
-		take = ROBOTS_MAX_BYTES - r->len;
-	char *b = realloc(r->body, r->len + take + 1);
-	if (!b)
-		return 0;
-	r->body = b;
-	memcpy(b + r->len, p, take);
-	r->len += take;
-	return take == k ? k : 0;   /* cut at ROBOTS_MAX_BYTES: a whole answer */
-}
-
-/* On a pool thread: a blocking GET of the origin's robots.txt. */
-static void
-robots_get(uv_work_t *w)
-{
-	robots_work *r = (robots_work *)w;
-	CURL *c = curl_easy_init();
-	if (!c) {
-		r->rc = CURLE_OUT_OF_MEMORY;
-		return;
-	}
-	char url[1024];
-	snprintf(url, sizeof url, "%.1000s/robots.txt", r->h->origin);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(fmin(R.o.timeout, 30) * 1000));
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-	/* Without --user-agent the pages go with Chromium's own; robots.txt
-	 * with fetch's, which names the crawler. */
-	curl_easy_setopt(c, CURLOPT_USERAGENT, R.o.user_agent ? R.o.user_agent :
-			 "sluice/" SLUICE_VERSION " (+https://sluice.invalid/bot)");
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_robots_data);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
-	r->rc = curl_easy_perform(c);
-	if (r->rc == CURLE_WRITE_ERROR && r->len == ROBOTS_MAX_BYTES)
-		r->rc = CURLE_OK;
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
-	curl_easy_cleanup(c);
-}
-
-/* Back on the loop: the rules, none (4xx), or refuse all (5xx, no
- * answer), as RFC 9309 says and fetch does (without fetch's retries). */
-static void
-robots_got(uv_work_t *w, int status)
-{
-	(void)status;
-	robots_work *r = (robots_work *)w;
-	rhost *h = r->h;
-	robots_loading--;
-	if (r->rc == CURLE_OK && r->status >= 200 && r->status < 300) {
-		double cd = 0;
-		h->robots = robots_parse(r->body ? r->body : "", r->len, R.o.robots_agent, &cd);
-		h->pace.crawl_delay = fmin(cd, 60);
-	} else if (!(r->rc == CURLE_OK && r->status >= 400 && r->status < 500 && r->status != 429)) {
-		h->robots = robots_deny_all();
-		char *shown = url_shown(h->origin);
-		msg_note("robots.txt of %s unreachable, its URLs are refused", shown ? shown : h->origin);
-		free(shown);
-	}
-	h->robots_state = 2;
-	free(r->body);
-	free(r);
-}
-
-static void
-robots_start(rhost *h)
-{
-	robots_work *r = calloc(1, sizeof *r);
-	if (!r)
-		xalloc_die();
-	r->h = h;
-	h->robots_state = 1;
-	robots_loading++;
-	if (uv_queue_work(R.loop, &r->w, robots_get, robots_got) != 0)
-		msg_die(EX_SOFTWARE, "cannot queue the robots.txt fetch");
+	while (!R.input_done && !R.stopping && R.queued < R.o.pending && !outbuf_blocked(&R.out) &&
+	       (rc = inlet_next(&in, &it)) == REC_OK)
+		take(&it);
+	R.failed_open = in.failed_open;
+	if (rc == REC_NEED)
+		return;   /* the pipe is watched: the loop wakes when it can be read */
+	inlet_hold(&in);
+	if (rc != REC_OK)
+		R.input_done = 1;
+	if (rc == REC_ERR)
+		R.bad_input = 1;
 }
 
 /* ---- the pass ---------------------------------------------------------- */
+
+/* The browser went away: its tabs' pages end, or come back once when it
+ * hung; it starts again with the next page that needs it. */
+static void
+on_browser_lost(int hung)
+{
+	tab_browser_lost(hung);
+	if (!R.stopping && head && !hung)
+		msg_warn("chromium exited, starting it again");
+}
+
+static const browser_cb browser_events = { tab_reply, tab_event, on_browser_lost };
 
 static void
 on_wake(uv_timer_t *t)
@@ -470,19 +230,20 @@ on_wake(uv_timer_t *t)
 static void
 drive(void)
 {
+	drain();
 	input_want();
 	if (R.stopping) {
 		while (head) {
 			page *p = head;
 			head = p->next;
 			page_unhost(p);
-			sched_fail(p, FETCHERR_INTERRUPTED, "stopped by signal before the page was started");
+			fail(p, FETCHERR_INTERRUPTED, "stopped by signal before the page was started");
 		}
 		tail = NULL;
 	}
 	/* Chromium starts with the first page that needs it: a stream that
 	 * --only-shells passes through never pays for it. */
-	if (head && !browser_started() && browser_start() != 0)
+	if (head && !browser_started() && browser_start(&browser_events) != 0)
 		msg_die(EX_OSERR, "cannot start chromium");
 	double now = tm_mono(), soonest = INFINITY;
 	page **pp = &head, *prev = NULL;
@@ -492,7 +253,7 @@ drive(void)
 		page *p = *pp;
 		rhost *h = p->h;
 		if (h->robots_state == 0)
-			robots_start(h);
+			host_robots_ask(h);
 		int start = 0, slot = -1;
 		if (h->robots_state == 2 && h->robots) {
 			const char *path = p->url + strlen(h->origin);
@@ -501,7 +262,7 @@ drive(void)
 				if (tail == p)
 					tail = prev;
 				page_unhost(p);
-				sched_fail(p, FETCHERR_ROBOTS, robots_reason(h->robots));
+				fail(p, FETCHERR_ROBOTS, robots_reason(h->robots));
 				continue;
 			}
 		}
@@ -531,6 +292,12 @@ drive(void)
 		uv_timer_start(&wake, on_wake, (uint64_t)((soonest - now) * 1000) + 1, 0);
 }
 
+static int
+sched_idle(void)
+{
+	return R.input_done && !head && R.busy == 0 && !host_robots_loading();
+}
+
 static void
 on_check(uv_check_t *c)
 {
@@ -541,18 +308,10 @@ on_check(uv_check_t *c)
 		uv_stop(R.loop);
 }
 
-int
-sched_idle(void)
-{
-	return R.input_done && !head && R.busy == 0 && robots_loading == 0;
-}
-
 void
 sched_init(char **f, int n)
 {
-	files = f;
-	nfiles = n;
-	next_file();
+	inlet_init(&in, R.loop, f, n, R.o.max_record);
 	uv_check_init(R.loop, &check);
 	uv_check_start(&check, on_check);
 	uv_timer_init(R.loop, &wake);
@@ -566,18 +325,14 @@ sched_init(char **f, int n)
 void
 sched_close(void)
 {
-	close_current();
+	inlet_close(&in);
 	uv_check_stop(&check);
 	uv_close((uv_handle_t *)&check, NULL);
 	uv_close((uv_handle_t *)&wake, NULL);
-	size_t i = 0;
-	htab_ent *e;
-	while ((e = htab_next(&hosts, &i)))
-		host_free(e->val);
-	htab_free(&hosts);
 	while (head) {
 		page *p = head;
 		head = p->next;
 		page_free(p);
 	}
+	host_close();
 }

@@ -73,6 +73,11 @@ static long ntabs;
  * being created (no tab starts meanwhile: each would make its own). */
 static char *shared;
 static int shared_pending;
+/* The done list: what tabs let go of, oldest at done_at.  The driver
+ * drains it every loop pass, so it holds at most two entries a tab (an
+ * answer, an end): -c bounds it. */
+static tab_done *done;
+static size_t ndone, done_cap, done_at;
 
 const char *const render_keys[] = {
 	"url", "final_url", "host", "status", "error", "error_detail", "ctype", "headers",
@@ -83,6 +88,29 @@ const char *const render_keys[] = {
 static void capture(tab *t, int partial);
 static void open_target(tab *t);
 static void finish(tab *t);
+
+/* Puts p on the done list; the entry is returned for an answer. */
+static tab_done *
+put_done(int how, page *p)
+{
+	if (ndone == done_cap) {
+		done_cap = done_cap ? done_cap * 2 : 16;
+		done = xrealloc(done, done_cap * sizeof *done);
+	}
+	done[ndone] = (tab_done){ .how = how, .p = p };
+	return &done[ndone++];
+}
+
+int
+tab_done_next(tab_done *d)
+{
+	if (done_at == ndone) {
+		done_at = ndone = 0;
+		return 0;
+	}
+	*d = done[done_at++];
+	return 1;
+}
 
 /* A copy of s, "" for NULL: the protocol's strings may be missing. */
 static char *
@@ -142,7 +170,7 @@ reset(tab *t)
 	json_decref(t->headers);
 	htab_free(&t->inflight);
 	if (t->held)
-		sched_done(t->held);
+		put_done(TAB_ENDED, t->held);
 	uv_timer_stop(&t->cap);
 	uv_timer_stop(&t->deadline);
 	uv_timer_stop(&t->poll);
@@ -479,17 +507,9 @@ emit(tab *t)
 		rec_put_bin(b, "screenshot", t->shot, t->shot_len);
 	if (t->pdf)
 		rec_put_bin(b, "pdf", t->pdf, t->pdf_len);
-	msgpack_zone z;
-	msgpack_object in = { .type = MSGPACK_OBJECT_NIL };
-	msgpack_zone_init(&z, 2048);
-	if (p->in) {
-		size_t off = 0;
-		msgpack_unpack(p->in, p->in_len, &off, &z, &in);
-	}
-	if (rec_out_build(&R.out.out, b, p->in ? &in : NULL, render_keys) != 0)
+	if (rec_out_pass(&R.out.out, b, p->in, p->in_len, render_keys) != 0)
 		msg_stdout_failed(errno);
 	outbuf_record(&R.out);
-	msgpack_zone_destroy(&z);
 }
 
 /* Closes t's tab: the context with it, unless it is the shared one. */
@@ -553,8 +573,14 @@ finish(tab *t)
 	emit(t);
 	page *p = t->p;
 	t->p = NULL;
-	if (t->t_nav)
-		sched_answered(p, t->status, t->time_ms / 1000, retry_after(t), t->t_nav, t->err);
+	if (t->t_nav) {
+		tab_done *d = put_done(TAB_ANSWERED, p);
+		d->status = t->status;
+		d->latency = t->time_ms / 1000;
+		d->retry_after = retry_after(t);
+		d->started = t->t_nav;
+		d->err = t->err;
+	}
 	t->state = S_CLOSING;
 	if (t->context && browser_ready() && R.o.cookies) {
 		/* The page's cookies into the jar, then the disposal.  Its
@@ -564,7 +590,7 @@ finish(tab *t)
 			     json_pack("{s:s}", "browserContextId", t->context));
 		return;
 	}
-	sched_done(p);
+	put_done(TAB_ENDED, p);
 	if (t->context && browser_ready())
 		dispose(t);
 	else {
@@ -611,7 +637,7 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 	case T_GETCOOKIES:
 		if (!error)
 			cookies_merge(json_object_get(res, "cookies"));
-		sched_done(t->held);
+		put_done(TAB_ENDED, t->held);
 		t->held = NULL;
 		dispose(t);
 		return;
@@ -1008,7 +1034,7 @@ tab_browser_lost(int hung)
 		if (t->state != S_CLOSING && hung && t->p->tries == 0) {
 			page *p = t->p;   /* once more, in a new Chromium */
 			t->p = NULL;
-			sched_retry(p);
+			put_done(TAB_AGAIN, p);
 		} else if (t->state != S_CLOSING) {
 			char why[128];
 			snprintf(why, sizeof why, hung ?
@@ -1049,4 +1075,5 @@ tab_close(void)
 		uv_close((uv_handle_t *)&tabs[i].poll, NULL);
 		uv_close((uv_handle_t *)&tabs[i].quiet, NULL);
 	}
+	free(done);
 }

@@ -8,11 +8,7 @@
 #define CHECK_PROG "test_pace"
 #include "check.h"
 
-/* fetch's defaults. */
-static const struct pace_conf dflt = {
-	.target_concurrency = 2, .max_delay = 60, .max_elapsed = 600,
-	.max_retry_after = 300, .host_failures = 10, .host_pause = 60,
-};
+static const struct pace_conf dflt = PACE_CONF_DEFAULT;
 
 /* Whether the host may start at now. */
 static int
