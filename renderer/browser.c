@@ -446,7 +446,7 @@ browser_start(const browser_cb *callbacks)
 		 * namespaces, which root's Chromium refuses to use). */
 		args[n++] = "--no-sandbox";
 		if (!warned_root++)
-			msg_warn("running as root: Chromium's sandbox is off (docs/render.md, Safety)");
+			msg_note("running as root: Chromium's sandbox is off (docs/render.md, Safety)");
 	}
 	args[n++] = "about:blank";
 	args[n] = NULL;

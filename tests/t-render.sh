@@ -19,6 +19,8 @@ if [ "$(jq -r .status "$T/probe.json" 2>/dev/null)" != 200 ]; then
 	finish
 fi
 
+expect_eq "render -q says nothing on a run that goes well (the sandbox notice neither)" "" "$(cat "$T/probe.err")"
+
 # ---- a page whose content comes from fetch('/items.json') after load
 echo "$URL/js.html" | "$BIN/render" -q --no-robots --json >"$T/js.json"
 expect_eq "the rendered page: status 200, one request for the JSON" "200 2 false" \
@@ -203,6 +205,15 @@ expect_eq "the secret is in no record" "200 0" \
 	"$(jq -r .status "$T/hdr.json") $(grep -c s3cret "$T/hdr.json")"
 expect_eq "nor in RENDER_TRACE's DevTools messages, which show headers as ***" "0 yes" \
 	"$(grep -c s3cret "$T/hdr.trace") $(grep -q '"headers":"\*\*\*"' "$T/hdr.trace" && echo yes)"
+# With robots.txt on, through a redirect to the other address: neither
+# robots.txt nor the other origin's document gets the secret.
+: >"$LOG"
+echo "$U1/redirect-to?url=$U2/ok" | "$BIN/render" -q --json -H 'X-Api-Key: s3cret-key' >"$T/hdr2.json"
+expect_eq "render -H, robots.txt on, a redirect to .2: the secret only at .1's redirect" \
+	"127.0.0.1 /redirect-to" \
+	"$(jq -r 'select(.hdrs["x-api-key"] != null) | "\(.addr) \(.path | sub("\\?.*"; ""))"' "$LOG")"
+expect_eq "... robots.txt was asked without it, the other address answered without it" "1 1" \
+	"$(jq -s 'map(select(.path == "/robots.txt" and .hdrs["x-api-key"] == null)) | length' "$LOG") $(jq -s 'map(select(.addr == "127.0.0.2" and .path == "/ok" and .hdrs["x-api-key"] == null)) | length' "$LOG")"
 
 # ---- --cookies: the jar is set into each page's context, a page's new
 # cookies reach the next page, and the jar is written back at exit
