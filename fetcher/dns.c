@@ -231,10 +231,14 @@ known(entry *e)
 	if (!a)
 		return 0;
 	size_t n = strlen(a);
-	if (a[0] == '[' && n > 2)   /* brackets: the URL's form, not an address's */
-		snprintf(e->addr[0], sizeof e->addr[0], "%.*s", (int)n - 2, a + 1);
-	else
-		snprintf(e->addr[0], sizeof e->addr[0], "%s", a);
+	if (a[0] == '[' && n > 2) {   /* brackets: the URL's form, not an address's */
+		a++;
+		n -= 2;
+	}
+	if (n >= sizeof e->addr[0])
+		return 0;   /* no address is that long: let the resolver say */
+	memcpy(e->addr[0], a, n);
+	e->addr[0][n] = '\0';
 	e->n_addr = 1;
 	e->state = DNS_OK;
 	e->expires = INFINITY;
