@@ -19,7 +19,7 @@ else
 endif
 
 CC        ?= cc
-PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib jansson libcrypto
+PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib jansson libcrypto libzip
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS    ?= -g
 CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
@@ -30,7 +30,7 @@ LDFLAGS   += $(filter -fsanitize=%,$(OPT))
 LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq 2>/dev/null) -lm
 LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libxml-2.0 zlib msgpack libcrypto 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
-LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq 2>/dev/null) -lm
+LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq zlib libcrypto libzip 2>/dev/null) -lm
 LIBS_render   := $(shell pkg-config --libs libcurl libidn2 libuv jansson msgpack 2>/dev/null) -lm
 LIBS_unit     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
@@ -129,7 +129,7 @@ fuzz:
 
 # Debian packages, by what needs them.  DEPS: building the programs
 # (the libraries' -dev packages; libssl-dev for libcrypto's SHA-256 of
-# parse's content_hash) and make demo (the test server, the
+# parse's content_hash and sink's WARC digests, libzip-dev for its WACZ) and make demo (the test server, the
 # sqlite3 shell, gnuplot for scripts/report --html, python3-psycopg2 for
 # its postgresql:// stores), and Chromium, which
 # render drives at run time (t-report renders its page with it too).  Each other list is
@@ -137,7 +137,7 @@ fuzz:
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpsl-dev libpq-dev \
         libxml2-dev zlib1g-dev libjansson-dev chromium python3 sqlite3 gnuplot-nox \
-        python3-psycopg2 libssl-dev
+        python3-psycopg2 libssl-dev libzip-dev
 # make test and test-asan: the tests' tools (jq, curl, bc, /usr/bin/time,
 # pgrep, strace in t-sync, GNU parallel in t-scale), PostgreSQL for the
 # --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as
@@ -146,10 +146,11 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
 # CA, zstd for its compression bomb, nginx (with its ssl and http_v2
 # modules, as Debian builds it) as t-fetch-nginx's origin; promtool
 # (prometheus) and python3-prometheus-client to read t-metrics' files;
-# cmark-gfm to read t-parse-markdown's output back.
+# cmark-gfm to read t-parse-markdown's output back; Node.js, whose npm
+# brings t-sink-warc's warcio, playwright-core and ReplayWeb.page.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
         fonts-dejavu-core python3-pil tinyproxy openssl zstd nginx \
-        prometheus python3-prometheus-client cmark-gfm
+        prometheus python3-prometheus-client cmark-gfm nodejs
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and

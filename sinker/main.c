@@ -1,5 +1,6 @@
-/* sink — stores the record stream: upserts into SQLite (*.db), or appends
- * JSON lines (*.jsonl, or - for stdout).  It is the end of the pipeline,
+/* sink — stores the record stream: upserts into SQLite (*.db) or
+ * PostgreSQL, appends JSON lines (*.jsonl, or - for stdout), writes
+ * Markdown files (DIR/), or a web archive (*.warc, *.warc.gz, *.wacz).  It is the end of the pipeline,
  * so it owns durability: records are committed in batches, and EOF,
  * SIGINT and SIGTERM all commit the last batch before exiting.
  *
@@ -25,6 +26,8 @@
 #include "stop.h"
 #include "tm.h"
 #include "url.h"
+#include "wacz.h"
+#include "warc.h"
 #include "xalloc.h"
 
 static const char usage[] =
@@ -32,15 +35,17 @@ static const char usage[] =
 	"       sink --queue DB [--follow ...] [OPTION...] TARGET\n"
 	"       sink --schema | --help | --version\n"
 	"TARGET is FILE.db (SQLite), postgresql://... or 'host=... dbname=...'\n"
-	"(PostgreSQL), FILE.jsonl (JSON lines, appended), - (stdout) or DIR/ (a\n"
-	"Markdown file a page).\n"
+	"(PostgreSQL), FILE.jsonl (JSON lines, appended), - (stdout), DIR/ (a\n"
+	"Markdown file a page), or FILE.warc, FILE.warc.gz or FILE.wacz (a web\n"
+	"archive of fetch --raw's exchanges).\n"
 	"See docs/sink.md.\n"
 	"\n";
 
 enum {
 	O_BATCH, O_BATCH_MS, O_SYNC, O_BODY, O_LINKS, O_REPLACE_REJECTED, O_SCHEMA, O_MAX_RECORD,
 	O_QUEUE, O_FOLLOW, O_MAX_DEPTH, O_MAX_PAGES, O_INCLUDE, O_EXCLUDE,
-	O_SCOPE, O_STATS, O_METRICS, O_MAX_HOSTS, O_QUIET, O_HELP, O_VERSION, O_N
+	O_SCOPE, O_STATS, O_METRICS, O_MAX_HOSTS, O_WARC_MAX_SIZE, O_WARC_DEDUP, O_WARC_OPERATOR,
+	O_QUIET, O_HELP, O_VERSION, O_N
 };
 
 /* How many records without url are named one by one before sink only
@@ -52,6 +57,14 @@ typedef struct sink {
 	char *shown;              /* target as messages show it (url_shown) */
 	int is_db;
 	int is_dir;               /* DIR/: Markdown files (dir.h) */
+	int is_warc, is_wacz;     /* FILE.warc[.gz] (warc.h), FILE.wacz (wacz.h) */
+	int warc_opts;            /* a --warc-* option was given */
+	swarc_conf wc;
+	const char *operator;     /* --warc-operator */
+	char *warc_info;          /* wc.info */
+	swarc *warc;
+	swacz *wacz;
+	unsigned long long not_raw;   /* byte offset of a record without exchanges, plus 1 */
 	long batch, batch_ms;
 	int db_flags;
 	size_t max_record;
@@ -85,6 +98,40 @@ print_out(const char *s)
 	if (fflush(stdout) != 0)
 		msg_stdout_failed(errno);
 	exit(0);
+}
+
+/* Appends s to b as a warc-fields value: a line break would end the
+ * field, so it becomes a space. */
+static void
+info_value(msgpack_sbuffer *b, const char *s)
+{
+	for (; *s; s++)
+		msgpack_sbuffer_write(b, *s == '\r' || *s == '\n' ? " " : s, 1);
+}
+
+/* The warcinfo's own fields: the operator, and sink's arguments as
+ * wget's warcinfo gives its own, each URL's password shown as ***. */
+static void
+warc_info(sink *k, int argc, char **argv)
+{
+	msgpack_sbuffer b;
+	msgpack_sbuffer_init(&b);
+	if (k->operator) {
+		msgpack_sbuffer_write(&b, "operator: ", 10);
+		info_value(&b, k->operator);
+		msgpack_sbuffer_write(&b, "\r\n", 2);
+	}
+	msgpack_sbuffer_write(&b, "sink-arguments:", 15);
+	for (int i = 1; i < argc; i++) {
+		char *shown = url_shown(argv[i]);
+		msgpack_sbuffer_write(&b, " ", 1);
+		info_value(&b, shown ? shown : argv[i]);
+		free(shown);
+	}
+	msgpack_sbuffer_write(&b, "\r\n", 3);   /* and the NUL: a C string */
+	k->warc_info = b.data;
+	k->wc.info = k->warc_info;
+	k->wc.path = k->target;
 }
 
 /* Parses argv into k and decides the target kind; exits 64 on any
@@ -144,6 +191,15 @@ parse_args(int argc, char **argv, sink *k)
 		[O_MAX_HOSTS] = OPT_LONG(0, "max-hosts", "N", &k->max_hosts, 1, 100000000, "10000",
 			"hosts counted one by one in --stats and --metrics;\nthe least recently seen fold into other",
 			.man = "hosts counted one by one in \\fB\\-\\-stats\\fR and \\fB\\-\\-metrics\\fR; past it, the half seen least recently fold their counters into \\fBother\\fR"),
+		[O_WARC_MAX_SIZE] = OPT_SIZE(0, "warc-max-size", "BYTES", &k->wc.max_size, 1, "1G",
+			"a WARC file of the series ends before a record\nwould take it past BYTES",
+			.man = "a file of the WARC series ends before a record would take it past \\fIBYTES\\fR, and the series goes on in \\fINAME\\fR\\-00001.warc.gz and so on; a record is never split, so a file holds at least one (docs/archive.md)"),
+		[O_WARC_DEDUP] = OPT_LONG(0, "warc-dedup", "N", &k->wc.dedup_max, 0, 1000000000, "100000",
+			"payloads remembered for revisit records (0: none)",
+			.man = "payload digests remembered (about 200 bytes each) so that a payload the series already holds is written as a revisit record (profile identical-payload-digest) instead of a second copy; 0 writes every payload"),
+		[O_WARC_OPERATOR] = OPT_STRING(0, "warc-operator", "TEXT", &k->operator, NULL,
+			"who made the archive, in its warcinfo record",
+			.man = "the person or organisation that made the archive, written as the \\fBoperator\\fR of each file's warcinfo record"),
 		[O_QUIET] = OPT_QUIET("no closing note on stderr"),
 		[O_HELP] = OPT_HELP(.man = "print the options with their defaults and exit"),
 		[O_VERSION] = OPT_VERSION(),
@@ -167,6 +223,11 @@ parse_args(int argc, char **argv, sink *k)
 			(*list)[(*nl)++] = re;
 			break;
 		}
+		case O_WARC_MAX_SIZE:
+		case O_WARC_DEDUP:
+		case O_WARC_OPERATOR:
+			k->warc_opts = 1;
+			break;
 		case O_VERSION: {
 			const char *libs[] = { sdb_version(), "msgpack-c " MSGPACK_VERSION, NULL };
 			msg_version(libs);
@@ -188,13 +249,21 @@ parse_args(int argc, char **argv, sink *k)
 		k->is_db = 1;
 	else if (k->target[0] && k->target[strlen(k->target) - 1] == '/')
 		k->is_dir = 1;
+	else if (ends_with(k->target, ".warc") || ends_with(k->target, ".warc.gz"))
+		k->is_warc = 1;
+	else if (ends_with(k->target, ".wacz"))
+		k->is_wacz = 1;
 	else if (!ends_with(k->target, ".jsonl") && strcmp(k->target, "-") != 0)
-		msg_usage("unknown target '%s': want FILE.db, a postgresql:// URI, FILE.jsonl, - or DIR/",
-			  k->shown);
-	if (k->is_dir && (k->db_flags & (SDB_BODY | SDB_LINKS)))
+		msg_usage("unknown target '%s': want FILE.db, a postgresql:// URI, FILE.jsonl, -, DIR/,"
+			  " FILE.warc, FILE.warc.gz or FILE.wacz", k->shown);
+	if ((k->is_dir || k->is_warc || k->is_wacz) && (k->db_flags & (SDB_BODY | SDB_LINKS)))
 		msg_usage("--body and --links need a database target");
+	if (k->warc_opts && !k->is_warc && !k->is_wacz)
+		msg_usage("--warc-max-size, --warc-dedup and --warc-operator need a .warc, .warc.gz or .wacz target");
 	if (!k->is_db && (k->db_flags & SDB_REPLACE_REJECTED))
 		msg_usage("--replace-rejected needs a database target");
+	if (k->is_warc || k->is_wacz)
+		warc_info(k, argc, argv);
 	/* Written every 5 s and at exit: found out now, not at the end. */
 	if (k->stats)
 		msg_need_output("stats", k->stats);
@@ -218,6 +287,12 @@ commit(sink *k)
 		if (sdir_commit(k->dir) < 0)
 			msg_die(EX_IOERR, "cannot commit to '%s': %s", k->shown,
 				sdir_errmsg(k->dir));
+	} else if (k->is_warc) {
+		if (swarc_commit(k->warc) < 0)
+			msg_die(EX_IOERR, "cannot write '%s': %s", k->shown, swarc_errmsg(k->warc));
+	} else if (k->is_wacz) {
+		if (swacz_commit(k->wacz) < 0)
+			msg_die(EX_IOERR, "cannot write '%s': %s", k->shown, swacz_errmsg(k->wacz));
 	} else if (sjl_flush(&k->jl) < 0) {
 		if (k->jl.out.fd == 1)
 			msg_stdout_failed(errno);
@@ -246,6 +321,24 @@ same_file(const char *a, const char *b)
 	return same;
 }
 
+/* The closing note of a web archive: what was written, and what the
+ * revisit records saved. */
+static void
+warc_note(const sink *k, const swarc_counts *n)
+{
+	char more[256] = "";
+	size_t m = 0;
+	if (n->revisits)
+		m += (size_t)snprintf(more + m, sizeof more - m, ", %llu revisits of a payload written before saved %llu bytes",
+				      n->revisits, n->saved);
+	if (n->not_modified)
+		m += (size_t)snprintf(more + m, sizeof more - m, ", %llu not modified", n->not_modified);
+	if (n->dead)
+		snprintf(more + m, sizeof more - m, ", %llu dead letters not written", n->dead);
+	msg_note("%llu records stored in '%s': %llu WARC records in %llu file%s%s", k->stored - n->dead,
+		 k->shown, n->records, n->files, n->files == 1 ? "" : "s", more);
+}
+
 /* Stores one record; start is its byte offset, for the skip warning. */
 static void
 put(sink *k, const msgpack_object *rec, unsigned long long start)
@@ -261,6 +354,21 @@ put(sink *k, const msgpack_object *rec, unsigned long long start)
 		if (rc < 0)
 			msg_die(EX_IOERR, "cannot write '%s': %s", k->shown,
 				sdir_errmsg(k->dir));
+	} else if (k->is_warc || k->is_wacz) {
+		rc = k->is_warc ? swarc_put(k->warc, rec) : swacz_put(k->wacz, rec);
+		if (rc < 0)
+			msg_die(EX_IOERR, "cannot write '%s': %s", k->shown,
+				k->is_warc ? swarc_errmsg(k->warc) : swacz_errmsg(k->wacz));
+		if (rc == SWARC_NOT_RAW) {
+			k->not_raw = start + 1;   /* main stops here, as on malformed input */
+			return;
+		}
+		/* For the frontier a dead letter keeps the validators a good
+		 * page left, and a 304 refreshes them, as a database row's. */
+		if (rc == SWARC_DEAD)
+			rc = SDB_KEPT;
+		else if (rc == SDB_STORED && rec_not_modified(rec))
+			rc = SDB_UNCHANGED;
 	} else {
 		rc = sjl_put(&k->jl, rec);
 		if (rc < 0) {
@@ -305,6 +413,12 @@ main(int argc, char **argv)
 	} else if (k.is_dir) {
 		if (!(k.dir = sdir_open(k.target, err, sizeof err)))
 			msg_die(EX_IOERR, "cannot open '%s': %s", k.shown, err);
+	} else if (k.is_warc) {
+		if (!(k.warc = swarc_open(&k.wc, err, sizeof err)))
+			msg_die(EX_IOERR, "cannot open '%s': %s", k.shown, err);
+	} else if (k.is_wacz) {
+		if (!(k.wacz = swacz_open(k.target, &k.wc, err, sizeof err)))
+			msg_die(EX_IOERR, "cannot open '%s': %s", k.shown, err);
 	} else if (sjl_open(&k.jl, k.target) < 0) {
 		msg_die(EX_IOERR, "cannot open '%s': %s", k.shown, strerror(errno));
 	}
@@ -322,6 +436,8 @@ main(int argc, char **argv)
 		int rc = rec_in_parse(&in, &rec);
 		if (rc == REC_OK) {
 			put(&k, &rec, start);
+			if (k.not_raw)
+				break;
 			if (k.pending >= k.batch ||
 			    (k.pending && tm_mono_ms() >= k.deadline))
 				commit(&k);
@@ -377,7 +493,12 @@ main(int argc, char **argv)
 		sdb_close(k.db);
 	else if (k.is_dir)
 		sdir_close(k.dir);
-	else if (sjl_close(&k.jl) < 0)
+	else if (k.is_warc || k.is_wacz) {
+		swarc_counts n = k.is_warc ? swarc_count(k.warc) : swacz_count(k.wacz);
+		if ((k.is_warc ? swarc_close(k.warc, err, sizeof err) : swacz_close(k.wacz, err, sizeof err)) < 0)
+			msg_die(EX_IOERR, "cannot write '%s': %s", k.shown, err);
+		warc_note(&k, &n);
+	} else if (sjl_close(&k.jl) < 0)
 		msg_die(EX_IOERR, "cannot write '%s': %s", k.shown, strerror(errno));
 	if (k.skipped)
 		msg_warn("%llu records without url skipped", k.skipped);
@@ -385,7 +506,9 @@ main(int argc, char **argv)
 	 * change, and those whose refetch failed or was rejected but kept
 	 * their row. */
 	char recrawl[192] = "";
-	if (k.is_dir && (k.unchanged || k.kept))
+	if (k.is_warc || k.is_wacz)
+		;   /* warc_note said it */
+	else if (k.is_dir && (k.unchanged || k.kept))
 		snprintf(recrawl, sizeof recrawl, ": %llu unchanged, %llu failed or rejected not written",
 			 k.unchanged, k.kept);
 	else if (k.unchanged || k.kept || k.kept_rejected) {
@@ -395,10 +518,15 @@ main(int argc, char **argv)
 		snprintf(recrawl, sizeof recrawl, ": %llu unchanged, %llu failed%s refetches kept their page",
 			 k.unchanged, k.kept, rejected);
 	}
-	msg_note("%llu records stored in '%s'%s", k.stored, k.shown, recrawl);
+	if (!k.is_warc && !k.is_wacz)
+		msg_note("%llu records stored in '%s'%s", k.stored, k.shown, recrawl);
 	free(k.shown);
+	free(k.warc_info);
 	if (malformed)
 		msg_die(EX_DATAERR, "%s", in.err);
+	if (k.not_raw)
+		msg_die(EX_DATAERR, "record at byte %llu has no exchanges: a WARC is written from fetch --raw",
+			k.not_raw - 1);
 	rec_in_free(&in);
 	if (stop_signal)
 		stop_reraise();

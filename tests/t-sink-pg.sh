@@ -127,7 +127,7 @@ expect_match "a --queue that is not there: exit 74, the password hidden" \
 	"^74 sink: cannot open 'host=$PGDIR dbname=nodb user=sluice password=\*\*\*': " "$? $(cat "$T/kw3")"
 "$BIN/sink" "hots=db password=hunter2" </dev/null 2>"$T/kw4"
 expect_eq "not a connection string: a usage error, the password hidden" \
-	"64 sink: unknown target 'hots=db password=***': want FILE.db, a postgresql:// URI, FILE.jsonl, - or DIR/" \
+	"64 sink: unknown target 'hots=db password=***': want FILE.db, a postgresql:// URI, FILE.jsonl, -, DIR/, FILE.warc, FILE.warc.gz or FILE.wacz" \
 	"$? $(head -1 "$T/kw4")"
 expect_eq "hunter2 appears in no message" "" "$(grep -l hunter2 "$T"/kw[1-4])"
 finish

@@ -149,7 +149,7 @@ expect_eq "an unopenable jsonl file exits 74" \
 expect_eq "missing TARGET exits 64" "64 sink: missing TARGET" "$? $(head -1 "$T/err")"
 "$BIN/sink" "$T/x.txt" </dev/null 2>"$T/err"
 expect_eq "an unknown target type exits 64" \
-	"64 sink: unknown target '$T/x.txt': want FILE.db, a postgresql:// URI, FILE.jsonl, - or DIR/" "$? $(head -1 "$T/err")"
+	"64 sink: unknown target '$T/x.txt': want FILE.db, a postgresql:// URI, FILE.jsonl, -, DIR/, FILE.warc, FILE.warc.gz or FILE.wacz" "$? $(head -1 "$T/err")"
 expect_usage_errors sink "--batch 0" "--batch x" "--batch-ms -5" "--max-record 1Q" "--bogus" "a.db b.db"
 "$BIN/sink" --help >"$T/out"
 expect_eq "--help prints the synopsis" "0 usage: sink [OPTION...] TARGET" "$? $(head -1 "$T/out")"

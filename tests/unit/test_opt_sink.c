@@ -30,6 +30,9 @@ main(void)
 	check_int("scope", SCOPE_HOST, k.q.scope);
 	check_true("no stats, metrics", !k.stats && !k.metrics);
 	check_int("max_hosts", 10000, k.max_hosts);
+	check_int("warc_max_size", 1LL << 30, (long long)k.wc.max_size);
+	check_int("warc_dedup", 100000, k.wc.dedup_max);
+	check_true("no warc_operator", !k.operator);
 	check_int("quiet", 0, msg_quiet);
 	check_str("target", "pages.jsonl", k.target);
 	free(k.shown);
