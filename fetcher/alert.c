@@ -120,16 +120,6 @@ kept(const char *var)
 	return 0;
 }
 
-/* "NAME=value", malloc'd. */
-static char *
-env_var(const char *name, const char *value)
-{
-	size_t n = strlen(name) + strlen(value) + 2;
-	char *s = xmalloc(n);
-	snprintf(s, n, "%s=%s", name, value);
-	return s;
-}
-
 /* Runs the command for rule r; rule, host and value said as given. */
 /* Marks every descriptor above stderr close-on-exec: libuv closes its
  * own in the child, libcurl's sockets and wakeup pair it does not. */
@@ -159,10 +149,10 @@ spawn(enum alert_rule r, const char *host, double value, const char *message)
 			env[n++] = xstrdup(*e);
 	char num[32];
 	snprintf(num, sizeof num, "%g", value);
-	env[n++] = env_var("SLUICE_RULE", rules[r].word);
-	env[n++] = env_var("SLUICE_HOST", host);
-	env[n++] = env_var("SLUICE_VALUE", num);
-	env[n++] = env_var("SLUICE_MESSAGE", message);
+	env[n++] = xjoin("SLUICE_RULE", "=", rules[r].word);
+	env[n++] = xjoin("SLUICE_HOST", "=", host);
+	env[n++] = xjoin("SLUICE_VALUE", "=", num);
+	env[n++] = xjoin("SLUICE_MESSAGE", "=", message);
 	char *args[] = { "/bin/sh", "-c", (char *)F.o.on_alert, NULL };
 	/* stdin ignored is /dev/null (libuv opens it for fds 0-2). */
 	uv_stdio_container_t io[3] = {

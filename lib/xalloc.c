@@ -1,5 +1,6 @@
 #include "xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,4 +55,13 @@ xstrndup(const char *s, size_t n)
 	if (!d)
 		xalloc_die();
 	return d;
+}
+
+char *
+xjoin(const char *a, const char *sep, const char *b)
+{
+	size_t n = strlen(a) + strlen(sep) + strlen(b) + 1;
+	char *s = xmalloc(n);
+	snprintf(s, n, "%s%s%s", a, sep, b);
+	return s;
 }

@@ -30,4 +30,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* a, sep and b in one new string: a path ("/") or an environment
+ * entry ("="). */
+char *xjoin(const char *a, const char *sep, const char *b);
+
 #endif

@@ -28,16 +28,6 @@ struct swacz {
 	char err[600];
 };
 
-/* path joined to name, malloc'd. */
-static char *
-join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = xmalloc(n);
-	snprintf(p, n, "%s/%s", dir, name);
-	return p;
-}
-
 static int
 ends_with(const char *s, const char *suffix)
 {
@@ -53,7 +43,7 @@ swacz_open(const char *target, const swarc_conf *c, char *err, size_t errlen)
 	size_t n = strlen(target) + 16;
 	z->stage = xmalloc(n);
 	snprintf(z->stage, n, "%s.staging", target);
-	char *archive = join(z->stage, "archive");
+	char *archive = xjoin(z->stage, "/", "archive");
 	if ((mkdir(z->stage, 0777) != 0 && errno != EEXIST) ||
 	    (mkdir(archive, 0777) != 0 && errno != EEXIST)) {
 		snprintf(err, errlen, "%s: %s", z->stage, strerror(errno));
@@ -66,7 +56,7 @@ swacz_open(const char *target, const swarc_conf *c, char *err, size_t errlen)
 	while (d && (e = readdir(d))) {
 		if (!ends_with(e->d_name, ".cdxj"))
 			continue;
-		char *p = join(archive, e->d_name);
+		char *p = xjoin(archive, "/", e->d_name);
 		int rc = swarc_sort_index(p);
 		free(p);
 		if (rc < 0) {
@@ -85,8 +75,8 @@ swacz_open(const char *target, const swarc_conf *c, char *err, size_t errlen)
 	gmtime_r(&now, &tm);
 	strftime(stem, sizeof stem, "data-%Y%m%d%H%M%S", &tm);
 	snprintf(stem + strlen(stem), sizeof stem - strlen(stem), "-%ld.warc.gz", (long)getpid());
-	z->series = join(archive, stem);
-	z->pages = join(z->stage, "pages.jsonl");
+	z->series = xjoin(archive, "/", stem);
+	z->pages = xjoin(z->stage, "/", "pages.jsonl");
 	z->c = *c;
 	z->c.path = z->series;
 	msgpack_sbuffer_init(&z->pending);
@@ -353,7 +343,7 @@ add_text(zip_t *za, const char *name, char *s, size_t n)
 static char **
 staged(const char *stage, const char *suffix, size_t *n)
 {
-	char *archive = join(stage, "archive");
+	char *archive = xjoin(stage, "/", "archive");
 	DIR *d = opendir(archive);
 	char **names = NULL;
 	struct dirent *e;
@@ -362,7 +352,7 @@ staged(const char *stage, const char *suffix, size_t *n)
 		if (!ends_with(e->d_name, suffix) || e->d_name[0] == '.')
 			continue;
 		names = xrealloc(names, (*n + 1) * sizeof *names);
-		names[(*n)++] = join(archive, e->d_name);
+		names[(*n)++] = xjoin(archive, "/", e->d_name);
 	}
 	if (d)
 		closedir(d);
@@ -390,7 +380,7 @@ unstage(const char *stage)
 	static const char *const files[] = { "archive", "pages.jsonl", "pages-all.jsonl",
 		"index.cdxj", "old.cdxj", NULL };
 	for (int i = 0; files[i]; i++) {
-		char *p = join(stage, files[i]);
+		char *p = xjoin(stage, "/", files[i]);
 		if (unlink(p) != 0 && errno == EISDIR)
 			rmdir(p);
 		free(p);
@@ -404,8 +394,8 @@ build(swacz *z, char *err, size_t errlen)
 {
 	int zerr = 0, rc = -1;
 	zip_t *za = zip_open(z->target, ZIP_CREATE, &zerr);
-	char *old_index = join(z->stage, "old.cdxj"), *index = join(z->stage, "index.cdxj");
-	char *all_pages = join(z->stage, "pages-all.jsonl");
+	char *old_index = xjoin(z->stage, "/", "old.cdxj"), *index = xjoin(z->stage, "/", "index.cdxj");
+	char *all_pages = xjoin(z->stage, "/", "pages-all.jsonl");
 	size_t nw = 0, ni = 0;
 	char **warcs = staged(z->stage, ".warc.gz", &nw), **idx = staged(z->stage, ".cdxj", &ni);
 	FILE *pages = NULL;
@@ -434,7 +424,7 @@ build(swacz *z, char *err, size_t errlen)
 		goto zip_fail;
 	char *prev = NULL;
 	if (had) {
-		prev = join(z->stage, "pages-prev.jsonl");
+		prev = xjoin(z->stage, "/", "pages-prev.jsonl");
 		rename(all_pages, prev);
 	}
 	if (!(pages = fopen(all_pages, "we")) ||

@@ -85,6 +85,12 @@ main(void)
 	s = xstrdup("sluice");
 	check_str("xstrdup copies", "sluice", s);
 	free(s);
+	s = xjoin("dir", "/", "file");
+	check_str("xjoin puts the separator between", "dir/file", s);
+	free(s);
+	s = xjoin("", "=", "");
+	check_str("xjoin of empty strings is the separator", "=", s);
+	free(s);
 	char *z = xmalloc(0);
 	check_true("xmalloc(0) is not NULL", z != NULL);
 	free(z);
