@@ -1,6 +1,7 @@
 /* cookie — RFC 6265's storage model over two lists per cookie: the
  * jar's, oldest first (the total cap's victims), and its site's (the
- * site cap's, and where a request's cookies are looked for). */
+ * site cap's, and where a request's cookies are looked for); and one
+ * index by name, domain and path, what makes a cookie the same. */
 #include "cookie.h"
 
 #include <arpa/inet.h>
@@ -28,7 +29,9 @@ typedef struct cookie {
 	long long expires;                  /* unix seconds, when persistent */
 	unsigned char persistent, host_only, secure, http_only;
 	size_t path_len;
-	char *name, *value, *domain, *path; /* in data */
+	/* In data, in this order: name, domain and path (with their NULs,
+	 * the index's key), value. */
+	char *name, *domain, *path, *value;
 	char data[];
 } cookie;
 
@@ -41,6 +44,7 @@ struct site {
 
 struct cookie_jar {
 	htab sites;
+	htab index;   /* key(c) to c */
 	cookie *oldest, *newest;
 	size_t n, max_total, max_site;
 	unsigned long long seq, evicted, refused;
@@ -74,6 +78,7 @@ cookie_jar_free(cookie_jar *j)
 	for (htab_ent *e; (e = htab_next(&j->sites, &i));)
 		free(e->val);
 	htab_free(&j->sites);
+	htab_free(&j->index);
 	free(j);
 }
 
@@ -95,8 +100,8 @@ cookie_make(span name, span value, span domain, span path)
 {
 	cookie *c = xcalloc(1, sizeof *c + name.n + value.n + domain.n + path.n + 4);
 	char *p = c->data;
-	span *part[4] = { &name, &value, &domain, &path };
-	char **to[4] = { &c->name, &c->value, &c->domain, &c->path };
+	span *part[4] = { &name, &domain, &path, &value };
+	char **to[4] = { &c->name, &c->domain, &c->path, &c->value };
 	for (int i = 0; i < 4; i++) {
 		*to[i] = p;
 		memcpy(p, part[i]->p, part[i]->n);
@@ -137,15 +142,19 @@ site_make(cookie_jar *j, const char *domain)
 	return e->val;
 }
 
-/* The cookie of c's name, domain and path in site s, or NULL. */
-static cookie *
-find(const site *s, const cookie *c)
+/* The length of c's key in the index: name, domain and path. */
+static size_t
+key_len(const cookie *c)
 {
-	for (cookie *o = s ? s->oldest : NULL; o; o = o->s_newer)
-		if (strcmp(o->name, c->name) == 0 && strcmp(o->domain, c->domain) == 0 &&
-		    strcmp(o->path, c->path) == 0)
-			return o;
-	return NULL;
+	return (size_t)(c->value - c->name) - 1;
+}
+
+/* The jar's cookie of c's name, domain and path, or NULL. */
+static cookie *
+find(const cookie_jar *j, const cookie *c)
+{
+	htab_ent *e = htab_find(&j->index, c->name, key_len(c));
+	return e ? e->val : NULL;
 }
 
 /* Takes c out of both lists and frees it; a site left empty goes too. */
@@ -157,6 +166,7 @@ drop(cookie_jar *j, cookie *c)
 	*(c->newer ? &c->newer->older : &j->newest) = c->older;
 	*(c->s_older ? &c->s_older->s_newer : &s->oldest) = c->s_newer;
 	*(c->s_newer ? &c->s_newer->s_older : &s->newest) = c->s_older;
+	htab_del(&j->index, c->name, key_len(c));
 	j->n--;
 	if (--s->n == 0) {
 		htab_del(&j->sites, s->key, s->key_len);
@@ -178,17 +188,8 @@ replace(cookie_jar *j, cookie *old, cookie *c)
 	*(c->newer ? &c->newer->older : &j->newest) = c;
 	*(c->s_older ? &c->s_older->s_newer : &s->oldest) = c;
 	*(c->s_newer ? &c->s_newer->s_older : &s->newest) = c;
+	htab_find(&j->index, c->name, key_len(c))->val = c;
 	free(old);
-}
-
-/* Site s's victim past its cap: an expired cookie, else its oldest. */
-static cookie *
-site_victim(const site *s, double now)
-{
-	for (cookie *c = s->oldest; c; c = c->s_newer)
-		if (expired(c, now))
-			return c;
-	return s->oldest;
 }
 
 /* Removes c past a cap, counting it when it was still alive. */
@@ -205,18 +206,22 @@ static void
 store(cookie_jar *j, cookie *c, double now)
 {
 	if (expired(c, now)) {   /* how a server deletes a cookie */
-		cookie *old = find(site_find(j, c->domain), c);
+		cookie *old = find(j, c);
 		if (old)
 			drop(j, old);
 		free(c);
 		return;
 	}
-	site *s = site_make(j, c->domain);
-	cookie *old = find(s, c);
+	cookie *old = find(j, c);
 	if (old) {
 		replace(j, old, c);
 		return;
 	}
+	htab_ent *e = htab_put(&j->index, c->name, key_len(c), NULL);
+	if (!e)
+		xalloc_die();
+	e->val = c;
+	site *s = site_make(j, c->domain);
 	c->site = s;
 	c->seq = j->seq++;
 	c->older = j->newest;
@@ -228,7 +233,7 @@ store(cookie_jar *j, cookie *c, double now)
 	j->n++;
 	s->n++;
 	while (s->n > j->max_site)
-		evict(j, site_victim(s, now), now);
+		evict(j, s->oldest, now);
 	while (j->n > j->max_total)
 		evict(j, j->oldest, now);
 }
@@ -551,7 +556,7 @@ cookie_header(cookie_jar *j, const char *url, double now)
 	if (!s)
 		return NULL;
 	cookie **match = xmalloc(s->n * sizeof *match);
-	size_t n = 0, len = 0;
+	size_t n = 0, len = 1;
 	for (cookie *c = s->oldest, *next; c; c = next) {
 		next = c->s_newer;
 		if (expired(c, now)) {
@@ -561,7 +566,7 @@ cookie_header(cookie_jar *j, const char *url, double now)
 		if ((c->host_only ? strcmp(t.host, c->domain) == 0 : domain_match(t.host, c->domain)) &&
 		    path_match(t.path, c->path, c->path_len) && (!c->secure || t.https)) {
 			match[n++] = c;
-			len += strlen(c->name) + strlen(c->value) + 3;
+			len += strlen(c->name) + strlen(c->value) + 3;   /* "; name=value" */
 		}
 	}
 	char *h = NULL;
@@ -570,7 +575,8 @@ cookie_header(cookie_jar *j, const char *url, double now)
 		h = xmalloc(len);
 		char *p = h;
 		for (size_t i = 0; i < n; i++)
-			p += sprintf(p, "%s%s=%s", i ? "; " : "", match[i]->name, match[i]->value);
+			p = stpcpy(stpcpy(stpcpy(stpcpy(p, i ? "; " : ""), match[i]->name), "="),
+				   match[i]->value);
 	}
 	free(match);
 	return h;
@@ -656,12 +662,13 @@ cookie_add_line(cookie_jar *j, const char *line, size_t len, double now)
 	return rc;
 }
 
-/* Counts one line's outcome into r. */
+/* Counts one loaded line's outcome into r and j. */
 static void
-count_line(cookie_loaded *r, int rc)
+count_line(cookie_jar *j, cookie_loaded *r, int rc)
 {
 	r->cookies += rc != COOKIE_LINE_SKIPPED;
 	r->bad += rc == COOKIE_LINE_BAD;
+	j->refused += rc == COOKIE_LINE_BAD;
 }
 
 int
@@ -676,10 +683,10 @@ cookie_load(cookie_jar *j, FILE *f, double now, cookie_loaded *r)
 			int ch;   /* too long: the rest of it goes unread */
 			while ((ch = getc(f)) != EOF && ch != '\n')
 				;
-			count_line(r, COOKIE_LINE_BAD);
+			count_line(j, r, COOKIE_LINE_BAD);
 			continue;
 		}
-		count_line(r, cookie_add_line(j, buf, n, now));
+		count_line(j, r, cookie_add_line(j, buf, n, now));
 	}
 	r->evicted = (unsigned long)(j->evicted - evicted);
 	return ferror(f) ? -1 : 0;
@@ -692,7 +699,7 @@ cookie_load_str(cookie_jar *j, const char *s, double now, cookie_loaded *r)
 	*r = (cookie_loaded){ 0 };
 	while (*s) {
 		size_t n = strcspn(s, "\n");
-		count_line(r, n > LINE_MAX_BYTES ? COOKIE_LINE_BAD : cookie_add_line(j, s, n, now));
+		count_line(j, r, n > LINE_MAX_BYTES ? COOKIE_LINE_BAD : cookie_add_line(j, s, n, now));
 		s += n + (s[n] == '\n');
 	}
 	r->evicted = (unsigned long)(j->evicted - evicted);
@@ -734,7 +741,7 @@ cookie_holds(const cookie_jar *j, const char *line, size_t len)
 	parse_line(line, len, -1e18, &c);
 	if (!c)
 		return 0;
-	const cookie *o = find(site_find(j, c->domain), c);
+	const cookie *o = find(j, c);
 	int same = o && strcmp(o->value, c->value) == 0 && o->host_only == c->host_only &&
 		   o->secure == c->secure && o->http_only == c->http_only &&
 		   o->persistent == c->persistent && (!o->persistent || o->expires == c->expires);

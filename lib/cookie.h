@@ -19,9 +19,10 @@
  * lines, or a header.  The jar holds at most max_site cookies per site
  * (the registrable domain, lib/site: a.example.com and b.example.com
  * share one) and max_total in all; past either the oldest (by creation)
- * goes, an expired one of the site first.  So every call costs at most
- * a site's cookies, whatever a server sends: a cookie is found in its
- * site's list, never in the whole jar.
+ * goes.  Expired cookies go when a request to their site meets them,
+ * and are never sent or saved.  So whatever a server sends, storing a
+ * cookie costs the same, and a request's header at most its site's
+ * cookies: they are found in its site's list, never in the whole jar.
  *
  * Pure: no I/O but the FILE* or string a call is given, and the time is
  * the caller's (`now`, unix seconds), so tests set the clock.
@@ -46,7 +47,9 @@ typedef struct cookie_counts {
 	unsigned long long evicted;  /* pushed out past a cap, oldest first */
 	unsigned long long refused;  /* Set-Cookie lines not stored (malformed,
 				      * another domain, a public suffix, too
-				      * long, control bytes) */
+				      * long, control bytes), and the bad
+				      * lines of cookie_load and
+				      * cookie_load_str */
 } cookie_counts;
 
 /* A jar of at most max_total cookies in all and max_site per site
