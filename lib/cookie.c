@@ -175,7 +175,8 @@ drop(cookie_jar *j, cookie *c)
 	free(c);
 }
 
-/* Puts c in old's place in both lists (its creation too), freeing old. */
+/* Puts c in old's place in both lists (its creation too), freeing old;
+ * the index is the caller's. */
 static void
 replace(cookie_jar *j, cookie *old, cookie *c)
 {
@@ -188,7 +189,6 @@ replace(cookie_jar *j, cookie *old, cookie *c)
 	*(c->newer ? &c->newer->older : &j->newest) = c;
 	*(c->s_older ? &c->s_older->s_newer : &s->oldest) = c;
 	*(c->s_newer ? &c->s_newer->s_older : &s->newest) = c;
-	htab_find(&j->index, c->name, key_len(c))->val = c;
 	free(old);
 }
 
@@ -212,15 +212,16 @@ store(cookie_jar *j, cookie *c, double now)
 		free(c);
 		return;
 	}
-	cookie *old = find(j, c);
-	if (old) {
+	int added;
+	htab_ent *e = htab_put(&j->index, c->name, key_len(c), &added);
+	if (!e)
+		xalloc_die();
+	cookie *old = e->val;
+	e->val = c;
+	if (!added) {
 		replace(j, old, c);
 		return;
 	}
-	htab_ent *e = htab_put(&j->index, c->name, key_len(c), NULL);
-	if (!e)
-		xalloc_die();
-	e->val = c;
 	site *s = site_make(j, c->domain);
 	c->site = s;
 	c->seq = j->seq++;
