@@ -183,4 +183,9 @@ qrun "$PG" "$T/p1.jar" "$T/login.txt"
 qrun "$PG" "$T/p2.jar" "$T/members.txt"
 st=$(pq "$PG" "$members")
 expect_eq "PostgreSQL: the second fetch has the session" 200 "$st"
+# 200 cookies of the site after its session: the job keeps the newest 180.
+echo "$URL/set-cookies?n=200&name=r" >"$T/r200.txt"
+qrun "$PG" "$T/p3.jar" "$T/r200.txt"
+expect_eq "PostgreSQL: the job's jar, 180 a site, the newest" "180|180|21" \
+	"$(pq "$PG" "select count(*), count(*) filter (where name like 'r%'), min(cast(substr(name, 2) as integer)) from frontier_cookie")"
 finish
