@@ -202,7 +202,7 @@ beat_run(dbq_task *t)
 		dbq_check(fr_yields(front, (int)F.o.yield_window, guard_judge, &b->judged), "read");
 	read_holds(&b->now);
 	if (b->cookies)
-		dbq_check(fr_cookies_put(front, b->cookies, tm_wall()), "update");
+		dbq_check(fr_cookies_put(front, b->cookies, F.o.max_cookies, tm_wall()), "update");
 }
 
 /* The beat's answer.  URLs it took back are leased by the next pass.
@@ -279,7 +279,7 @@ beat_close(void)
 		return;
 	char *c = cookies_changed();   /* the jar as the fetch ends */
 	if (c)
-		dbq_check(fr_cookies_put(dbq_frontier(), c, tm_wall()), "update");
+		dbq_check(fr_cookies_put(dbq_frontier(), c, F.o.max_cookies, tm_wall()), "update");
 	free(c);
 	free(cookies_stored);
 	cookies_stored = NULL;

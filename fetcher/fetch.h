@@ -66,6 +66,7 @@
 #include <uv.h>
 
 #include "cidr.h"
+#include "cookie.h"
 #include "fetcherr.h"
 #include "hdr.h"
 #include "htab.h"
@@ -137,6 +138,7 @@ typedef struct fetch_opts {
 	int insecure;            /* --insecure: no TLS verification */
 	long http_version;       /* CURL_HTTP_VERSION_* */
 	const char *cookies;     /* --cookies FILE: the jar */
+	long max_cookies;        /* --max-cookies: the jar's cookies in all */
 	/* alerts (alert.c) */
 	const char *on_alert;    /* --on-alert CMD, or NULL */
 	double alert_every;      /* --alert-every: seconds between runs per host and rule */
@@ -709,22 +711,29 @@ int req_credentials(const job *j);
 /* Sets on e the user and password of j's input URL, when it has them
  * and j's target is a redirect hop (whose URL has none of its own). */
 void req_url_credentials(CURL *e, const job *j);
-/* --cookies: loads the jar into the share every transfer uses; 0, or
- * -1 with the reason in err. */
+/* --cookies: makes the jar, bounded by --max-cookies, and reads FILE
+ * into it when it exists (saying what it left out: lines refused, the
+ * oldest past the caps); 0, or -1 with the reason in err. */
 int req_cookies_open(const char *path, char *err, size_t errlen);
-/* Sets the cookie engine on easy handle e (a no-op without --cookies). */
-void req_cookies_use(CURL *e);
-/* Before curl_easy_reset(e): what req_cookies_use set that reset
- * would lose without freeing. */
-void req_cookies_reset(CURL *e);
-/* The jar as Netscape lines (malloc'd, "" when empty; NULL without
- * --cookies), for the frontier. */
+/* Sets on e the Cookie header of j's attempt: the jar's cookies for
+ * its target (a no-op without --cookies; robots.txt gets none). */
+void req_cookies_use(CURL *e, const job *j);
+/* Stores the Set-Cookie value line (len bytes) of an answer to j's
+ * target (a no-op without --cookies). */
+void req_cookies_set(const job *j, const char *line, size_t len);
+/* The jar's counts into c; 0, or -1 without --cookies. */
+int req_cookies_counts(cookie_counts *c);
+/* The jar as Netscape lines, oldest first (malloc'd, "" when empty;
+ * NULL without --cookies), for the frontier. */
 char *req_cookies_dump(void);
-/* Adds Netscape lines (as req_cookies_dump writes them) to the jar. */
+/* Adds Netscape lines (as req_cookies_dump writes them) to the jar as
+ * its newest, saying what it left out. */
 void req_cookies_load(const char *lines);
-/* Writes the jar to --cookies FILE; 0, or -1 (a warning said why). */
+/* Writes the jar to --cookies FILE through FILE.tmp and a rename; 0, or
+ * -1 (a warning said why).  A SIGINT or SIGTERM meanwhile ends fetch at
+ * once with 128 + its number, FILE as it was. */
 int req_cookies_save(void);
-void req_free(void);          /* at exit: the share, the secret names */
+void req_free(void);          /* at exit: the jar, the secret names */
 
 /* record.c */
 /* Writes j's one record (the keys fetch owns, then the input record's

@@ -1,6 +1,7 @@
 /* req — what a request carries besides its URL: the headers of -H and
  * --policy and which of them are secrets, --user's credentials, the
- * cookie jar (--cookies), and how a URL with a password is shown.
+ * cookie jar (--cookies, lib/cookie), and how a URL with a password is
+ * shown.
  *
  * Every attempt gets a header list of its own (set on the easy handle,
  * freed with the attempt), built from:
@@ -19,6 +20,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@
 
 #include "hdr.h"
 #include "msg.h"
+#include "tm.h"
 #include "url.h"
 #include "xalloc.h"
 
@@ -111,75 +114,78 @@ req_url_credentials(CURL *e, const job *j)
 	curl_url_cleanup(u);
 }
 
-/* --cookies: one share holds every transfer's cookies (and the Public
- * Suffix List libcurl checks Set-Cookie domains against); `jar` is the
- * handle that loads the file into it and reads it back out.  All on the
- * loop thread, so the share needs no lock functions. */
-static CURLSH *share;
-static CURL *jar;
+/* --cookies: the jar (lib/cookie), used on the loop thread only: read
+ * at start, written at exit, and copied to the job with --queue
+ * (beat.c). */
+static cookie_jar *jar;
+/* The file a save writes first, for on_save_signal. */
+static char save_tmp[4096];
+
+/* Says, once per load, what a jar (from) left out. */
+static void
+say_loaded(const char *from, const cookie_loaded *r)
+{
+	if (r->bad)
+		msg_warn("%s: %lu lines skipped: malformed, holding control bytes or for a public suffix",
+			 from, r->bad);
+	if (r->evicted)
+		msg_note("%s: kept the newest %lu of its %lu cookies (--max-cookies %ld, %d a site)", from,
+			 r->cookies - r->bad - r->evicted, r->cookies - r->bad, F.o.max_cookies,
+			 COOKIE_SITE_MAX);
+}
 
 int
 req_cookies_open(const char *path, char *err, size_t errlen)
 {
+	jar = cookie_jar_new((size_t)F.o.max_cookies, COOKIE_SITE_MAX);
 	FILE *f = fopen(path, "r");
-	if (!f && errno != ENOENT) {
+	if (!f && errno == ENOENT)
+		return 0;   /* a new jar, written at exit */
+	cookie_loaded r;
+	if (!f || cookie_load(jar, f, tm_wall(), &r) != 0) {
 		snprintf(err, errlen, "cannot read cookie jar '%s': %s", path, strerror(errno));
+		if (f)
+			fclose(f);
 		return -1;
 	}
-	if (f)
-		fclose(f);
-	if (!(share = curl_share_init()) || !(jar = curl_easy_init()))
-		xalloc_die();
-	curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
-	curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_PSL);
-	curl_easy_setopt(jar, CURLOPT_SHARE, share);
-	/* A missing file is a new jar, written at exit. */
-	curl_easy_setopt(jar, CURLOPT_COOKIEFILE, f ? path : "");
-	curl_easy_setopt(jar, CURLOPT_COOKIELIST, "RELOAD");
+	fclose(f);
+	char from[4200];
+	snprintf(from, sizeof from, "cookie jar '%s'", path);
+	say_loaded(from, &r);
 	return 0;
 }
 
 void
-req_cookies_use(CURL *e)
+req_cookies_use(CURL *e, const job *j)
 {
-	if (!share)
+	if (!jar)
 		return;
-	curl_easy_setopt(e, CURLOPT_SHARE, share);
-	/* "" turns the cookie engine on without reading a file: the jar was
-	 * read once, into the share. */
-	curl_easy_setopt(e, CURLOPT_COOKIEFILE, "");
+	char *h = cookie_header(jar, job_target(j), tm_wall());
+	if (h)
+		curl_easy_setopt(e, CURLOPT_COOKIE, h);   /* copied */
+	free(h);
 }
 
 void
-req_cookies_reset(CURL *e)
+req_cookies_set(const job *j, const char *line, size_t len)
 {
-	/* libcurl 7.88's reset drops the handle's list of cookie file names
-	 * without freeing it; NULL frees it (and detaches the share's
-	 * cookies, which req_cookies_use attaches again). */
-	if (share)
-		curl_easy_setopt(e, CURLOPT_COOKIEFILE, NULL);
+	if (jar)
+		cookie_set(jar, job_target(j), line, len, tm_wall());
+}
+
+int
+req_cookies_counts(cookie_counts *c)
+{
+	if (!jar)
+		return -1;
+	*c = cookie_jar_counts(jar);
+	return 0;
 }
 
 char *
 req_cookies_dump(void)
 {
-	if (!jar)
-		return NULL;
-	struct curl_slist *l = NULL;
-	curl_easy_getinfo(jar, CURLINFO_COOKIELIST, &l);
-	size_t n = 1;
-	for (struct curl_slist *c = l; c; c = c->next)
-		n += strlen(c->data) + 1;
-	char *s = xmalloc(n), *p = s;
-	for (struct curl_slist *c = l; c; c = c->next) {
-		size_t k = strlen(c->data);
-		memcpy(p, c->data, k);
-		p[k] = '\n';
-		p += k + 1;
-	}
-	*p = '\0';
-	curl_slist_free_all(l);
-	return s;
+	return jar ? cookie_dump(jar, tm_wall()) : NULL;
 }
 
 void
@@ -187,51 +193,58 @@ req_cookies_load(const char *lines)
 {
 	if (!jar || !lines)
 		return;
-	char *copy = xstrdup(lines), *save = NULL;
-	for (char *t = strtok_r(copy, "\n", &save); t; t = strtok_r(NULL, "\n", &save))
-		curl_easy_setopt(jar, CURLOPT_COOKIELIST, t);
-	free(copy);
+	cookie_loaded r;
+	cookie_load_str(jar, lines, tm_wall(), &r);
+	say_loaded("the job's cookie jar", &r);
+}
+
+/* A signal while the jar is written: the file stays as it was and fetch
+ * ends at once.  (A first signal has had its orderly stop by then.) */
+static void
+on_save_signal(int sig)
+{
+	unlink(save_tmp);
+	_exit(128 + sig);
 }
 
 int
 req_cookies_save(void)
 {
-	char *lines = req_cookies_dump();
-	if (!lines)
+	if (!jar)
 		return 0;
 	/* Written aside and renamed over, so a crash leaves the old jar;
-	 * 0600, since it holds sessions. */
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp", F.o.cookies);
+	 * 0600, since it holds sessions.  The jar is bounded by
+	 * --max-cookies, so is the time; a stuck file system is not. */
+	snprintf(save_tmp, sizeof save_tmp, "%s.tmp", F.o.cookies);
+	struct sigaction stop = { .sa_handler = on_save_signal }, old_int, old_term;
+	sigemptyset(&stop.sa_mask);
+	sigaction(SIGINT, &stop, &old_int);
+	sigaction(SIGTERM, &stop, &old_term);
 	int rc = -1;
 	FILE *f = NULL;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fd = open(save_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd >= 0 && (f = fdopen(fd, "w"))) {
-		fputs("# Netscape HTTP Cookie File\n# written by sluice fetch (libcurl's format)\n\n", f);
-		fputs(lines, f);
-		rc = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -1;
+		fputs("# Netscape HTTP Cookie File\n# written by sluice fetch\n\n", f);
+		rc = cookie_save(jar, f, tm_wall()) == 0 && fflush(f) == 0 && fsync(fd) == 0 ? 0 : -1;
 		if (fclose(f) != 0)
 			rc = -1;
 	} else if (fd >= 0)
 		close(fd);
-	if (rc == 0 && rename(tmp, F.o.cookies) != 0)
+	if (rc == 0 && rename(save_tmp, F.o.cookies) != 0)
 		rc = -1;
 	if (rc != 0) {
 		msg_warn("cannot write cookie jar '%s': %s", F.o.cookies, strerror(errno));
-		unlink(tmp);
+		unlink(save_tmp);
 	}
-	free(lines);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	return rc;
 }
 
 void
 req_free(void)
 {
-	if (jar)
-		curl_easy_cleanup(jar);
-	if (share)
-		curl_share_cleanup(share);
+	cookie_jar_free(jar);
 	jar = NULL;
-	share = NULL;
 	hdr_free();
 }

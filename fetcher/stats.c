@@ -9,6 +9,7 @@
  *    "hosts_kept": 12, "hosts_seen": 12, "hosts_evicted": 0,
  *    "elapsed_s": 4.2, "records_per_s": 238.1,
  *    "loop_lag_ms": {"p50": 0.5, "p99": 1.8, "max": 3.0, "samples": 42},
+ *    "cookies": {"kept": 180, "evicted": 20, "refused": 0},
  *    "hosts": {"example.org": {"records": 90, "starts": 93, "requests": 93,
  *      "in_flight": 0, "retries": 2, "bytes": 4600000,
  *      "status": {"200": 88, "503": 3}, "errors": {"timeout": 1},
@@ -17,7 +18,8 @@
  *      "sitemaps": ["https://example.org/sitemap.xml"]}, ...}}
  *
  * sitemaps, the Sitemap: lines of the host's robots.txt, is there only
- * when one named any.
+ * when one named any; cookies (the jar's, lib/cookie) only with
+ * --cookies.
  *
  * Per host, memory is fixed (a log-bucket latency histogram, not a list
  * of samples), and hosts evicted under --max-hosts fold into "other".
@@ -312,6 +314,10 @@ stats_write(void)
 	alert_counts(&run, &dropped, &failed);
 	fprintf(f, ",\n \"alerts\": {\"run\": %llu, \"dropped\": %llu, \"failed\": %llu}",
 		run, dropped, failed);
+	cookie_counts c;
+	if (req_cookies_counts(&c) == 0)
+		fprintf(f, ",\n \"cookies\": {\"kept\": %zu, \"evicted\": %llu, \"refused\": %llu}",
+			c.kept, c.evicted, c.refused);
 	put_hosts(f);
 	fputs("}\n", f);
 	if (fclose(f) != 0 || rename(tmp, F.o.stats) != 0)

@@ -142,7 +142,9 @@ find_header(const job *j, const char *name, size_t n)
  * (each status line, of a redirect hop or a 100 Continue, starts afresh)
  * as "name\0value\0" pairs, names lowercase.  A repeated header's values
  * are joined with ", " as RFC 9110 allows (Set-Cookie aside, which
- * records rarely need). */
+ * records rarely need).  Each Set-Cookie line of every answer goes to
+ * the jar on its own (robots.txt's aside: libcurl follows its
+ * redirects, so the URL that answered is not known here). */
 static size_t
 on_header(char *data, size_t size, size_t n, void *userp)
 {
@@ -167,6 +169,8 @@ on_header(char *data, size_t size, size_t n, void *userp)
 	while (end > v && isspace((unsigned char)end[-1]))
 		end--;
 	size_t vlen = (size_t)(end - v);
+	if (nlen == 10 && strncasecmp(data, "set-cookie", 10) == 0 && !j->is_robots)
+		req_cookies_set(j, v, vlen);
 	size_t at = find_header(j, data, nlen);
 	size_t add = at == SIZE_MAX ? nlen + vlen + 2 : vlen + 2;
 	/* Headers beyond 256 KiB are not kept: a hostile server cannot grow
@@ -335,10 +339,9 @@ static CURL *
 easy_get(void)
 {
 	CURL *e;
-	if ((e = pool_take())) {
-		req_cookies_reset(e);
+	if ((e = pool_take()))
 		curl_easy_reset(e);
-	} else if (!(e = curl_easy_init()))
+	else if (!(e = curl_easy_init()))
 		return NULL;
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
@@ -427,7 +430,7 @@ set_request(CURL *e, job *j)
 	 * cookies (its URL has no userinfo: host.c keys origins without). */
 	if (j->is_robots)
 		return;
-	req_cookies_use(e);
+	req_cookies_use(e, j);
 	if (req_credentials(j)) {
 		if (F.o.userpwd)
 			curl_easy_setopt(e, CURLOPT_USERPWD, F.o.userpwd);

@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cookie.h"
 #include "fetcherr.h"
 #include "fr_store.h"
 #include "owner.h"
 #include "pgsql.h"
 #include "htab.h"
 #include "tm.h"
+#include "xalloc.h"
 
 const char fr_schema_sqlite[] =
 "CREATE TABLE IF NOT EXISTS frontier (\n"
@@ -64,7 +66,7 @@ const char fr_schema_sqlite[] =
 "  name        TEXT NOT NULL,\n"
 "  line        TEXT NOT NULL,              -- the Netscape cookie file line\n"
 "  expires     REAL NOT NULL,              -- unix seconds, 0 for a session cookie\n"
-"  updated_at  REAL NOT NULL,\n"
+"  updated_at  REAL NOT NULL,              -- when the job first had it\n"
 "  PRIMARY KEY (domain, path, name)\n"
 ");\n";
 
@@ -145,6 +147,7 @@ enum { S_LOOKUP, S_ADD, S_COUNT_ADD, S_ADMITTED, S_EXPIRE, S_CANDIDATES, S_LEASE
        S_DEAD, S_DEAD_ID, S_DEFER, S_HOLD, S_OUTSTANDING, S_REQUEUE, S_JOIN, S_BEAT, S_OWNERS, S_RECLAIM, S_DROP_OWNER,
        S_PAUSE, S_RESUME, S_PAUSED, S_HELD, S_MINE, S_UNLEASE, S_STORED, S_YIELDS, S_AGES,
        S_CLAIM, S_FREE_HOSTS, S_FREE_IDLE, S_SHARE, S_COOKIE_PUT, S_COOKIES,
+       S_COOKIE_ROWS, S_COOKIE_DEL,
        S_BEGIN, S_BEGIN_LEASE, S_TURN, S_COMMIT, S_ROLLBACK,
        S_REP_STATE, S_REP_HOST, S_REP_OLDEST, S_REP_DEAD, S_SLOW, S_SLOWED,
        S_ACCEPTED, S_N };
@@ -273,11 +276,13 @@ static const char *const common[S_N] = {
 		    " SELECT (SELECT count(*) FROM (SELECT host FROM p WHERE host IS NOT NULL"
 		    "  UNION SELECT host FROM l WHERE host IS NOT NULL) AS u),"
 		    " (SELECT count(*) FROM frontier_owner)",
+	/* A cookie keeps its first time: the order the caps evict in. */
 	[S_COOKIE_PUT] = "INSERT INTO frontier_cookie VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-			 " ON CONFLICT(domain, path, name) DO UPDATE"
-			 " SET line = ?4, expires = ?5, updated_at = ?6",
+			 " ON CONFLICT(domain, path, name) DO UPDATE SET line = ?4, expires = ?5",
 	[S_COOKIES] = "SELECT line FROM frontier_cookie WHERE expires = 0 OR expires > ?1"
 		      " ORDER BY updated_at",
+	[S_COOKIE_ROWS] = "SELECT line FROM frontier_cookie ORDER BY updated_at",
+	[S_COOKIE_DEL] = "DELETE FROM frontier_cookie WHERE domain = ?1 AND path = ?2 AND name = ?3",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_BEGIN_LEASE] = "BEGIN IMMEDIATE",
 	[S_TURN] = "SELECT 1",   /* SQLite's write lock is the turn */
@@ -820,11 +825,11 @@ fr_paused(fr *f, void (*each)(void *arg, const char *host, const char *reason), 
 	return pairs(f, S_PAUSED, NULL, 0, each, arg);
 }
 
-/* Upserts one Netscape cookie line (tab-separated: domain, tailmatch,
- * path, secure, expires, name, value); a line of another shape is
- * skipped. */
+/* Runs statement k (S_COOKIE_PUT or S_COOKIE_DEL) for Netscape cookie
+ * line (tab-separated: domain, tailmatch, path, secure, expires, name,
+ * value) at time now; a line of another shape is skipped. */
 static int
-cookie_put(fr *f, char *line, double now)
+cookie_run(fr *f, int k, const char *line, double now)
 {
 	char *field[7], *save = NULL, *copy = strdup(line);
 	if (!copy)
@@ -833,26 +838,62 @@ cookie_put(fr *f, char *line, double now)
 	for (char *t = strtok_r(copy, "\t", &save); t && n < 7; t = strtok_r(NULL, "\t", &save))
 		field[n++] = t;
 	int rc = 0;
-	if (n >= 6)
-		rc = RUN(f, S_COOKIE_PUT, FA_S(field[0]), FA_S(field[2]), FA_S(field[5]), FA_S(line),
+	if (n >= 6 && k == S_COOKIE_PUT)
+		rc = RUN(f, k, FA_S(field[0]), FA_S(field[2]), FA_S(field[5]), FA_S(line),
 			 FA_D(strtod(field[4], NULL)), FA_D(now));
+	else if (n >= 6)
+		rc = RUN(f, k, FA_S(field[0]), FA_S(field[2]), FA_S(field[5]));
 	free(copy);
 	return rc;
 }
 
+/* Deletes the job's cookies a fetch's jar would not keep: past max in
+ * all or COOKIE_SITE_MAX a site (the oldest first), expired, or
+ * malformed.  So the job's jar has the bounds of each fetch's. */
+static int
+cookie_trim(fr *f, long max, double now)
+{
+	fr_store *s = f->s;
+	if (s->run(s, S_COOKIE_ROWS, NULL, 0) != 0)
+		return -1;
+	char **rows = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = s->row(s)) == 1) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			rows = xrealloc(rows, cap * sizeof *rows);
+		}
+		rows[n++] = xstrdup(s->text(s, 0));
+	}
+	s->end(s);
+	cookie_jar *jar = cookie_jar_new((size_t)max, COOKIE_SITE_MAX);
+	for (size_t i = 0; i < n; i++)
+		cookie_add_line(jar, rows[i], strlen(rows[i]), now);
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && !cookie_holds(jar, rows[i], strlen(rows[i])))
+			rc = cookie_run(f, S_COOKIE_DEL, rows[i], now);
+		free(rows[i]);
+	}
+	free(rows);
+	cookie_jar_free(jar);
+	return rc;
+}
+
 int
-fr_cookies_put(fr *f, const char *lines, double now)
+fr_cookies_put(fr *f, const char *lines, long max, double now)
 {
 	char *copy = strdup(lines), *save = NULL;
 	if (!copy || fr_begin(f) != 0) {
 		free(copy);
 		return -1;
 	}
-	int rc = 0;
+	int rc = 0, i = 0;
+	/* A microsecond apart, so the lines (oldest first) keep their order. */
 	for (char *l = strtok_r(copy, "\n", &save); l && rc == 0; l = strtok_r(NULL, "\n", &save))
-		rc = cookie_put(f, l, now);
+		rc = cookie_run(f, S_COOKIE_PUT, l, now + 1e-6 * i++);
 	free(copy);
-	if (rc != 0) {
+	if (rc != 0 || cookie_trim(f, max, now) != 0) {
 		rollback(f);
 		return -1;
 	}

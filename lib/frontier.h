@@ -135,13 +135,16 @@ int fr_defer(fr *f, const char *url, double at, const char *host, double host_at
 
 /* fetch --cookies: the job's cookie jar, so a rerun or another fetch
  * has the session.  fr_cookies_put stores each Netscape cookie line of
- * lines (as libcurl's CURLINFO_COOKIELIST gives them, one a line) over
- * the job's cookie of that domain, path and name, in one transaction;
- * 0, or -1.  fr_cookies returns the job's unexpired cookies as such
- * lines, oldest first (malloc'd, "" when none), or NULL on error.  A
- * cookie removed by a site stays until it expires (libcurl drops it
- * from its list rather than marking it). */
-int fr_cookies_put(fr *f, const char *lines, double now);
+ * lines (lib/cookie's, oldest first, one a line) over the job's cookie
+ * of that domain, path and name (which keeps its first time), then
+ * drops what a jar of max cookies would not keep (lib/cookie's caps:
+ * past max or COOKIE_SITE_MAX a site, the oldest first; expired ones),
+ * all in one transaction; 0, or -1.  fr_cookies returns the job's
+ * unexpired cookies as such lines, oldest first (malloc'd, "" when
+ * none), or NULL on error.  A cookie removed by a site stays until it
+ * expires or is evicted (a fetch's jar drops it rather than marking
+ * it). */
+int fr_cookies_put(fr *f, const char *lines, long max, double now);
 char *fr_cookies(fr *f, double now);
 
 /* Calls each(arg, host) for every host we are handing back (see

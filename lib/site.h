@@ -14,4 +14,11 @@
  * package) when libpsl finds it, else the one built into libpsl. */
 const char *site_of(const char *host);
 
+/* Whether domain (lowercase, punycode) is a public suffix, one under
+ * which anyone may register a name ("com", "co.uk", "github.io"), by
+ * the same list and its implicit "*" rule: a top-level name it does not
+ * list ("localhost", "test") is one too.  No cookie may be set for one
+ * but by that very host (RFC 6265 section 5.3). */
+int site_is_public_suffix(const char *domain);
+
 #endif

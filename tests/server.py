@@ -49,6 +49,9 @@ Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
     /need-header?name=H&value=V  200 when header H (x-api-key) came (with V), else 403
     /login?name=N&value=V     200 with Set-Cookie N=V (session=s3cret)
     /members?name=N&value=V   200 when cookie N=V came (session=s3cret), else 403
+    /set-cookies?n=N&name=P   200 with N Set-Cookie lines (Path=/), each a new
+                              cookie: P1=1, P2=2, ... numbered on across
+                              answers, per P (c by default)
     /basic?user=U&pass=P      200 with Basic U:P (u:p), else 401
     /encoded?name=F&enc=E     file F under --root as is, Content-Encoding: E
     /charset?cs=NAME&title=T&how=header|meta|none   title encoded in NAME
@@ -698,6 +701,14 @@ def ep_members(h, _, q):
     h.reply(200 if ok else 403, page("Members" if ok else "Log in first"))
 
 
+def ep_set_cookies(h, _, q):
+    # n new cookies an answer: a site that would fill a jar.
+    n, name = qint(q, "n", 50, 0, 10000), q.get("name", "c")
+    first = h.st.bump("set-cookies", name) * n
+    h.reply(200, page("Cookies"), headers=[
+        ("Set-Cookie", "%s%d=%d; Path=/" % (name, i, i)) for i in range(first + 1, first + n + 1)])
+
+
 def ep_basic(h, _, q):
     # HTTP Basic: 200 for user:pass (u:p by default), else 401.
     want = "%s:%s" % (q.get("user", "u"), q.get("pass", "p"))
@@ -722,7 +733,7 @@ def ep_encoded(h, _, q):
 
 
 ROUTES.update({"need-header": ep_need_header, "encoded": ep_encoded, "login": ep_login, "members": ep_members,
-               "basic": ep_basic})
+               "set-cookies": ep_set_cookies, "basic": ep_basic})
 
 
 class Server(ThreadingHTTPServer):

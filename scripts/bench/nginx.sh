@@ -5,6 +5,7 @@
 #   NGINX_ADDRS=50 nginx_up ...    # also 127.0.0.2 .. 127.0.0.50, same port
 #   NGINX_LOG=FILE nginx_up ...    # log "server_addr msec request_time uri"
 #   NGINX_LOGFMT=FORMAT ...        # ... or FORMAT (nginx variables; no ')
+#   NGINX_SERVER=DIRECTIVES ...    # added to the server block (locations)
 #   nginx_down                     # idempotent; call it from the EXIT trap
 #   nginx_scratch NAME             # or: $dir, a new scratch dir, and traps
 #
@@ -72,6 +73,7 @@ http {
 $(_i=1; while [ "$_i" -le "${NGINX_ADDRS:-1}" ]; do echo "		listen 127.0.0.$_i:$4;"; _i=$((_i + 1)); done)
 		server_name localhost;
 		root $2;
+${NGINX_SERVER:-}
 	}
 }
 EOF

@@ -37,6 +37,7 @@ main(void)
 	check_true("no lists", !o->resolve && !o->headers && !o->sitemaps);
 	check_true("no credentials", !o->userpwd && !o->proxy_userpwd && !o->netrc && !o->netrc_file);
 	check_true("no files", !o->cookies && !o->proxy && !o->noproxy && !o->cacert && !o->capath);
+	check_double("max_cookies", 3000, o->max_cookies);
 	check_int("insecure", 0, o->insecure);
 	check_double("http_version", 0, o->http_version);
 	check_double("retries", 3, o->retries);
