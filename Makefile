@@ -53,7 +53,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(OUT)/tests/%)
 # beyond lib/.  `make` builds each as $(OUT)/tests/replay_NAME, which
 # replays the corpus and past findings in `make test`; `make fuzz` builds
 # them with libFuzzer into build/fuzz and runs each FUZZ_SECONDS.
-FUZZ_NAMES := cs page robots rec rules sel sitemap url
+FUZZ_NAMES := cs page robots rec rules sel sitemap url warc
 PARSE_LIB  := $(filter-out parser/main.c,$(wildcard parser/*.c))
 VALID_LIB  := $(filter-out validator/main.c,$(wildcard validator/*.c))
 FUZZ_DEPS_cs    := $(PARSE_LIB)
@@ -151,10 +151,11 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
 # modules, as Debian builds it) as t-fetch-nginx's origin; promtool
 # (prometheus) and python3-prometheus-client to read t-metrics' files;
 # cmark-gfm to read t-parse-markdown's output back; Node.js, whose npm
-# brings t-sink-warc's warcio, playwright-core and ReplayWeb.page.
+# brings t-sink-warc's warcio, playwright-core and ReplayWeb.page; wget to
+# write the WARC t-fetch-warc reads, brotli to make its br bodies.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
         fonts-dejavu-core python3-pil tinyproxy openssl zstd nginx \
-        prometheus python3-prometheus-client cmark-gfm nodejs
+        prometheus python3-prometheus-client cmark-gfm nodejs wget brotli
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and
