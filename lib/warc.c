@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "digest.h"
 #include "xalloc.h"
 
 #define READ_SIZE ((size_t)256 << 10)   /* bytes asked of read(2) at once */
@@ -494,50 +495,23 @@ warc_get(const warc_record *rec, const char *name)
 	return NULL;
 }
 
-/* Decodes base32 (RFC 4648, any case, padding optional) s[0..n) into
- * out: its length, or -1. */
+/* Whether value v[0..n) (hex, or base32 with its padding optional, any
+ * case) spells the bytes d[0..dn). */
 static int
-base32(const char *s, size_t n, unsigned char *out, size_t max)
+spells(const char *v, size_t n, const unsigned char *d, unsigned dn)
 {
-	while (n && s[n - 1] == '=')
-		n--;
-	unsigned long long acc = 0;
-	int bits = 0;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		int c = toupper((unsigned char)s[i]), v;
-		if (c >= 'A' && c <= 'Z')
-			v = c - 'A';
-		else if (c >= '2' && c <= '7')
-			v = c - '2' + 26;
-		else
-			return -1;
-		acc = acc << 5 | (unsigned)v;
-		bits += 5;
-		if (bits >= 8) {
-			if (k == max)
-				return -1;
-			bits -= 8;
-			out[k++] = (unsigned char)(acc >> bits);
-		}
+	char enc[(EVP_MAX_MD_SIZE + 4) / 5 * 8 + 1];
+	if (n == 2 * (size_t)dn) {
+		for (unsigned i = 0; i < dn; i++)
+			snprintf(enc + 2 * i, 3, "%02x", d[i]);
+	} else {
+		digest_base32(d, dn, enc);
+		while (n && v[n - 1] == '=')
+			n--;
+		if (strlen(enc) < n || (enc[n] && enc[n] != '='))
+			return 0;
 	}
-	return (int)k;
-}
-
-/* Decodes hex s[0..n) into out: its length, or -1. */
-static int
-hexbytes(const char *s, size_t n, unsigned char *out, size_t max)
-{
-	if (n % 2 || n / 2 > max)
-		return -1;
-	for (size_t i = 0; i < n; i += 2) {
-		unsigned v;
-		if (!isxdigit((unsigned char)s[i]) || !isxdigit((unsigned char)s[i + 1]) ||
-		    sscanf(s + i, "%2x", &v) != 1)
-			return -1;
-		out[i / 2] = (unsigned char)v;
-	}
-	return (int)(n / 2);
+	return strncasecmp(v, enc, n) == 0 && n > 0;
 }
 
 enum warc_digest
@@ -556,15 +530,12 @@ warc_digest_check(const char *digest, const void *p, size_t n)
 		return WARC_DIGEST_NONE;
 	if (!digest[alen])
 		return WARC_DIGEST_BAD;
-	const char *v = digest + alen + 1;
-	size_t vlen = strlen(v);
-	unsigned char want[EVP_MAX_MD_SIZE], got[EVP_MAX_MD_SIZE];
+	unsigned char got[EVP_MAX_MD_SIZE];
 	unsigned glen = 0;
-	int wlen = (size_t)EVP_MD_size(md) * 2 == vlen ? hexbytes(v, vlen, want, sizeof want)
-						       : base32(v, vlen, want, sizeof want);
 	if (!EVP_Digest(p, n, got, &glen, md, NULL))
 		xalloc_die();
-	return wlen == (int)glen && memcmp(want, got, glen) == 0 ? WARC_DIGEST_OK : WARC_DIGEST_BAD;
+	const char *v = digest + alen + 1;
+	return spells(v, strlen(v), got, glen) ? WARC_DIGEST_OK : WARC_DIGEST_BAD;
 }
 
 double

@@ -190,6 +190,15 @@ expect_eq "a digest that does not match: kept, warc_digest_mismatch; the others 
 	"http://a.test/1 one true|http://a.test/4 four null|http://a.test/5 five null|http://a.test/6 six true" \
 	"$(FW -q "$T/dig.gz" | jq -r '"\(.url) \(.body | @base64d) \(.warc_digest_mismatch)"' | paste -sd'|' -)"
 
+python3 -c '
+import base64, hashlib, json
+b32 = base64.b32encode(hashlib.sha256(b"five").digest()).decode().lower().rstrip("=")
+for d in ("sha1:" + hashlib.sha1(b"five").hexdigest(), "sha256:" + b32, "sha256:" + ("b" if b32[0] != "b" else "c") + b32[1:]):
+    print(json.dumps({"url": "http://a.test/5", "body": "five", "fields": {"WARC-Payload-Digest": d}}))' |
+	mkwarc "$T/dig2.gz"
+expect_eq "... sha1 in hex, sha256 in base32 (any case, unpadded) read too; one letter off flagged" \
+	"null null true" "$(FW -q "$T/dig2.gz" | jq -r .warc_digest_mismatch | paste -sd' ' -)"
+
 # ARC files are refused by name; the next file is still read.
 printf 'filedesc://x.arc 0.0.0.0 20240101000000 text/plain 76\n1 0 sluice\nURL IP-address Archive-date Content-type Archive-length\n' >"$T/x.arc"
 gzip -c "$T/x.arc" >"$T/x.arc.gz"
