@@ -160,10 +160,11 @@ DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and
 # the crawlers compared with (Scrapy, aiohttp + bs4, wget2), the
-# extractors parse --markdown is compared with (readability, html2text).
+# extractors parse --markdown is compared with (readability, html2text);
+# wget to write bench-warc's WARC, Node.js whose npm brings warcio.
 DEPS_BENCH := nginx wrk python3-aiohttp python3-bs4 python3-scrapy wget2 \
         postgresql postgresql-doc-15 python3.11-doc jq curl time parallel \
-        python3-readability python3-html2text
+        python3-readability python3-html2text wget nodejs
 
 # make deps installs what the programs and make demo need; make test,
 # test-asan, fuzz and bench install their extras themselves when run as

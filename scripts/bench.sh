@@ -27,3 +27,4 @@ echo "## cluster"; sh "$here/bench-cluster.sh"; echo
 echo "## loop lag on a 1000000-URL PostgreSQL frontier"; sh "$here/bench-lag.sh"; echo
 echo "## adaptive pacing"; sh "$here/bench-adapt.sh"; echo
 echo "## a million hosts"; sh "$here/bench-hosts.sh"; echo
+echo "## reading WARC"; sh "$here/bench-warc.sh"; echo
