@@ -459,12 +459,9 @@ warc_next(warc_reader *r, warc_record *rec)
 			*rec = (warc_record){ .offset = r->offset, .version = r->version, .fields = r->fields,
 					      .n_fields = r->n_fields, .length = r->length,
 					      .block = r->buf + r->start };
-			if (memcmp(rec->block + r->length, trailer, sizeof trailer) != 0)
-				return fail(r, WARC_ERR, r->offset, "Content-Length %" PRIu64 " is not the"
-					    " block's length (no CRLF CRLF after it)", r->length);
-			r->start += (size_t)r->length + sizeof trailer;
-			r->state = S_START;
-			return WARC_OK;
+			/* the trailer is in the buffer: the block stays put */
+			r->start += (size_t)r->length;
+			return end_of_block(r) < 0 ? r->failed : WARC_OK;
 		case S_SKIP:
 			while (r->left) {
 				size_t take = r->end - r->start;
