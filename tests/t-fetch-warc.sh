@@ -301,14 +301,15 @@ expect_eq "... four answers, a 404 among them" "4 1" \
 
 # ---- warcio.js (npm warcio) writes a WARC, gzip per record, with a
 # gzip'd answer, a 404, a revisit and a resource: read back as written
-W=${WARCIO_DIR:-$TESTS/../build/npm-warcio}
+# (into build/npm, or $SLUICE_NPM, as t-sink-warc installs it)
+W=${SLUICE_NPM:-$TESTS/../build/npm}
 if [ ! -d "$W/node_modules/warcio" ]; then
 	mkdir -p "$W"
-	(cd "$W" && npm install --no-audit --no-fund --silent warcio@2 >/dev/null 2>&1) ||
+	(cd "$W" && npm install --no-audit --no-fund --silent warcio@2.4.11 >/dev/null 2>&1) ||
 		fail "npm could not install warcio"
 fi
 cat >"$T/write.cjs" <<'EOF'
-// node write.cjs WARCIO_DIR OUT: a WARC, gzip per record, by warcio.js
+// node write.cjs NPM_DIR OUT: a WARC, gzip per record, by warcio.js
 const { WARCRecord, WARCSerializer } = require(process.argv[2] + "/node_modules/warcio");
 const zlib = require("zlib");
 const fs = require("fs");
