@@ -19,7 +19,8 @@ else
 endif
 
 CC        ?= cc
-PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib jansson libcrypto libzip
+PKGS      := libcurl libuv gumbo msgpack sqlite3 libpcre2-8 libidn2 libpsl libpq libxml-2.0 zlib jansson libcrypto libzip \
+             libbrotlidec libzstd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS    ?= -g
 CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
@@ -27,7 +28,8 @@ CFLAGS    += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib \
 LDFLAGS   += $(filter -fsanitize=%,$(OPT))
 
 # Libraries each program links, so fetch carries no gumbo and parse no libuv.
-LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq 2>/dev/null) -lm
+LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq zlib \
+                   libcrypto libpcre2-8 libbrotlidec libzstd 2>/dev/null) -lm
 LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libxml-2.0 zlib msgpack libcrypto 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
 LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq zlib libcrypto libzip 2>/dev/null) -lm
@@ -51,7 +53,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(OUT)/tests/%)
 # beyond lib/.  `make` builds each as $(OUT)/tests/replay_NAME, which
 # replays the corpus and past findings in `make test`; `make fuzz` builds
 # them with libFuzzer into build/fuzz and runs each FUZZ_SECONDS.
-FUZZ_NAMES := cs page robots rec rules sel sitemap url
+FUZZ_NAMES := cs page robots rec rules sel sitemap url warc
 PARSE_LIB  := $(filter-out parser/main.c,$(wildcard parser/*.c))
 VALID_LIB  := $(filter-out validator/main.c,$(wildcard validator/*.c))
 FUZZ_DEPS_cs    := $(PARSE_LIB)
@@ -129,7 +131,9 @@ fuzz:
 
 # Debian packages, by what needs them.  DEPS: building the programs
 # (the libraries' -dev packages; libssl-dev for libcrypto's SHA-256 of
-# parse's content_hash and sink's WARC digests, libzip-dev for its WACZ) and make demo (the test server, the
+# parse's content_hash, sink's WARC digests and fetch --from-warc's;
+# libzip-dev for sink's WACZ; libbrotli-dev and libzstd-dev for the br
+# and zstd bodies a WARC keeps) and make demo (the test server, the
 # sqlite3 shell, gnuplot for scripts/report --html, python3-psycopg2 for
 # its postgresql:// stores), and Chromium, which
 # render drives at run time (t-report renders its page with it too).  Each other list is
@@ -137,7 +141,7 @@ fuzz:
 DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
         libgumbo-dev libmsgpack-dev libsqlite3-dev libpcre2-dev libidn2-dev libpsl-dev libpq-dev \
         libxml2-dev zlib1g-dev libjansson-dev chromium python3 sqlite3 gnuplot-nox \
-        python3-psycopg2 libssl-dev libzip-dev
+        python3-psycopg2 libssl-dev libzip-dev libbrotli-dev libzstd-dev
 # make test and test-asan: the tests' tools (jq, curl, bc, /usr/bin/time,
 # pgrep, strace in t-sync, GNU parallel in t-scale), PostgreSQL for the
 # --queue and sink tests (scripts/pg-tmp), the PostgreSQL manual as
@@ -147,18 +151,20 @@ DEPS := build-essential pkg-config libcurl4-openssl-dev libuv1-dev \
 # modules, as Debian builds it) as t-fetch-nginx's origin; promtool
 # (prometheus) and python3-prometheus-client to read t-metrics' files;
 # cmark-gfm to read t-parse-markdown's output back; Node.js, whose npm
-# brings t-sink-warc's warcio, playwright-core and ReplayWeb.page.
+# brings t-sink-warc's warcio, playwright-core and ReplayWeb.page; wget to
+# write the WARC t-fetch-warc reads, brotli to make its br bodies.
 DEPS_TEST := jq curl bc time procps strace parallel postgresql postgresql-doc-15 \
         fonts-dejavu-core python3-pil tinyproxy openssl zstd nginx \
-        prometheus python3-prometheus-client cmark-gfm nodejs
+        prometheus python3-prometheus-client cmark-gfm nodejs wget brotli
 # make fuzz: clang's libFuzzer.
 DEPS_FUZZ := clang libclang-rt-14-dev
 # make bench: nginx serving the PostgreSQL and Python manuals, wrk, and
 # the crawlers compared with (Scrapy, aiohttp + bs4, wget2), the
-# extractors parse --markdown is compared with (readability, html2text).
+# extractors parse --markdown is compared with (readability, html2text);
+# wget to write bench-warc's WARC, Node.js whose npm brings warcio.
 DEPS_BENCH := nginx wrk python3-aiohttp python3-bs4 python3-scrapy wget2 \
         postgresql postgresql-doc-15 python3.11-doc jq curl time parallel \
-        python3-readability python3-html2text
+        python3-readability python3-html2text wget nodejs
 
 # make deps installs what the programs and make demo need; make test,
 # test-asan, fuzz and bench install their extras themselves when run as

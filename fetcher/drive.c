@@ -259,6 +259,7 @@ drive_pass(uv_prepare_t *p)
 		for (job *j; (j = loop_done(&rc));)
 			finished(j, rc);
 		input_want();
+		warcin_want();
 		dbq_collect();   /* the frontier's answers: leases, beats, ages */
 		beat_want();
 		lease_want();

@@ -9,6 +9,8 @@
  *               acts on the policies' verdicts (drive_)
  * sources and reporters: where URLs come from, what is told of the run
  *   input.c     URL lines or records, read only as capacity frees (input_)
+ *   warcin.c    --from-warc: WARC files' HTTP answers as records, read
+ *               only as output takes them (warcin_)
  *   lease.c     --queue: seeding, URLs leased from the frontier (lease_)
  *   beat.c      --queue: the heartbeat: paused and handed-over hosts,
  *               leases of dead fetches, recrawls, the jar kept (beat_)
@@ -70,6 +72,7 @@
 #include "fetcherr.h"
 #include "hdr.h"
 #include "htab.h"
+#include "num.h"
 #include "pace.h"
 #include "prom.h"
 #include "rec.h"
@@ -109,6 +112,12 @@ typedef struct fetch_opts {
 	int json;
 	int raw;                 /* --raw: keep each exchange as sent and received */
 	struct curl_slist *warc_redact;  /* --warc-redact NAME: shown as *** in --raw */
+	/* --from-warc (warcin.c) */
+	int from_warc;           /* the FILEs are WARC files, read, not fetched */
+	struct vre **include, **exclude;  /* --include, --exclude: URLs kept */
+	int n_include, n_exclude;
+	num_range *status;       /* --status: statuses kept; none: any */
+	size_t n_status;
 	const char *queue;       /* --queue DB, or NULL */
 	double lease;            /* --queue: seconds a leased URL is ours */
 	long max_attempts;       /* --queue: leases per URL before it is dead */
@@ -407,6 +416,18 @@ extern int input_failed_open;
 int input_init(char **files, int n);
 void input_want(void);            /* read more if capacity allows */
 void input_close(void);
+
+/* warcin.c */
+extern int warcin_failed_open;    /* a file could not be opened or read */
+/* --from-warc: reads files[0..n) ("-": stdin; none: stdin) as WARC. */
+void warcin_init(char **files, int n);
+/* The driver's pass: turns records into output until it is blocked, a
+ * pipe has nothing more for now, or a pass's share was read; sets
+ * F.input_done after the last file.  A malformed file is said, ends
+ * (F.bad_input) and the next is read. */
+void warcin_want(void);
+/* Says what was read and skipped; frees. */
+void warcin_close(void);
 
 /* lease.c */
 /* Sets up leasing, once the frontier is open (dbq_open); with --queue

@@ -23,6 +23,7 @@
 #include "opt.h"
 #include "sql.h"
 #include "url.h"
+#include "vre.h"
 #include "xalloc.h"
 
 #define SLUICE_URL "https://sluice.invalid/bot"
@@ -55,6 +56,7 @@ enum {
 	H_JOBS, O_QUEUE, O_SITEMAPS, O_LEASE, O_MAX_ATTEMPTS, O_SYNC_MODE, O_REPORT, O_REQUEUE,
 	O_PAUSE, O_RESUME, O_MIN_YIELD, O_YIELD_WINDOW, O_RECRAWL,
 	H_ALERTS, O_ON_ALERT, O_ALERT_EVERY, O_ALERT_429, O_ALERT_LAG, O_ALERT_GRACE,
+	H_WARC, O_FROM_WARC, O_INCLUDE, O_EXCLUDE, O_STATUS,
 	H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
@@ -88,6 +90,15 @@ slist_add(void *dst, const char *s)
 		xalloc_die();
 	*l = n;
 	return 0;
+}
+
+/* --status RANGE into the fetch_opts at dst. */
+static int
+status_ranges(void *dst, const char *s)
+{
+	fetch_opts *o = dst;
+	free(o->status);
+	return num_status_ranges(s, &o->status, &o->n_status);
 }
 
 static const opt_choice pace_units[] = {
@@ -275,6 +286,18 @@ static const opt_def opts[O_N] = {
 	[O_ALERT_GRACE] = OPT_SECONDS(0, "alert-grace", "S", &F.o.alert_grace, 0, "5",
 		"at exit, wait S for alert commands, then end them",
 		.man = "at exit, alert commands still running get \\fIS\\fR seconds to finish; then their process groups get SIGTERM, and SIGKILL a second later"),
+	[H_WARC] = OPT_HEADING("Reading archives (docs/archive.md):"),
+	[O_FROM_WARC] = OPT_FLAG(0, "from-warc", &F.o.from_warc, 1,
+		"read the FILEs as WARC (plain or gzip; - stdin):\na record per HTTP answer, nothing fetched",
+		.man = "read each \\fIFILE\\fR (\\fB\\-\\fR or none: standard input) as a WARC file, WARC/1.0 or 1.1, plain, gzip per record or one gzip stream, and write a record for each HTTP answer it holds (a response record of application/http, a resource record of HTML) in file order, its body decoded, without a request; other records, and blocks over \\fB\\-\\-max\\-body\\fR, are skipped and counted; see READING WARC"),
+	[O_INCLUDE] = OPT_SPECIAL(0, "include", "REGEX", "with --from-warc: only URLs matching one;\nrepeatable",
+		.man = "with \\fB\\-\\-from\\-warc\\fR: keep only the records whose URL matches one of these PCRE2 patterns; repeatable"),
+	[O_EXCLUDE] = OPT_SPECIAL(0, "exclude", "REGEX", "... never URLs matching one; repeatable",
+		.man = "with \\fB\\-\\-from\\-warc\\fR: drop the records whose URL matches one of these; repeatable, checked before \\fB\\-\\-include\\fR"),
+	[O_STATUS] = OPT_CALL(0, "status", "RANGE", &F.o, status_ranges, "any",
+		"... only these statuses: N, N-M or Nxx, comma-\nseparated, as validate's",
+		.want = "N, N-M or Nxx, statuses from 100 to 599, comma-separated, or any",
+		.man = "with \\fB\\-\\-from\\-warc\\fR: keep only the answers whose status is in \\fIRANGE\\fR: \\fIN\\fR, \\fIN\\fR\\-\\fIM\\fR or a class \\fIN\\fRxx, comma-separated, as validate's \\fB\\-\\-status\\fR; a resource record counts as 200"),
 	[H_OTHER] = OPT_HEADING("Other:"),
 	[O_QUIET] = OPT_QUIET("no notices on stderr"),
 	[O_HELP] = OPT_HELP(.man = "print the options with their defaults and exit"),
@@ -396,6 +419,17 @@ parse_options(int argc, char **argv)
 			break;
 		case O_PAUSE: pause_host = a; pause_on = 1; break;
 		case O_RESUME: pause_host = a; pause_on = 0; break;
+		case O_INCLUDE:
+		case O_EXCLUDE: {
+			vre *re = vre_compile(a, err, sizeof err);
+			if (!re)
+				msg_usage("bad regex '%s' %s", a, err);
+			int *k = i == O_INCLUDE ? &o->n_include : &o->n_exclude;
+			vre ***l = i == O_INCLUDE ? &o->include : &o->exclude;
+			*l = xrealloc(*l, (size_t)(*k + 1) * sizeof **l);
+			(*l)[(*k)++] = re;
+			break;
+		}
 		case O_VERSION: print_version();
 		}
 	}
@@ -416,6 +450,10 @@ parse_options(int argc, char **argv)
 	/* A shared frontier hands its workers their URLs itself. */
 	if (o->shard_n && o->queue)
 		msg_usage("--shard and --queue cannot be used together");
+	if (o->from_warc && (o->queue || o->raw || o->shard_n))
+		msg_usage("--from-warc cannot be used with --queue, --raw or --shard");
+	if ((o->include || o->exclude || o->status) && !o->from_warc)
+		msg_usage("--include, --exclude and --status need --from-warc");
 	if (o->warc_redact && !o->raw)
 		msg_usage("--warc-redact needs --raw");
 	if (o->pace_by == PACE_BY_IP && o->proxy)
@@ -525,7 +563,10 @@ main(int argc, char **argv)
 		uv_signal_start(&F.sig_hup, on_hup, SIGHUP);
 	}
 	output_init(1, F.o.json, F.o.out_buffer);
-	input_init(argv + optind, argc - optind);
+	if (F.o.from_warc)
+		warcin_init(argv + optind, argc - optind);
+	else
+		input_init(argv + optind, argc - optind);
 	drive_init();
 	uv_run(F.loop, UV_RUN_DEFAULT);
 
@@ -539,6 +580,7 @@ main(int argc, char **argv)
 	progress_close();
 	output_close();
 	input_close();
+	warcin_close();
 	beat_close();
 	lease_close();
 	dbq_close();
@@ -561,10 +603,17 @@ main(int argc, char **argv)
 	curl_slist_free_all(F.o.sitemaps);
 	free(F.o.userpwd);
 	free(F.o.proxy_userpwd);
+	for (int i = 0; i < F.o.n_include; i++)
+		vre_free(F.o.include[i]);
+	for (int i = 0; i < F.o.n_exclude; i++)
+		vre_free(F.o.exclude[i]);
+	free(F.o.include);
+	free(F.o.exclude);
+	free(F.o.status);
 	rec_build_free(&F.build);
 	if (F.bad_input)
 		return EX_DATAERR;
-	if (input_failed_open)
+	if (input_failed_open || warcin_failed_open)
 		return EX_NOINPUT;
 	if (cookie_failed)
 		return EX_IOERR;

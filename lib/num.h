@@ -19,4 +19,19 @@ int num_long(const char *s, long max, long *out);
 /* A byte count with an optional K, M or G suffix (powers of 1024). */
 int num_size(const char *s, size_t *out);
 
+/* The statuses HTTP defines (RFC 9110, 15): a range past them would
+ * match no answer. */
+enum { NUM_STATUS_MIN = 100, NUM_STATUS_MAX = 599 };
+
+typedef struct num_range { long lo, hi; } num_range;
+
+/* HTTP statuses, as validate's --status and fetch --from-warc's take
+ * them: a comma list of N, N-M or a class Nxx (2xx), within
+ * NUM_STATUS_MIN..NUM_STATUS_MAX, or "any".  The ranges in *out
+ * (malloc'd; none, NULL, for any) and *n. */
+int num_status_ranges(const char *s, num_range **out, size_t *n);
+
+/* Whether status is within one of the n ranges r (n 0: any). */
+int num_in_ranges(long status, const num_range *r, size_t n);
+
 #endif

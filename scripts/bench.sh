@@ -28,3 +28,4 @@ echo "## loop lag on a 1000000-URL PostgreSQL frontier"; sh "$here/bench-lag.sh"
 echo "## adaptive pacing"; sh "$here/bench-adapt.sh"; echo
 echo "## a million hosts"; sh "$here/bench-hosts.sh"; echo
 echo "## cookies from a hostile site"; sh "$here/bench-cookies.sh"; echo
+echo "## reading WARC"; sh "$here/bench-warc.sh"; echo

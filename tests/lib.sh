@@ -64,6 +64,7 @@ expect_usage_errors() {
 server_start() {
 	LOG=$T/requests.log
 	: >"$LOG"
+	rm -f "$T/port"   # a second server must not be found at the first's port
 	python3 "$TESTS/server.py" --port-file "$T/port" --log "$LOG" \
 		--addr 127.0.0.1 --addr 127.0.0.2 --addr 127.0.0.3 "$@" \
 		>"$T/server.out" 2>&1 &

@@ -50,12 +50,7 @@ status_ok(const vsection *s, const msgpack_object *rec, int64_t *st, int *has)
 	*has = rec_int(rec, "status", st);
 	if (s->nstatus == 0)
 		return 1;   /* "any" */
-	if (!*has)
-		return 0;
-	for (size_t i = 0; i < s->nstatus; i++)
-		if (*st >= s->status[i].lo && *st <= s->status[i].hi)
-			return 1;
-	return 0;
+	return *has && num_in_ranges((long)*st, s->status, s->nstatus);
 }
 
 /* Case-insensitive prefix match, so "text/html" accepts

@@ -56,60 +56,14 @@ vrules_free(vrules *rs)
 	free(rs->hosts);
 }
 
-/* The statuses HTTP defines (RFC 9110, 15): a range past them would
- * reject every page. */
-enum { STATUS_MIN = 100, STATUS_MAX = 599 };
-
-/* Parses one status item: N, N-M, or Nxx (a class, e.g. 2xx), within
- * STATUS_MIN..STATUS_MAX. */
-static int
-parse_range(const char *s, size_t n, vrange *r)
-{
-	char buf[32];
-	while (n && isspace((unsigned char)*s))   /* "200-299, 404" */
-		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	if (n == 0 || n >= sizeof buf)
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	if (n == 3 && isdigit((unsigned char)buf[0]) &&
-	    (buf[1] == 'x' || buf[1] == 'X') && (buf[2] == 'x' || buf[2] == 'X')) {
-		r->lo = (buf[0] - '0') * 100, r->hi = r->lo + 99;
-	} else {
-		char *dash = strchr(buf, '-');
-		if (dash)
-			*dash = 0;
-		if (num_long(buf, STATUS_MAX, &r->lo) < 0)
-			return -1;
-		r->hi = r->lo;
-		if (dash && num_long(dash + 1, STATUS_MAX, &r->hi) < 0)
-			return -1;
-	}
-	return r->lo >= STATUS_MIN && r->hi <= STATUS_MAX && r->lo <= r->hi ? 0 : -1;
-}
-
 /* Replaces s's status set with the comma list v ("any" = no check). */
 static int
 set_status(vsection *s, const char *v)
 {
-	vrange *list = NULL;
-	size_t n = 0;
-	if (strcasecmp(v, "any") != 0) {
-		for (const char *p = v;;) {
-			size_t len = strcspn(p, ",");
-			vrange r;
-			if (parse_range(p, len, &r) < 0) {
-				free(list);
-				return -1;
-			}
-			push(&list, &n, &r, sizeof r);
-			if (!p[len])
-				break;
-			p += len + 1;
-		}
-	}
+	vrange *list;
+	size_t n;
+	if (num_status_ranges(v, &list, &n) < 0)
+		return -1;
 	free(s->status);
 	s->status = list, s->nstatus = n, s->has_status = 1;
 	return 0;
@@ -152,7 +106,7 @@ vrules_add(vrules *rs, vsection *s, const char *name, const char *value,
 	if (strcmp(name, "status") == 0) {
 		if (set_status(s, value) < 0) {
 			snprintf(err, errlen, "bad status range '%s': want N, N-M or Nxx, statuses"
-				 " from %d to %d, or any", value, STATUS_MIN, STATUS_MAX);
+				 " from %d to %d, or any", value, NUM_STATUS_MIN, NUM_STATUS_MAX);
 			return -1;
 		}
 	} else if (strcmp(name, "ctype") == 0) {

@@ -16,9 +16,10 @@
 
 #include <stddef.h>
 
+#include "num.h"
 #include "vre.h"
 
-typedef struct vrange { long lo, hi; } vrange;
+typedef num_range vrange;
 
 typedef struct vsection {
 	char *host;          /* NULL in the global section */

@@ -63,6 +63,8 @@ main(void)
 	check_int("json", 0, o->json);
 	check_double("shard", 0, o->shard_k + o->shard_n);
 	check_true("no queue", !o->queue);
+	check_int("from_warc", 0, o->from_warc);
+	check_true("no warc filters", !o->include && !o->exclude && !o->status && !o->n_status);
 	check_double("lease", 900, o->lease);
 	check_double("max_attempts", 5, o->max_attempts);
 	check_int("sync", SQL_SYNC_NORMAL, sql_sync());
