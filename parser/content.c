@@ -129,7 +129,9 @@ typedef struct ct_el {
 struct content {
 	ct_el *el;
 	uint32_t nel, cap;
-	uint32_t body;
+	uint32_t body;    /* <body>; the <noscript> read instead (ct_noscript) */
+	int ns;           /* <noscript> shows its content (ct_noscript) */
+	uint32_t nstext;  /* visible characters inside the body's <noscript>s */
 	uint32_t titleh;  /* the heading that names the page (ct_title), or CT_NONE */
 	pbuf first;   /* the first attempt's text, while the second runs */
 	pbuf tbuf, obuf;  /* the <title>'s and og:title's letters (ct_letters) */
@@ -342,6 +344,25 @@ ct_flags(const content *c, const GumboNode *n)
 	return f;
 }
 
+/* Whether element n hides its content from main_text: as in `text`,
+ * except a <noscript> when the page is read as a browser without
+ * scripts shows it (ct_noscript). */
+static int
+ct_hides(const content *c, const GumboNode *n)
+{
+	return ex_is_hidden(n) && !(c->ns && tree_tag(n) == GUMBO_TAG_NOSCRIPT);
+}
+
+/* The visible characters of s[0..n): UTF-8 lead bytes, not spaces. */
+static uint32_t
+ct_visible(const char *s, size_t n)
+{
+	uint32_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += (s[i] & 0xC0) != 0x80 && !pbuf_isspace((unsigned char)s[i]);
+	return k;
+}
+
 /* Counts s[0..n)'s visible characters (UTF-8 lead bytes, whitespace
  * excluded) and commas (ASCII, Arabic, full-width) into e. */
 static void
@@ -387,14 +408,18 @@ ct_count(ct_el *e, const char *s, size_t n, int inlink)
 }
 
 /* Records every element of the document in c->el, in document order,
- * with its subtree's counts. */
+ * with its subtree's counts; c->nstext counts what the body's
+ * <noscript>s alone hide. */
 static void
 ct_collect(content *c, const GumboOutput *out)
 {
 	c->nel = 0;
 	c->body = CT_NONE;
+	c->nstext = 0;
 	uint32_t cur = CT_NONE;
-	int hidden = 0, inlink = 0;
+	/* hidden: open elements hiding their text; nshidden: of them, the
+	 * <noscript>s. */
+	int hidden = 0, nshidden = 0, inlink = 0;
 	const GumboNode *top = out->document, *n = top;
 	for (;;) {
 		int el = tree_is_element(n);
@@ -414,14 +439,16 @@ ct_collect(content *c, const GumboOutput *out)
 				ct_el *p = &c->el[cur];
 				if (!ex_is_inline(t))
 					p->flags |= CT_BLOCKKID;
-				if (!ex_is_inline(t) && !ex_is_hidden(n) && t != GUMBO_TAG_BR &&
+				if (!ex_is_inline(t) && !ct_hides(c, n) && t != GUMBO_TAG_BR &&
 				    t != GUMBO_TAG_HR)
 					p->flags |= CT_LEAFKID;
 			}
 			if (t == GUMBO_TAG_BODY && c->body == CT_NONE)
 				c->body = i;
-			if (ex_is_hidden(n))
+			if (ct_hides(c, n)) {
 				hidden++;
+				nshidden += t == GUMBO_TAG_NOSCRIPT;
+			}
 			if (t == GUMBO_TAG_A) {
 				inlink++;
 				if (tree_attr(n, "href"))
@@ -431,6 +458,9 @@ ct_collect(content *c, const GumboOutput *out)
 		} else if ((n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA) &&
 			   !hidden && cur != CT_NONE) {
 			ct_count(&c->el[cur], n->v.text.text, strlen(n->v.text.text), inlink);
+		} else if ((n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA) &&
+			   hidden && hidden == nshidden && c->body != CT_NONE) {
+			c->nstext += ct_visible(n->v.text.text, strlen(n->v.text.text));
 		}
 		const GumboNode *kid = tree_kid(n, 0);
 		if (kid) {
@@ -442,8 +472,10 @@ ct_collect(content *c, const GumboOutput *out)
 				ct_el *e = &c->el[cur];
 				e->end = c->nel;
 				GumboTag t = tree_tag(n);
-				if (ex_is_hidden(n))
+				if (ct_hides(c, n)) {
 					hidden--;
+					nshidden -= t == GUMBO_TAG_NOSCRIPT;
+				}
 				if (t == GUMBO_TAG_A)
 					inlink--;
 				cur = e->parent;
@@ -636,7 +668,7 @@ ct_init_score(ct_el *e)
 /* Whether e is a paragraph for scoring: a p, pre, td or blockquote, or
  * any other block with no block children, outside boilerplate. */
 static int
-ct_paragraph(const ct_el *e)
+ct_paragraph(const content *c, const ct_el *e)
 {
 	if (e->flags & (CT_HIDE | CT_BOILTAG | CT_BOILCLS | CT_INBOIL))
 		return 0;
@@ -650,7 +682,7 @@ ct_paragraph(const ct_el *e)
 	case GUMBO_TAG_BODY: case GUMBO_TAG_HTML: case GUMBO_TAG_A:
 		return 0;
 	default:
-		return !ex_is_inline(t) && !ex_is_hidden(e->n) && !(e->flags & CT_BLOCKKID);
+		return !ex_is_inline(t) && !ct_hides(c, e->n) && !(e->flags & CT_BLOCKKID);
 	}
 }
 
@@ -668,7 +700,7 @@ ct_best(content *c)
 {
 	for (uint32_t i = 0; i < c->nel; i++) {
 		ct_el *e = &c->el[i];
-		if (e->text < CT_MIN_PARA || !ct_paragraph(e))
+		if (e->text < CT_MIN_PARA || !ct_paragraph(c, e))
 			continue;
 		uint32_t pts = e->text / CT_PARA_CHARS;
 		float s = 1 + (float)e->commas + (pts < CT_PARA_POINTS ? (float)pts : CT_PARA_POINTS);
@@ -870,7 +902,7 @@ ct_blocks(content *c, uint32_t lo, uint32_t hi, uint32_t mask, int lead)
 		const ct_el *e = &c->el[i];
 		GumboTag t = tree_tag(e->n);
 		if ((lead && (e->flags & CT_INBOIL)) ||
-		    ((lead || i != lo) && ct_skipped(c, i, mask, 1)) || ex_is_hidden(e->n)) {
+		    ((lead || i != lo) && ct_skipped(c, i, mask, 1)) || ct_hides(c, e->n)) {
 			i = e->end;
 			continue;
 		}
@@ -1011,14 +1043,38 @@ ct_extract(content *c, pbuf *b)
 	return 1;
 }
 
+/* A page that shows almost nothing but holds text in <noscript> is
+ * built by scripts, and serves its content to browsers without them
+ * (and to crawlers) there: it is read as such a browser reads it, from
+ * the <noscript> holding the most text.  A line asking for JavaScript
+ * is no content: the noscript text must be CT_MIN_MAIN or more. */
+static void
+ct_noscript(content *c, const GumboOutput *out)
+{
+	if (c->el[c->body].text >= CT_MIN_MAIN || c->nstext < CT_MIN_MAIN ||
+	    c->nstext <= c->el[c->body].text)
+		return;
+	c->ns = 1;
+	ct_collect(c, out);
+	uint32_t best = CT_NONE;
+	for (uint32_t i = c->body; i < c->el[c->body].end; i++)
+		if (tree_tag(c->el[i].n) == GUMBO_TAG_NOSCRIPT &&
+		    (best == CT_NONE || c->el[i].text > c->el[best].text))
+			best = i;
+	if (best != CT_NONE)
+		c->body = best;
+}
+
 void
 content_main(content *c, const GumboOutput *out, pbuf *b)
 {
 	pbuf_reset(b);
 	ct_trace_start(c, 0);
+	c->ns = 0;
 	ct_collect(c, out);
 	if (c->body == CT_NONE)
 		return;
+	ct_noscript(c, out);
 	ct_title(c);
 	/* As readability does: when names mislead (a wrapper called
 	 * "has-sidebar"), try again without them, and take the longer of

@@ -130,6 +130,24 @@ printf '<html><body><div class="post"><p>%s</p><p style="display: none">secret h
 expect_eq "hidden and display:none out" "false" \
 	"$("$P" --html -j0 --main --json "$T/hidden.html" | jq '.main_text | contains("hidden")')"
 
+# A page built by scripts shows nothing but serves its posts in a
+# <noscript> (for browsers without scripts, and crawlers): main_text and
+# the Markdown read it as such a browser does.  A noscript that only
+# asks for JavaScript is no content.
+printf '<html><body><div id="app">Loading</div><script>start()</script><noscript><header><a href="/">The forum</a></header><div class="thread"><div class="post"><p>%s</p></div><div class="post"><p>%s</p></div><div class="post"><p>%s</p></div></div><footer>Powered by a forum engine</footer></noscript></body></html>' \
+	"$B" "$L" "$B" >"$T/noscript.html"
+expect_eq "noscript: the posts of a page built by scripts" \
+	"$B $L $B" "$("$P" --html -j0 --main --json "$T/noscript.html" | jq -r .main_text)"
+expect_eq "noscript: its Markdown too" \
+	"$B
+
+$L
+
+$B" "$("$P" --html -j0 --main --markdown --json "$T/noscript.html" | jq -r .markdown)"
+printf '<html><body><div id="app"><p>Our shop</p></div><noscript>You need to enable JavaScript to run this app.</noscript></body></html>' >"$T/noscript-msg.html"
+expect_eq "noscript: a line asking for JavaScript is no content" \
+	"Our shop" "$("$P" --html -j0 --main --json "$T/noscript-msg.html" | jq -r .main_text)"
+
 # Without --main there is no main_text; with --main and --no-text, only main_text.
 expect_eq "no --main: no main_text" "null" \
 	"$("$P" --html -j0 --json "$F/article.html" | jq -c .main_text)"
