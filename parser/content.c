@@ -131,6 +131,7 @@ struct content {
 	uint32_t nel, cap;
 	uint32_t body;    /* <body>; the <noscript> read instead (ct_noscript) */
 	int ns;           /* <noscript> shows its content (ct_noscript) */
+	int shown;        /* hidden attributes hide nothing (ct_unhide) */
 	uint32_t nstext;  /* visible characters inside the body's <noscript>s */
 	uint32_t titleh;  /* the heading that names the page (ct_title), or CT_NONE */
 	pbuf first;   /* the first attempt's text, while the second runs */
@@ -152,6 +153,7 @@ struct content {
 static void ct_note_root(content *c, uint32_t i);
 static void ct_note_skip(content *c, uint32_t i);
 static void ct_trace_start(content *c, int attempt);
+static void ct_unhide(content *c, pbuf *b);
 
 /* Words in a class or id that name page furniture rather than content:
  * the well-known signals of readability and its descendants.  The
@@ -1070,7 +1072,7 @@ content_main(content *c, const GumboOutput *out, pbuf *b)
 {
 	pbuf_reset(b);
 	ct_trace_start(c, 0);
-	c->ns = 0;
+	c->ns = c->shown = 0;
 	ct_collect(c, out);
 	if (c->body == CT_NONE)
 		return;
@@ -1107,6 +1109,33 @@ content_main(content *c, const GumboOutput *out, pbuf *b)
 	pbuf_reset(b);
 	ct_trace_start(c, 1);
 	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG, 0);
+	if (b->len == 0)
+		ct_unhide(c, b);
+}
+
+/* The last steps of "never empty": every visible block above is hidden
+ * by an attribute or is furniture.  A page built by scripts often
+ * holds its content hidden until a script shows it (a framework
+ * streaming it into a hidden <div>, an anti-flicker wrapper): the rules
+ * run again reading hidden elements as shown, then the body's text
+ * without furniture, then all of it, as `text` has it. */
+static void
+ct_unhide(content *c, pbuf *b)
+{
+	c->shown = 1;
+	for (uint32_t i = 0; i < c->nel; i++)
+		c->el[i].flags &= ~(uint32_t)CT_HIDE;
+	ct_trace_start(c, 1);
+	ct_mark(c, 1);
+	ct_extract(c, b);
+	if (b->len)
+		return;
+	ct_trace_start(c, 1);
+	ct_text(c, c->body, b, CT_BOILTAG | CT_BOILCLS, 0);
+	if (b->len)
+		return;
+	ct_trace_start(c, 1);
+	ct_text(c, c->body, b, 0, 0);
 }
 
 /* ---- The choice, for other writers (parse --markdown) ----
@@ -1181,8 +1210,10 @@ content_skipped(const content *c, content_cur *k, const GumboNode *n)
 }
 
 int
-content_hidden(const GumboNode *n)
+content_hidden(const content *c, const GumboNode *n)
 {
+	if (c && c->shown)
+		return 0;
 	/* One pass over the attributes: this runs for every element of
 	 * the Markdown walk. */
 	const GumboVector *v = &n->v.element.attributes;

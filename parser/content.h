@@ -46,7 +46,9 @@ typedef struct content_cur { uint32_t el, skip; } content_cur;
 int content_skipped(const content *c, content_cur *k, const GumboNode *n);
 
 /* Whether element n is hidden by its attributes (hidden, aria-hidden,
- * display:none or visibility:hidden in style), as main_text reads them. */
-int content_hidden(const GumboNode *n);
+ * display:none or visibility:hidden in style), as main_text reads them:
+ * never when c (NULL when there is no main_text) found the content only
+ * in hidden elements and read them as shown. */
+int content_hidden(const content *c, const GumboNode *n);
 
 #endif

@@ -804,7 +804,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 			m->space = 1;
 		return 0;
 	}
-	if (n->v.element.attributes.length && content_hidden(n))
+	if (n->v.element.attributes.length && content_hidden(m->ct, n))
 		return 0;
 	if (m->pre) {
 		if (t == GUMBO_TAG_BR)

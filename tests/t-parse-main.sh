@@ -148,6 +148,31 @@ printf '<html><body><div id="app"><p>Our shop</p></div><noscript>You need to ena
 expect_eq "noscript: a line asking for JavaScript is no content" \
 	"Our shop" "$("$P" --html -j0 --main --json "$T/noscript-msg.html" | jq -r .main_text)"
 
+# Never empty where the page has text, step by step: the page's text
+# without furniture when every block is named so (a page of menus and
+# a "sidebar" holding the only words), without its tags' furniture
+# (nav, footer) only; then, when all of it is hidden, the rules again
+# with hidden elements shown (a framework streams the content into a
+# hidden <div> for a script to move), the shown body without
+# furniture, and at last all of the body's text.
+printf '<html><body><nav><a href="/">Home</a></nav><div class="sidebar">Opening hours: nine to six</div><footer>Copyright</footer></body></html>' >"$T/fb-named.html"
+expect_eq "fallback: every block named furniture, its tags' furniture out" 	"Opening hours: nine to six" "$("$P" --html -j0 --main --json "$T/fb-named.html" | jq -r .main_text)"
+printf '<html><body><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav><template id="B:0"></template><div hidden id="S:0"><article><h1>Streamed</h1><p>%s</p><p>%s</p></article></div><footer>Copyright</footer></body></html>' \
+	"$B" "$L" >"$T/fb-stream.html"
+expect_eq "fallback: content streamed into a hidden <div>, the rules again" \
+	"Streamed $B $L" "$("$P" --html -j0 --main --json "$T/fb-stream.html" | jq -r .main_text)"
+expect_eq "fallback: its Markdown too" "# Streamed
+
+$B
+
+$L" "$("$P" --html -j0 --main --markdown --json "$T/fb-stream.html" | jq -r .markdown)"
+printf '<html><body><nav><a href="/">Home</a></nav><div style="visibility:hidden"><div class="menu"><a href="/a">Shop</a></div><span>Open today</span></div></body></html>' >"$T/fb-shown.html"
+expect_eq "fallback: the shown body without furniture" \
+	"Open today" "$("$P" --html -j0 --main --json "$T/fb-shown.html" | jq -r .main_text)"
+printf '<html><body><nav><a href="/">Home</a> <a href="/help">Help</a></nav><footer>Copyright</footer></body></html>' >"$T/fb-all.html"
+expect_eq "fallback: a page of furniture only gives all its text" \
+	"Home Help Copyright" "$("$P" --html -j0 --main --json "$T/fb-all.html" | jq -r .main_text)"
+
 # Without --main there is no main_text; with --main and --no-text, only main_text.
 expect_eq "no --main: no main_text" "null" \
 	"$("$P" --html -j0 --json "$F/article.html" | jq -c .main_text)"
