@@ -7,6 +7,7 @@
 #include "charset.h"
 #include "content.h"
 #include "dedup.h"
+#include "kind.h"
 #include "links.h"
 #include "markdown.h"
 #include "msg.h"
@@ -361,6 +362,7 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	if (opt->main) {
 		content_main(p->ct, g, &p->main);
 		rec_put_strn(b, "main_text", p->main.p ? p->main.p : "", p->main.len);
+		rec_put_str(b, "page_kind", kind_word(kind_of(g)));
 		page_put_hashes(p);
 	}
 	if (opt->markdown)

@@ -25,7 +25,8 @@ types: WCXB's development split, 1497 pages of seven kinds (default
   each type and of all; `with` and `without` as the share of snippets
   found (case-insensitive), averaged the same way; how many pages got an
   empty FIELD though their `text` is not empty; rs-trafilatura's
-  published F beside each type.
+  published F beside each type; with --main, the share of pages whose
+  `page_kind` is their type, and each type's pages by page_kind.
 
 Both print the even and odd halves (pages at even or odd positions of
 the set's file) from the same run: tune on one half, report the other
@@ -245,6 +246,18 @@ def report_types(a, save):
               % (t, len(sel), mean(r[2] for r in sel), mean(r[3] for r in sel),
                  mean(r[4] for r in sel), mean(r[5] for r in sel), mean(r[6] for r in sel),
                  mean(ev), mean(od), sum(r[7] for r in sel), RS_TRAFILATURA[t]))
+    kinds = [recs.get(k, {}).get("page_kind") for k in cases]
+    if any(kinds):
+        # page_kind against the set's type: documentation is "docs".
+        words = ["article", "docs", "service", "forum", "collection", "listing", "product",
+                 "other"]
+        print("page_kind by type (right: %.3f)"
+              % mean(int(k == ("docs" if c["type"] == "documentation" else c["type"]))
+                     for k, c in zip(kinds, cases.values())))
+        print("%-13s" % "" + "".join("%11s" % w for w in words))
+        for t in TYPES:
+            n = collections.Counter(k for k, c in zip(kinds, cases.values()) if c["type"] == t)
+            print("%-13s" % t + "".join("%11d" % n[w] for w in words))
     rows.sort(key=lambda r: r[4])
     for r in rows[:a.list]:
         print("  F %.3f P %.3f R %.3f  %s %s  %s" % (r[4], r[2], r[3], r[0], r[1],

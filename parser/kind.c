@@ -1,0 +1,192 @@
+#include "kind.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "tree.h"
+
+/* A JSON-LD block is read this far for its types: the page's own type
+ * comes first in every generator seen; the rest is offers, reviews and
+ * images. */
+#define KIND_LD_BYTES 65536
+
+/* A page with this many <pre> blocks or more shows code: a manual. */
+#define KIND_PRE 3
+
+/* The schema.org types that say a kind, matched whole, case-sensitive
+ * as schema.org spells them; a type not here (WebPage, Organization,
+ * BreadcrumbList, ImageObject) says nothing. */
+static const struct {
+	const char *type;
+	int kind;
+} kind_types[] = {
+	{ "Product", KIND_PRODUCT }, { "ProductGroup", KIND_PRODUCT },
+	{ "IndividualProduct", KIND_PRODUCT }, { "ProductModel", KIND_PRODUCT },
+	{ "Car", KIND_PRODUCT }, { "Book", KIND_PRODUCT },
+	{ "SomeProducts", KIND_PRODUCT },
+	/* Not Question: an FAQPage's questions are a service page's or an
+	 * article's. */
+	{ "DiscussionForumPosting", KIND_FORUM }, { "QAPage", KIND_FORUM },
+	{ "TechArticle", KIND_DOCS }, { "APIReference", KIND_DOCS },
+	{ "Article", KIND_ARTICLE }, { "NewsArticle", KIND_ARTICLE },
+	{ "BlogPosting", KIND_ARTICLE }, { "Report", KIND_ARTICLE },
+	{ "ScholarlyArticle", KIND_ARTICLE }, { "AnalysisNewsArticle", KIND_ARTICLE },
+	{ "OpinionNewsArticle", KIND_ARTICLE }, { "ReportageNewsArticle", KIND_ARTICLE },
+	{ "Review", KIND_ARTICLE }, { "Recipe", KIND_ARTICLE }, { "HowTo", KIND_ARTICLE },
+	{ "LiveBlogPosting", KIND_ARTICLE },
+	{ "CollectionPage", KIND_COLLECTION }, { "OfferCatalog", KIND_COLLECTION },
+	{ "SearchResultsPage", KIND_LISTING }, { "ItemList", KIND_LISTING },
+	{ "Service", KIND_SERVICE }, { "ProfessionalService", KIND_SERVICE },
+	{ "FinancialService", KIND_SERVICE }, { "AboutPage", KIND_SERVICE },
+	{ "ContactPage", KIND_SERVICE },
+};
+
+static const char *const kind_words[KIND_N] = {
+	[KIND_OTHER] = "other", [KIND_ARTICLE] = "article", [KIND_FORUM] = "forum",
+	[KIND_PRODUCT] = "product", [KIND_LISTING] = "listing",
+	[KIND_COLLECTION] = "collection", [KIND_DOCS] = "docs", [KIND_SERVICE] = "service",
+};
+
+const char *
+kind_word(int k)
+{
+	return k >= 0 && k < KIND_N ? kind_words[k] : kind_words[KIND_OTHER];
+}
+
+/* Counts the kind named by schema.org type s[0..n) (a bare name or a
+ * URL ending in one) in seen. */
+static void
+kind_type(unsigned seen[KIND_N], const char *s, size_t n)
+{
+	const char *slash = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/' || s[i] == ':')
+			slash = s + i;
+	if (slash) {
+		n -= (size_t)(slash + 1 - s);
+		s = slash + 1;
+	}
+	for (size_t i = 0; i < sizeof kind_types / sizeof kind_types[0]; i++)
+		if (strlen(kind_types[i].type) == n && memcmp(kind_types[i].type, s, n) == 0) {
+			seen[kind_types[i].kind]++;
+			return;
+		}
+}
+
+/* Skips JSON white space in s[i..n). */
+static size_t
+kind_ws(const char *s, size_t i, size_t n)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* Counts the types of a JSON-LD block: the string values of every
+ * "@type" key, alone or in an array.  A scan, not a parse: a malformed
+ * block gives what it holds before the damage. */
+static void
+kind_ld(unsigned seen[KIND_N], const char *s, size_t n)
+{
+	if (n > KIND_LD_BYTES)
+		n = KIND_LD_BYTES;
+	static const char key[] = "\"@type\"";
+	const char *p = s, *end = s + n;
+	while ((p = memmem(p, (size_t)(end - p), key, sizeof key - 1))) {
+		size_t i = kind_ws(s, (size_t)(p - s) + sizeof key - 1, n);
+		p += sizeof key - 1;
+		if (i >= n || s[i] != ':')
+			continue;
+		i = kind_ws(s, i + 1, n);
+		int list = i < n && s[i] == '[';
+		if (list)
+			i = kind_ws(s, i + 1, n);
+		while (i < n && s[i] == '"') {
+			size_t j = i + 1;
+			while (j < n && s[j] != '"' && s[j] != '\\')
+				j++;
+			if (j >= n || s[j] != '"')
+				break;
+			kind_type(seen, s + i + 1, j - i - 1);
+			if (!list)
+				break;
+			i = kind_ws(s, j + 1, n);
+			if (i >= n || s[i] != ',')
+				break;
+			i = kind_ws(s, i + 1, n);
+		}
+	}
+}
+
+/* Counts the types in an itemtype attribute: URLs separated by
+ * spaces. */
+static void
+kind_itemtype(unsigned seen[KIND_N], const char *v)
+{
+	while (*v) {
+		size_t n = strcspn(v, " \t\n\r\f");
+		if (n)
+			kind_type(seen, v, n);
+		v += n;
+		v += strspn(v, " \t\n\r\f");
+	}
+}
+
+int
+kind_of(const GumboOutput *out)
+{
+	unsigned seen[KIND_N] = { 0 };
+	unsigned pre = 0, article = 0, og = KIND_OTHER;
+	const GumboNode *top = out->document;
+	for (const GumboNode *n = top; n; n = tree_next(n, top)) {
+		if (!tree_is_element(n))
+			continue;
+		GumboTag t = tree_tag(n);
+		const char *v;
+		if (t == GUMBO_TAG_SCRIPT) {
+			const GumboNode *k = tree_kid(n, 0);
+			if ((v = tree_attr(n, "type")) && strcasecmp(v, "application/ld+json") == 0 &&
+			    k && k->type == GUMBO_NODE_TEXT)
+				kind_ld(seen, k->v.text.text, strlen(k->v.text.text));
+			continue;
+		}
+		if (t == GUMBO_TAG_PRE)
+			pre++;
+		else if (t == GUMBO_TAG_ARTICLE)
+			article++;
+		else if (t == GUMBO_TAG_META && (v = tree_attr(n, "property")) &&
+			 strcasecmp(v, "og:type") == 0 && (v = tree_attr(n, "content"))) {
+			if (strcasecmp(v, "article") == 0)
+				og = KIND_ARTICLE;
+			else if (strcasecmp(v, "product") == 0 || strcasecmp(v, "og:product") == 0)
+				og = KIND_PRODUCT;
+			else if (strcasecmp(v, "product.group") == 0)
+				og = KIND_COLLECTION;
+		}
+		if (n->v.element.attributes.length && (v = tree_attr(n, "itemtype")))
+			kind_itemtype(seen, v);
+	}
+	/* The page's own type before the types of what it lists: a
+	 * category page lists many products; a thread's posts and a
+	 * product's reviews are its parts.  (Not many articles for a
+	 * listing: an article lists related ones the same way.) */
+	if (seen[KIND_FORUM])
+		return KIND_FORUM;
+	if (seen[KIND_COLLECTION] || seen[KIND_PRODUCT] > 1 || og == KIND_COLLECTION)
+		return KIND_COLLECTION;
+	if (seen[KIND_PRODUCT] || og == KIND_PRODUCT)
+		return KIND_PRODUCT;
+	if (seen[KIND_DOCS])
+		return KIND_DOCS;
+	if (seen[KIND_LISTING])
+		return KIND_LISTING;
+	if (seen[KIND_ARTICLE] || og == KIND_ARTICLE)
+		return pre >= KIND_PRE ? KIND_DOCS : KIND_ARTICLE;
+	if (seen[KIND_SERVICE])
+		return KIND_SERVICE;
+	if (pre >= KIND_PRE)
+		return KIND_DOCS;
+	if (article == 1)
+		return KIND_ARTICLE;
+	return KIND_OTHER;
+}

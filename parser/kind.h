@@ -1,0 +1,27 @@
+/* kind — what kind of page a document is (parse --main, `page_kind`).
+ *
+ * One walk over gumbo's tree reads the page's schema.org types (the
+ * `@type`s of its JSON-LD blocks, by a small bounded scan, and its
+ * microdata `itemtype`s), its og:type, and how much code it shows; the
+ * rules are in docs/parse.md, "Page kind".
+ */
+#ifndef PARSE_KIND_H
+#define PARSE_KIND_H
+
+#include <gumbo.h>
+
+/* The fixed table of kinds; kind_word names each. */
+enum {
+	KIND_OTHER, KIND_ARTICLE, KIND_FORUM, KIND_PRODUCT, KIND_LISTING,
+	KIND_COLLECTION, KIND_DOCS, KIND_SERVICE, KIND_N
+};
+
+/* The kind of the document out: a KIND_* value, KIND_OTHER when
+ * nothing on the page says. */
+int kind_of(const GumboOutput *out);
+
+/* The record's word for kind k ("article", ..., "other"); "other" for a
+ * value outside the table. */
+const char *kind_word(int k);
+
+#endif

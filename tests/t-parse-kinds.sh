@@ -1,0 +1,83 @@
+#!/bin/sh
+# parse --main: page_kind says what kind of page a document is, from its
+# schema.org types (JSON-LD @type, microdata itemtype), its og:type and
+# the code it shows; pages of our own making, one per kind.
+. "${TESTS:-$(dirname "$0")}/lib.sh"
+P=$BIN/parse
+
+# kind FILE: page_kind of FILE.
+kind() {
+	"$P" --html -j0 --main --json "$T/$1" | jq -r .page_kind
+}
+# A thread of 12 posts, each a microdata DiscussionForumPosting with its
+# author, date and a quote of the post before.
+{
+printf '<html><head><title>Which wood for a workbench top?</title></head><body><nav><a href="/">Forum</a> <a href="/woodwork">Woodwork</a></nav><h1>Which wood for a workbench top?</h1><div class="thread">'
+i=1; while [ $i -le 12 ]; do
+	printf '<div class="message" itemscope itemtype="https://schema.org/DiscussionForumPosting"><div class="user"><a href="/u/%d">member%d</a> <time datetime="2024-03-%02d">March %d, 2024</time></div><div class="body">' $i $i $i $i
+	[ $i -gt 1 ] && printf '<blockquote>member%d said: post %d asked about oak.</blockquote>' $((i-1)) $((i-1))
+	printf '<p>Post %d: I built mine from beech, and after ten years of planing, sawing and gluing it is still flat enough for fine work.</p></div></div>' $i
+	i=$((i+1)); done
+printf '</div><footer>Forum rules</footer></body></html>'
+} >"$T/thread.html"
+expect_eq "a thread of 12 posts (microdata DiscussionForumPosting): forum" forum "$(kind thread.html)"
+expect_eq "the thread: its 12 posts and their quotes" "12 11" \
+	"$("$P" --html -j0 --main --json "$T/thread.html" | jq -r '.main_text | "\([scan("Post [0-9]+: I built")] | length) \([scan("said: post")] | length)"')"
+
+# A listing of 30 cards with prices, a JSON-LD ItemList.
+{
+printf '<html><head><title>Used bikes for sale</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","itemListElement":[]}</script></head><body><nav><a href="/">Home</a></nav><h1>Used bikes for sale</h1><ul class="results">'
+i=1; while [ $i -le 30 ]; do
+	printf '<li class="card"><a href="/bike/%d"><h3>Touring bike number %d</h3></a><p>Steel frame, 28 inch wheels, serviced last spring.</p><span class="price">%d EUR</span></li>' $i $i $((100+i))
+	i=$((i+1)); done
+printf '</ul></body></html>'
+} >"$T/listing.html"
+expect_eq "a listing of 30 cards (JSON-LD ItemList): listing" listing "$(kind listing.html)"
+expect_eq "the listing: its 30 cards with their prices" 30 \
+	"$("$P" --html -j0 --main --json "$T/listing.html" | jq -r '[.main_text | scan("[0-9]+ EUR")] | length')"
+
+# A product page: its JSON-LD Product in an @graph, @type an array.
+printf '<html><head><title>Trail 2 hiking boot</title><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"BreadcrumbList"},{"@type":["Product"],"name":"Trail 2 hiking boot","offers":{"@type":"Offer","price":"129.00"}}]}</script></head><body><nav><a href="/">Shop</a> <a href="/boots">Boots</a></nav><main><h1>Trail 2 hiking boot</h1><p class="price">129.00 EUR</p><div class="description"><p>A leather boot for long days on rocky paths, with a stiff sole that keeps your feet fresh after twenty kilometres.</p><p>The lining is waterproof and breathes, so your socks stay dry in wet grass and in summer heat alike.</p></div><table class="specs"><tr><th>Weight</th><td>640 g</td></tr><tr><th>Upper</th><td>Nubuck leather</td></tr><tr><th>Sole</th><td>Rubber, 5 mm lugs</td></tr></table></main><footer>Shipping and returns</footer></body></html>' >"$T/product.html"
+expect_eq "a product (JSON-LD @graph, @type an array): product" product "$(kind product.html)"
+
+# A service page of five sections, JSON-LD Service.
+{
+printf '<html><head><title>Garden design</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Service","name":"Garden design"}</script></head><body><header><nav><a href="/">Home</a> <a href="/contact">Contact</a></nav></header>'
+for s in Planning Planting Paving Lighting Care; do
+	printf '<section><h2>%s</h2><p>Our team takes care of %s for gardens of every size, from a city courtyard to a country estate.</p></section>' $s $s
+done
+printf '<footer>Call us</footer></body></html>'
+} >"$T/service.html"
+expect_eq "a service page (JSON-LD Service): service" service "$(kind service.html)"
+expect_eq "the service page: its five sections" 5 \
+	"$("$P" --html -j0 --main --json "$T/service.html" | jq -r '[.main_text | scan("Our team takes care")] | length')"
+
+# A manual page with three code blocks and no schema.org type.
+{
+printf '<html><head><title>sort - sort lines</title></head><body><nav><a href="/">Manual</a></nav><div class="doc"><h1>sort</h1><p>sort writes the lines of its input in order; several options change the order.</p>'
+for o in -n -r -u; do printf '<h2>%s</h2><p>The option %s changes what sort compares.</p><pre>sort %s file.txt</pre>' $o $o $o; done
+printf '</div></body></html>'
+} >"$T/docs.html"
+expect_eq "a manual page with code: docs" docs "$(kind docs.html)"
+expect_eq "the manual page: its code" 3 \
+	"$("$P" --html -j0 --main --json "$T/docs.html" | jq -r '[.main_text | scan("sort -[nru] file.txt")] | length')"
+
+# og:type says article, or a group of products; an FAQ's questions are
+# not a forum's; a JSON-LD block cut short gives the types before the
+# damage; a page saying nothing is other.
+printf '<html><head><title>A walk</title><meta property="og:type" content="article"></head><body><p>We walked along the river on Sunday, and the otters were out again, to everyone'"'"'s joy.</p></body></html>' >"$T/article.html"
+printf '<html><head><title>Boots</title><meta property="og:type" content="product.group"></head><body><h1>Boots</h1><p>Trail 2, Trail 3, City walker</p></body></html>' >"$T/collection.html"
+printf '<html><head><title>Welcome</title><script type="application/ld+json">{"@type":"FAQPage","mainEntity":[{"@type":"Question","name":"Open?"}]}</script></head><body><p>Welcome to our shop.</p></body></html>' >"$T/faq.html"
+printf '<html><head><title>Broken</title><script type="application/ld+json">{"@type": [ "Product" , "Thing", "unterminated</script></head><body><p>A page.</p></body></html>' >"$T/broken.html"
+printf '<html><head><title>Plain</title></head><body><p>Hello.</p></body></html>' >"$T/plain.html"
+expect_eq "og:type article: article" article "$(kind article.html)"
+expect_eq "og:type product.group: collection" collection "$(kind collection.html)"
+expect_eq "an FAQPage's Question: not forum" other "$(kind faq.html)"
+expect_eq "a broken JSON-LD block: its types before the damage" product "$(kind broken.html)"
+expect_eq "nothing said: other" other "$(kind plain.html)"
+# Several products on one page: a category page.
+printf '<html><body><div itemscope itemtype="http://schema.org/Product">Boot A</div><div itemscope itemtype="http://schema.org/Product">Boot B</div></body></html>' >"$T/category.html"
+expect_eq "two microdata Products: collection" collection "$(kind category.html)"
+expect_eq "without --main: no page_kind" null \
+	"$("$P" --html -j0 --json "$T/plain.html" | jq -c .page_kind)"
+finish
