@@ -132,6 +132,7 @@ struct content {
 	uint32_t body;    /* <body>; the <noscript> read instead (ct_noscript) */
 	int ns;           /* <noscript> shows its content (ct_noscript) */
 	int shown;        /* hidden attributes hide nothing (ct_unhide) */
+	int parts;        /* the page is made of many parts (content_main) */
 	uint32_t nstext;  /* visible characters inside the body's <noscript>s */
 	uint32_t titleh;  /* the heading that names the page (ct_title), or CT_NONE */
 	pbuf first;   /* the first attempt's text, while the second runs */
@@ -986,6 +987,13 @@ ct_extract(content *c, pbuf *b)
 			break;
 		}
 	uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
+	/* A page of many parts (posts, cards, a product's sections) has
+	 * them under its title: the content is what holds the title
+	 * heading and the best block. */
+	uint32_t h = c->titleh;
+	if (c->parts && h != CT_NONE)
+		while (root != c->body && !(root <= h && h < c->el[root].end))
+			root = c->el[root].parent;
 	/* readability's siblings: parts of the article split across blocks
 	 * next to the best one. */
 	int one = root != best || c->el[best].parent == CT_NONE;
@@ -1039,7 +1047,9 @@ ct_extract(content *c, pbuf *b)
 			else
 				ct_text(c, i, b, mask | CT_DROP, 1);
 		}
-		if (pass == 0)
+		/* The edges of a page of parts are parts too: a price, a
+		 * specification table, the last card. */
+		if (pass == 0 && !c->parts)
 			ct_trim(c);
 	}
 	return 1;
@@ -1068,9 +1078,10 @@ ct_noscript(content *c, const GumboOutput *out)
 }
 
 void
-content_main(content *c, const GumboOutput *out, pbuf *b)
+content_main(content *c, const GumboOutput *out, int parts, pbuf *b)
 {
 	pbuf_reset(b);
+	c->parts = parts;
 	ct_trace_start(c, 0);
 	c->ns = c->shown = 0;
 	ct_collect(c, out);

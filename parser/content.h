@@ -25,8 +25,10 @@ content *content_new(void);
 void content_free(content *c);
 
 /* Writes the main content's text of the document out to b (reset
- * first), whitespace collapsed as for `text`. */
-void content_main(content *c, const GumboOutput *out, pbuf *b);
+ * first), whitespace collapsed as for `text`.  parts: the page is made
+ * of many parts rather than one text (a thread's posts, a listing's
+ * cards, a product's sections: kind_parts). */
+void content_main(content *c, const GumboOutput *out, int parts, pbuf *b);
 
 /* The choice content_main made, for a writer of another form of the
  * same content (markdown.c); valid until the next content_main.

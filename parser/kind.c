@@ -53,6 +53,13 @@ kind_word(int k)
 	return k >= 0 && k < KIND_N ? kind_words[k] : kind_words[KIND_OTHER];
 }
 
+int
+kind_parts(int k)
+{
+	return k == KIND_FORUM || k == KIND_PRODUCT || k == KIND_LISTING ||
+	       k == KIND_COLLECTION || k == KIND_SERVICE;
+}
+
 /* Counts the kind named by schema.org type s[0..n) (a bare name or a
  * URL ending in one) in seen. */
 static void

@@ -24,4 +24,9 @@ int kind_of(const GumboOutput *out);
  * value outside the table. */
 const char *kind_word(int k);
 
+/* Whether a page of kind k is made of many parts (a thread's posts, a
+ * listing's cards, a product's description and specifications, a
+ * service page's sections) rather than one text. */
+int kind_parts(int k);
+
 #endif

@@ -39,6 +39,20 @@ expect_eq "the listing: its 30 cards with their prices" 30 \
 # A product page: its JSON-LD Product in an @graph, @type an array.
 printf '<html><head><title>Trail 2 hiking boot</title><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"BreadcrumbList"},{"@type":["Product"],"name":"Trail 2 hiking boot","offers":{"@type":"Offer","price":"129.00"}}]}</script></head><body><nav><a href="/">Shop</a> <a href="/boots">Boots</a></nav><main><h1>Trail 2 hiking boot</h1><p class="price">129.00 EUR</p><div class="description"><p>A leather boot for long days on rocky paths, with a stiff sole that keeps your feet fresh after twenty kilometres.</p><p>The lining is waterproof and breathes, so your socks stay dry in wet grass and in summer heat alike.</p></div><table class="specs"><tr><th>Weight</th><td>640 g</td></tr><tr><th>Upper</th><td>Nubuck leather</td></tr><tr><th>Sole</th><td>Rubber, 5 mm lugs</td></tr></table></main><footer>Shipping and returns</footer></body></html>' >"$T/product.html"
 expect_eq "a product (JSON-LD @graph, @type an array): product" product "$(kind product.html)"
+# A page of parts: its content holds its title, and its edges are parts
+# too (the price before the description, the specifications after).
+expect_eq "the product: title, price, description and specification table" \
+	"Trail 2 hiking boot 129.00 EUR A leather boot for long days on rocky paths, with a stiff sole that keeps your feet fresh after twenty kilometres. The lining is waterproof and breathes, so your socks stay dry in wet grass and in summer heat alike. Weight 640 g Upper Nubuck leather Sole Rubber, 5 mm lugs" \
+	"$("$P" --html -j0 --main --json "$T/product.html" | jq -r .main_text)"
+expect_eq "the product's Markdown: its title, price and specification table" "# Trail 2 hiking boot
+129\\.00 EUR
+| Weight | 640 g |
+| --- | --- |
+| Upper | Nubuck leather |
+| Sole | Rubber, 5 mm lugs |" \
+	"$("$P" --html -j0 --main --markdown --json "$T/product.html" | jq -r '.markdown | split("\n") | map(select(startswith("#") or startswith("|") or startswith("129"))) | join("\n")')"
+expect_eq "the listing: its title" true \
+	"$("$P" --html -j0 --main --json "$T/listing.html" | jq -r '.main_text | startswith("Used bikes for sale Touring bike number 1 ")')"
 
 # A service page of five sections, JSON-LD Service.
 {
