@@ -1016,7 +1016,7 @@ tab_event(const char *sid, const char *method, json_t *params)
 		 * would wait for a person forever. */
 		cmd(t, T_IGNORE, "Page.handleJavaScriptDialog", json_pack("{s:b}", "accept", 1));
 	} else if (strcmp(method, "Inspector.targetCrashed") == 0) {
-		set_error(t, FETCHERR_OTHER, "render_crash: the tab's renderer crashed");
+		set_error(t, FETCHERR_RENDER_CRASH, "the tab's renderer process crashed");
 		finish(t);
 	}
 }
@@ -1031,16 +1031,16 @@ tab_browser_lost(int hung)
 		tab *t = &tabs[i];
 		if (t->state == S_FREE)
 			continue;
-		if (t->state != S_CLOSING && hung && t->p->tries == 0) {
+		if (t->state != S_CLOSING && t->p->tries == 0) {
 			page *p = t->p;   /* once more, in a new Chromium */
 			t->p = NULL;
 			put_done(TAB_AGAIN, p);
 		} else if (t->state != S_CLOSING) {
 			char why[128];
 			snprintf(why, sizeof why, hung ?
-				 "render_hung: chromium answered nothing for %.0f s, twice on this page" :
-				 "chromium exited while rendering this page", R.o.browser_timeout);
-			set_error(t, FETCHERR_OTHER, why);
+				 "chromium answered nothing for %.0f s, twice with this page open" :
+				 "chromium exited twice with this page open", R.o.browser_timeout);
+			set_error(t, FETCHERR_BROWSER_LOST, why);
 			free(t->context);
 			t->context = NULL;
 			finish(t);   /* without a context it frees the slot itself */

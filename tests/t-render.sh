@@ -260,7 +260,7 @@ echo "#   gap after the 429: $(gaps 127.0.0.1)"
 
 # ---- a hung Chromium (SIGSTOP: no exit, no EOF, no answer) is killed
 # after --browser-timeout, started again, and its pages tried once more;
-# a page in flight through two hangs ends as other
+# a page in flight through two hangs ends as browser_lost
 hang_chromium() {   # hang_chromium RENDER-PID N: stops Chromium when the Nth /slow arrived
 	wait_for 60 "request $2 of the page" logged_ge "$2" '^/slow'
 	kill -STOP "$(pgrep -P "$1" | head -1)"
@@ -280,8 +280,8 @@ rpid=$!
 hang_chromium "$rpid" 1
 hang_chromium "$rpid" 2
 wait "$rpid"
-expect_eq "hung twice: other, with the reason, not tried a third time" \
-	"other render_hung: chromium answered nothing for 2 s, twice on this page 2 2" \
+expect_eq "hung twice: browser_lost, with the reason, not tried a third time" \
+	"browser_lost chromium answered nothing for 2 s, twice with this page open 2 2" \
 	"$(jq -r '"\(.error) \(.error_detail) \(.attempts)"' "$T/hung2.json") $(count '^/slow')"
 expect_eq "no Chromium left, stopped or not" 0 "$(chromes)"
 
