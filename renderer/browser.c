@@ -16,18 +16,26 @@
  */
 #include "render.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <ftw.h>
+#include <grp.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "msg.h"
+#include "opt.h"
 #include "xalloc.h"
 #include "tm.h"
 #include "url.h"
@@ -50,7 +58,9 @@ static cmd cmds[CMD_RING];
 static long next_id = 1;
 static uv_process_t proc;
 static uv_pipe_t to_b, from_b;
-static int running, ready, pipes_open, warned_root, restarts;
+static int running, ready, pipes_open, restarts;
+static uid_t as_uid = (uid_t)-1;   /* --browser-user's, when render runs as root */
+static gid_t as_gid;
 static pid_t child_pid;
 static char profile[64];
 static char *inbuf;
@@ -397,10 +407,122 @@ on_watchdog(uv_timer_t *t)
 		browser_send(-1, 0, B_PING, NULL, "Browser.getVersion", NULL);
 }
 
+/* The directory Chromium's profile goes in: $TMPDIR or /tmp. */
+static const char *
+tmp_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+/* Whether the user Chromium runs as may make the namespaces its sandbox
+ * is built of (a user, PID and network namespace), tried in a child
+ * that becomes that user: 0, or the errno of unshare, or -1 when tmp
+ * (the profile's parent) is not reachable by that user. */
+static int
+userns_errno(void)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		msg_die(EX_OSERR, "cannot fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (as_uid != (uid_t)-1 &&
+		    (setgroups(0, NULL) != 0 || setgid(as_gid) != 0 || setuid(as_uid) != 0))
+			_exit(255);
+		if (access(tmp_dir(), X_OK) != 0)
+			_exit(254);
+		_exit(unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET) == 0 ? 0 : errno & 0xff);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			msg_die(EX_OSERR, "cannot wait for a child: %s", strerror(errno));
+	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+	if (rc == 255)
+		msg_die(EX_OSERR, "cannot become user %s: check --browser-user", R.o.browser_user);
+	return rc == 254 ? -1 : rc;
+}
+
+void
+browser_check(void)
+{
+	if (geteuid() == 0) {
+		struct passwd *pw = getpwnam(R.o.browser_user);
+		if (!pw || pw->pw_uid == 0)
+			opt_bad("browser-user", R.o.browser_user, "a user other than root");
+		as_uid = pw->pw_uid;
+		as_gid = pw->pw_gid;
+	}
+	int e = userns_errno();
+	if (e < 0)
+		msg_die(EX_CANTCREAT, "%s: not reachable by user %s, who needs chromium's profile "
+			"there: set TMPDIR to a directory it can reach", tmp_dir(),
+			as_uid != (uid_t)-1 ? R.o.browser_user : "render's");
+	if (R.o.no_sandbox) {
+		msg_warn("chromium's sandbox is off (--no-sandbox): a page that exploits its "
+			 "renderer runs with the rights of user %s",
+			 as_uid != (uid_t)-1 ? R.o.browser_user : "render's");
+		return;
+	}
+	if (e == 0)
+		return;
+	/* Without user namespaces Chromium takes the setuid helper beside
+	 * its binary (Debian's chromium-sandbox package). */
+	char bin[PATH_MAX], helper[PATH_MAX + 32];
+	struct stat st;
+	snprintf(bin, sizeof bin, "%s", R.o.chromium);
+	snprintf(helper, sizeof helper, "%s/chrome-sandbox", dirname(bin));
+	if (stat(helper, &st) == 0 && st.st_uid == 0 && (st.st_mode & S_ISUID) && (st.st_mode & S_IXOTH))
+		return;
+	msg_die(EX_OSERR, "cannot sandbox chromium: user namespaces are not available to user %s "
+		"(unshare: %s; see sysctl user.max_user_namespaces and "
+		"kernel.unprivileged_userns_clone) and the setuid helper %s is not installed "
+		"(chromium-sandbox); --no-sandbox runs chromium without its sandbox",
+		as_uid != (uid_t)-1 ? R.o.browser_user : "render's", strerror(e), helper);
+}
+
 static void
 at_exit(void)
 {
 	browser_stop();
+}
+
+extern char **environ;
+
+/* render's environment for Chromium as another user: HOME, TMPDIR (its
+ * profile lock's socket) and the XDG directories the profile, which
+ * that user owns: root's are not its to write. */
+static char **
+child_env(void)
+{
+	static const char *const names[] = { "HOME", "TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+	enum { N = sizeof names / sizeof names[0] };
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = xcalloc(n + N + 1, sizeof *env), **e = env;
+	for (size_t i = 0; i < n; i++) {
+		int ours = 0;
+		for (int k = 0; k < N && !ours; k++)
+			ours = strncmp(environ[i], names[k], strlen(names[k])) == 0 &&
+			       environ[i][strlen(names[k])] == '=';
+		if (!ours)
+			*e++ = xstrdup(environ[i]);
+	}
+	for (int i = 0; i < N; i++) {
+		if (asprintf(e, "%s=%s", names[i], profile) < 0)
+			xalloc_die();
+		e++;
+	}
+	return env;
+}
+
+static void
+env_free(char **env)
+{
+	for (char **e = env; e && *e; e++)
+		free(*e);
+	free(env);
 }
 
 int
@@ -417,10 +539,10 @@ browser_start(const browser_cb *callbacks)
 		msg_die(EX_OSERR, "chromium exits at once: run %s by hand to see why "
 			"(--browser-log shows its messages)", R.o.chromium);
 	cb = *callbacks;
-	const char *tmp = getenv("TMPDIR");
-	snprintf(profile, sizeof profile, "%.40s/render-profile.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(profile)) {
+	snprintf(profile, sizeof profile, "%.40s/render-profile.XXXXXX", tmp_dir());
+	if (!mkdtemp(profile) || (as_uid != (uid_t)-1 && chown(profile, as_uid, as_gid) != 0)) {
 		msg_warn("cannot make a profile directory: %s", strerror(errno));
+		remove_profile();
 		profile[0] = 0;
 		return -1;
 	}
@@ -441,13 +563,8 @@ browser_start(const browser_cb *callbacks)
 		args[n++] = chrome_flags[i];
 	args[n++] = udd;
 	args[n++] = size;
-	if (geteuid() == 0) {
-		/* The sandbox needs an unprivileged user (or user
-		 * namespaces, which root's Chromium refuses to use). */
+	if (R.o.no_sandbox)
 		args[n++] = "--no-sandbox";
-		if (!warned_root++)
-			msg_note("running as root: Chromium's sandbox is off (docs/render.md, Safety)");
-	}
 	args[n++] = "about:blank";
 	args[n] = NULL;
 
@@ -467,7 +584,17 @@ browser_start(const browser_cb *callbacks)
 		.exit_cb = on_exit_cb, .file = R.o.chromium, .args = (char **)args,
 		.stdio = io, .stdio_count = 5, .flags = UV_PROCESS_DETACHED,
 	};
+	/* As root, Chromium runs as --browser-user (libuv drops the
+	 * supplementary groups too). */
+	char **env = NULL;
+	if (as_uid != (uid_t)-1) {
+		po.flags |= UV_PROCESS_SETUID | UV_PROCESS_SETGID;
+		po.uid = as_uid;
+		po.gid = as_gid;
+		po.env = env = child_env();
+	}
 	int rc = uv_spawn(R.loop, &proc, &po);
+	env_free(env);
 	close(to[0]);
 	close(from[1]);
 	if (rc != 0) {

@@ -39,7 +39,8 @@ enum {
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT,
 	H_STREAMS, O_MAX_HOSTS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
-	H_OTHER, O_CHROMIUM, O_BROWSER_TIMEOUT, O_BROWSER_LOG, O_QUIET, O_HELP, O_VERSION, O_N
+	H_BROWSER, O_CHROMIUM, O_BROWSER_USER, O_NO_SANDBOX,
+	O_BROWSER_TIMEOUT, O_BROWSER_LOG, H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
 static const char *private_ranges;   /* --private-ranges, read after the loop */
@@ -120,11 +121,16 @@ static const opt_def opts[O_N] = {
 		"output held while stdout's reader is slow before\nno page starts, K/M/G suffixes"),
 	[O_MAX_RECORD] = OPT_MAX_RECORD(&R.o.max_record, 64, "largest input record and DevTools message"),
 	[O_JSON] = OPT_JSON(&R.o.json, "write JSON lines"),
-	[H_OTHER] = OPT_HEADING("Other:"),
+	[H_BROWSER] = OPT_HEADING("The browser:"),
 	[O_CHROMIUM] = OPT_STRING(0, "chromium", "PATH", &R.o.chromium, "/usr/lib/chromium/chromium", "the Chromium binary"),
+	[O_BROWSER_USER] = OPT_STRING(0, "browser-user", "USER", &R.o.browser_user, "nobody",
+		"as root: the unprivileged user Chromium runs as,\nits sandbox on"),
+	[O_NO_SANDBOX] = OPT_FLAG(0, "no-sandbox", &R.o.no_sandbox, 1,
+		"run Chromium without its sandbox (warned): only\nwhere the kernel allows none"),
 	[O_BROWSER_TIMEOUT] = OPT_SECONDS_ABOVE(0, "browser-timeout", "S", &R.o.browser_timeout, 0, "30",
 		"seconds Chromium may leave a command unanswered\nbefore it is restarted and its pages tried again"),
 	[O_BROWSER_LOG] = OPT_FLAG(0, "browser-log", &R.o.browser_log, 1, "pass Chromium's messages on to stderr"),
+	[H_OTHER] = OPT_HEADING("Other:"),
 	[O_QUIET] = OPT_QUIET("no notices on stderr"),
 	[O_HELP] = OPT_HELP(),
 	[O_VERSION] = OPT_VERSION(),
@@ -173,6 +179,7 @@ parse_options(int argc, char **argv)
 		msg_die(EX_NOINPUT, "%s", why);
 	if (access(o->chromium, X_OK) != 0)
 		msg_die(EX_OSERR, "cannot run %s: install chromium (make deps)", o->chromium);
+	browser_check();
 }
 
 /* First signal: start nothing more, finish the pages in tabs.  Second:

@@ -55,6 +55,10 @@ typedef struct render_opts {
 	long vw, vh;                   /* --viewport */
 	size_t max_body, max_record;
 	const char *chromium;          /* the binary */
+	const char *browser_user;      /* who Chromium runs as when render is root */
+	int no_sandbox;                /* --no-sandbox: Chromium's sandbox off */
+	long recycle;                  /* pages a browser opens before it is restarted; 0: no limit */
+	size_t max_browser_memory;     /* the tree's RSS that restarts it; 0: no limit */
 	int browser_log;               /* Chromium's stderr passed through */
 	double browser_timeout;        /* a browser command unanswered this long: hung */
 	struct cidr *private_ranges;
@@ -78,7 +82,7 @@ typedef struct page {
 	char *in;                      /* the input record, or NULL */
 	size_t in_len;
 	rhost *h;
-	int tries;                     /* times a hung Chromium took it down (0 or 1) */
+	int tries;                     /* times a lost Chromium took it down (0 or 1) */
 	struct page *next;
 } page;
 
@@ -155,8 +159,9 @@ void tab_start(int slot, page *p);
 void tab_reply(int slot, unsigned gen, int tag, json_t *result, json_t *error);
 /* An event of the session sid. */
 void tab_event(const char *sid, const char *method, json_t *params);
-/* The browser went away: every page in a tab ends with an error, or,
- * when it hung (hung), is handed back once (TAB_AGAIN). */
+/* The browser went away (hung: killed when it hung): every page in a
+ * tab is handed back once (TAB_AGAIN), and on its second try ends as
+ * browser_lost. */
 void tab_browser_lost(int hung);
 /* Interrupted: pages in tabs end now as `interrupted`. */
 void tab_abort_all(void);
@@ -187,6 +192,12 @@ typedef struct browser_cb {
 	void (*lost)(int hung);
 } browser_cb;
 
+/* Decides how Chromium will run: as root, as --browser-user; with its
+ * sandbox unless --no-sandbox (then says so).  Dies, naming what is
+ * missing, when the sandbox cannot work: neither user namespaces nor the
+ * setuid helper (71), or a $TMPDIR that user cannot reach (73).  Once,
+ * before browser_start. */
+void browser_check(void);
 /* Starts Chromium (once ready, browser_ready() is true), reporting
  * through callbacks (copied) until it goes away, as uv_read_start
  * takes its callbacks: each start registers them anew.  0 or -1. */

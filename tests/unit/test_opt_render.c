@@ -42,6 +42,8 @@ main(void)
 	check_double("max_record", REC_MAX_RECORD_DEFAULT, o->max_record);
 	check_int("json", 0, o->json);
 	check_str("chromium", "/usr/lib/chromium/chromium", o->chromium);
+	check_str("browser_user", "nobody", o->browser_user);
+	check_int("no_sandbox", 0, o->no_sandbox);
 	check_double("browser_timeout", 30, o->browser_timeout);
 	check_int("browser_log", 0, o->browser_log);
 	check_int("quiet", 0, msg_quiet);
