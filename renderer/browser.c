@@ -69,11 +69,13 @@ static double started_at;
 static int trace;                  /* RENDER_TRACE set: messages on stderr */
 static uv_timer_t watchdog;
 static uv_async_t kick;
-static int watching, hung;
+static int watching, hung, quitting;
+static uv_timer_t quit_timer;      /* a recycled browser's time to quit */
 static browser_cb cb;              /* what browser_start registered */
 static int proc_closing;           /* the exited child's handle not yet closed */
 static double last_sent;           /* of a browser-level command */
 enum { START_TIMEOUT = 60 };       /* seconds Chromium may take to start */
+enum { QUIT_TIMEOUT = 3 };         /* seconds a recycled one may take to quit */
 
 /* Everything a scraper never needs, measured (docs/render.md): each
  * costs CPU per page or a request to Google.  --disable-features is one
@@ -135,6 +137,7 @@ on_closed(uv_handle_t *h)
 }
 
 static void on_watchdog(uv_timer_t *t);
+static void kill_strays(void);
 
 static void
 close_pipes(void)
@@ -172,6 +175,7 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 	proc_closing = 1;
 	/* The zygote and renderers share its group: none outlives it. */
 	kill(-child_pid, SIGKILL);
+	kill_strays();
 	child_pid = 0;
 	running = ready = 0;
 	close_pipes();
@@ -181,10 +185,11 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 		uv_timer_stop(&watchdog);
 		watching = 0;
 	}
+	uv_timer_stop(&quit_timer);
 	/* Its unanswered commands never will be: the next one starts clean. */
 	memset(cmds, 0, sizeof cmds);
-	cb.lost(hung);
-	hung = 0;
+	cb.lost(quitting ? BROWSER_RECYCLED : hung ? BROWSER_HUNG : BROWSER_EXITED);
+	hung = quitting = 0;
 }
 
 static void
@@ -620,11 +625,147 @@ browser_start(const browser_cb *callbacks)
 		uv_unref((uv_handle_t *)&watchdog);   /* it holds no work of its own */
 		uv_async_init(R.loop, &kick, on_kick);
 		uv_unref((uv_handle_t *)&kick);
+		uv_timer_init(R.loop, &quit_timer);
+		uv_unref((uv_handle_t *)&quit_timer);
 	}
 	uint64_t every = (uint64_t)(R.o.browser_timeout * 1000 / 6) + 1;
 	uv_timer_start(&watchdog, on_watchdog, every, every);
 	watching = 1;
 	return 0;
+}
+
+static void
+on_quit_timer(uv_timer_t *t)
+{
+	(void)t;
+	if (child_pid > 0)
+		kill(-child_pid, SIGKILL);
+}
+
+void
+browser_recycle(void)
+{
+	if (child_pid <= 0 || quitting)
+		return;
+	quitting = 1;
+	ready = 0;
+	close_pipes();
+	if (watching) {
+		uv_timer_stop(&watchdog);
+		watching = 0;
+	}
+	uv_timer_start(&quit_timer, on_quit_timer, QUIT_TIMEOUT * 1000, 0);
+}
+
+/* Reads /proc/PID/stat: its session and resident pages; 0 or -1. */
+static int
+proc_stat(const char *pid, long *session, long *rss)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%s/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* After the command's closing parenthesis (it may hold spaces):
+	 * state, ppid, pgrp, session, ..., rss is the 22nd field on. */
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	long f[22];
+	int k = 0;
+	for (char *tok = strtok(p + 1, " "); tok && k < 22; tok = strtok(NULL, " "))
+		f[k++] = strtol(tok, NULL, 10);
+	if (k < 22)
+		return -1;
+	*session = f[3];
+	*rss = f[21];
+	return 0;
+}
+
+/* Process pid's command line, its NULs as spaces, into buf: 0 or -1. */
+static int
+proc_cmdline(const char *pid, char *buf, size_t size)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%s/cmdline", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	for (ssize_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	return 0;
+}
+
+/* Kills what is left of the browser outside its session: the two
+ * chrome_crashpad_handler daemons it starts, which leave it for init,
+ * found by the profile their command names. */
+static void
+kill_strays(void)
+{
+	DIR *d = opendir("/proc");
+	if (!d || !profile[0]) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	static char buf[16384];
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+		    proc_cmdline(e->d_name, buf, sizeof buf) == 0 && strstr(buf, profile))
+			kill((pid_t)strtol(e->d_name, NULL, 10), SIGKILL);
+	closedir(d);
+}
+
+int
+browser_memory(browser_mem *m)
+{
+	*m = (browser_mem){ 0 };
+	if (child_pid <= 0 || !ready)
+		return -1;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -1;
+	long page = sysconf(_SC_PAGESIZE);
+	for (struct dirent *e; (e = readdir(d));) {
+		long session, rss;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || proc_stat(e->d_name, &session, &rss) != 0 ||
+		    session != child_pid)
+			continue;
+		size_t bytes = (size_t)rss * (size_t)page;
+		m->rss += bytes;
+		m->procs++;
+		char cmd[4096];
+		if (bytes > m->renderer_rss && proc_cmdline(e->d_name, cmd, sizeof cmd) == 0 &&
+		    strstr(cmd, " --type=renderer")) {
+			m->renderer_rss = bytes;
+			m->renderer = (int)strtol(e->d_name, NULL, 10);
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+void
+browser_kill(int pid)
+{
+	long session, rss;
+	char name[32];
+	snprintf(name, sizeof name, "%d", pid);
+	/* Only a process of this browser's session: the pid may have been
+	 * reused since it was read. */
+	if (child_pid > 0 && proc_stat(name, &session, &rss) == 0 && session == child_pid)
+		kill(pid, SIGKILL);
 }
 
 void
@@ -645,6 +786,7 @@ browser_stop(void)
 			usleep(20000);
 		}
 		kill(-child_pid, SIGKILL);
+		kill_strays();
 		child_pid = 0;
 	}
 	remove_profile();

@@ -39,7 +39,7 @@ enum {
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT,
 	H_STREAMS, O_MAX_HOSTS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
-	H_BROWSER, O_CHROMIUM, O_BROWSER_USER, O_NO_SANDBOX,
+	H_BROWSER, O_CHROMIUM, O_BROWSER_USER, O_NO_SANDBOX, O_RECYCLE, O_MAX_BROWSER_MEMORY,
 	O_BROWSER_TIMEOUT, O_BROWSER_LOG, H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
@@ -127,6 +127,10 @@ static const opt_def opts[O_N] = {
 		"as root: the unprivileged user Chromium runs as,\nits sandbox on"),
 	[O_NO_SANDBOX] = OPT_FLAG(0, "no-sandbox", &R.o.no_sandbox, 1,
 		"run Chromium without its sandbox (warned): only\nwhere the kernel allows none"),
+	[O_RECYCLE] = OPT_LONG(0, "recycle", "N", &R.o.recycle, 0, 1000000000, "200",
+		"restart Chromium after N pages (0: never)"),
+	[O_MAX_BROWSER_MEMORY] = OPT_SIZE(0, "max-browser-memory", "SIZE", &R.o.max_browser_memory, 0, "1536M",
+		"restart Chromium once its processes' RSS passes\nSIZE (0: never), K/M/G suffixes"),
 	[O_BROWSER_TIMEOUT] = OPT_SECONDS_ABOVE(0, "browser-timeout", "S", &R.o.browser_timeout, 0, "30",
 		"seconds Chromium may leave a command unanswered\nbefore it is restarted and its pages tried again"),
 	[O_BROWSER_LOG] = OPT_FLAG(0, "browser-log", &R.o.browser_log, 1, "pass Chromium's messages on to stderr"),

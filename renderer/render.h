@@ -180,6 +180,9 @@ void cookies_merge(json_t *cookies);
 int cookies_save(void);
 
 /* ---- browser.c */
+/* Why a browser went away. */
+enum browser_end { BROWSER_EXITED, BROWSER_HUNG, BROWSER_RECYCLED };
+
 /* What the browser reports, from the loop, to whoever started it. */
 typedef struct browser_cb {
 	/* The answer to command tag of slot (gen: the page it was sent
@@ -187,9 +190,9 @@ typedef struct browser_cb {
 	void (*reply)(int slot, unsigned gen, int tag, json_t *result, json_t *error);
 	/* An event of the session sid. */
 	void (*event)(const char *sid, const char *method, json_t *params);
-	/* The browser went away, killed when it hung (hung) or not: no
-	 * command sent to it will be answered. */
-	void (*lost)(int hung);
+	/* The browser went away (why): no command sent to it will be
+	 * answered. */
+	void (*lost)(enum browser_end why);
 } browser_cb;
 
 /* Decides how Chromium will run: as root, as --browser-user; with its
@@ -210,6 +213,21 @@ int browser_started(void);
  * and tag.  Slot -1 is the browser's own: its answers are kept here. */
 long browser_send(int slot, unsigned gen, int tag, const char *sid, const char *method,
 		  json_t *params);
+/* Asks Chromium to quit (its pipe closed), killing it after 3 s if it
+ * does not; the lost callback then says BROWSER_RECYCLED, and
+ * browser_start may start the next.  For a browser with no tab open. */
+void browser_recycle(void);
+/* The browser's processes (its session) as /proc shows them. */
+typedef struct browser_mem {
+	size_t rss;                    /* bytes resident, summed */
+	int procs;
+	int renderer;                  /* pid of the largest renderer, 0: none */
+	size_t renderer_rss;
+} browser_mem;
+/* Fills m for the running browser: 0, or -1 when none is ready. */
+int browser_memory(browser_mem *m);
+/* Kills process pid if it is still one of the browser's. */
+void browser_kill(int pid);
 /* Ends Chromium and removes its profile; safe to call twice, and from
  * atexit. */
 void browser_stop(void);
