@@ -337,10 +337,12 @@ drive(void)
 		uv_timer_start(&wake, on_wake, (uint64_t)((soonest - now) * 1000) + 1, 0);
 }
 
+/* Done: the input read, or no longer read once stopping (a signal with
+ * stdin still open, or input not yet read, must not wait for it). */
 static int
 sched_idle(void)
 {
-	return R.input_done && !head && R.busy == 0 && !host_robots_loading();
+	return (R.input_done || R.stopping) && !head && R.busy == 0 && !host_robots_loading();
 }
 
 static void

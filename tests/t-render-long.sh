@@ -2,7 +2,7 @@
 # no page lost or opened twice; a crashed tab (killed from here) is
 # render_crash while the others go on; a browser killed mid-run gets its
 # pages tried once more; no zombie and no orphan at any time, nothing
-# left after.
+# left after; SIGTERM with stdin open ends it.
 # run.sh: alone (500 pages in Chromium: it would blur other tests' timing)
 . "$TESTS/lib.sh"
 mkdir -p "$T/www" "$T/tmp"
@@ -106,5 +106,20 @@ expect_eq "killed on both tries: browser_lost, not tried a third time" \
 	"browser_lost chromium exited twice with this page open 2 2" \
 	"$(jq -r '"\(.error) \(.error_detail) \(.attempts)"' "$T/lost2.json") $(count '^/slow')"
 
+# ---- SIGTERM with stdin still open and no page in flight: render ends
+# at once, as it does once the input ended
+mkfifo "$T/in"
+exec 5<>"$T/in"   # a writer that never closes
+"$BIN/render" -q --no-robots --json <"$T/in" >"$T/term.json" &
+rpid=$!
+echo "$URL/static.html" >&5
+wait_for 60 "the page's record" test -s "$T/term.json"
+kill -TERM "$rpid"
+gone() { ! kill -0 "$rpid" 2>/dev/null; }
+wait_for 30 "render to end, its stdin open" gone || kill -9 "$rpid"
+wait "$rpid"
+rc=$?
+expect_eq "SIGTERM, stdin open: render ended (143) after its one record" "143 1" "$rc $(wc -l <"$T/term.json" | tr -d ' ')"
+exec 5>&-
 expect_eq "nothing left of any browser" 0 "$(ours | wc -l | tr -d ' ')"
 finish
