@@ -1,8 +1,9 @@
 # render over a long run: Chromium restarted every --recycle pages with
-# no page lost or opened twice; a crashed tab (killed from here) is
-# render_crash while the others go on; a browser killed mid-run gets its
-# pages tried once more; no zombie and no orphan at any time, nothing
-# left after; SIGTERM with stdin open ends it.
+# no page lost or opened twice; a crashed tab (killed from here, or by
+# --max-browser-memory) is render_crash while the others go on; a
+# browser killed mid-run gets its pages tried once more; no zombie and
+# no orphan at any time, nothing left after; SIGTERM with stdin open
+# ends it.
 # run.sh: alone (500 pages in Chromium: it would blur other tests' timing)
 . "$TESTS/lib.sh"
 mkdir -p "$T/www" "$T/tmp"
@@ -79,6 +80,23 @@ expect_eq "the killed tab: render_crash; the next page renders in the same brows
 	"$URL/longpoll.html render_crash the tab's renderer process crashed 1
 $URL/static.html null null 1" \
 	"$(jq -r '"\(.url) \(.error) \(.error_detail) \(.attempts)"' "$T/crash.json")"
+
+# ---- a page that runs away with memory under --max-browser-memory: its
+# renderer is killed (render_crash), the page beside it finishes.  Both
+# wait for a selector that never comes (to --max-wait): the hog grows
+# meanwhile, where networkidle would take its DOM at once.
+cat >"$T/www/hog.html" <<'EOF'
+<!DOCTYPE html><title>Hog</title><p>eating</p>
+<script>var a = []; setInterval(function () { a.push(new Uint8Array(64 << 20).fill(1)); }, 50);</script>
+EOF
+printf '%s\n' "$URL/hog.html" "$URL/slow?ms=4000" |
+	R -c 2 -p 2 --wait selector:#never --max-browser-memory 700M --max-wait 20 --timeout 40 \
+		>"$T/hog.json" 2>"$T/hog.err"
+expect_eq "the hog: render_crash; the slow page beside it: 200" \
+	"$URL/hog.html render_crash
+$URL/slow?ms=4000 200 null" \
+	"$(jq -r '"\(.url) \(if .error then .error else "\(.status) null" end)"' "$T/hog.json" | sort)"
+expect_match "render said why" "killing the largest renderer" "$(cat "$T/hog.err")"
 
 # ---- Chromium killed with pages open: each is tried once more in a new
 # one; killed again on the second try, browser_lost
