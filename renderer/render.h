@@ -17,6 +17,7 @@
  *   tab.c      one page in one tab: DevTools steps, its record, the
  *              done list (tab_)
  *   cookies.c  --cookies: the jar, carried from context to context (cookies_)
+ *   raw.c      --raw: the page's own answer, from DevTools' events (raw_)
  *   browser.c  the Chromium child and the DevTools pipe, fds 3 and 4 (browser_)
  *
  * Event callbacks only change state; sched.c's pass (a uv_check_t, once
@@ -51,6 +52,8 @@ typedef struct render_opts {
 	int share_context;             /* one browser context for every tab */
 	const char *robots_agent;
 	int robots, load_images, only_shells, screenshot, pdf, json;
+	int raw;                       /* --raw: the page's own answer as exchanges */
+	struct curl_slist *warc_redact;  /* --warc-redact NAME: shown as *** there */
 	long min_text;                 /* --only-shells threshold */
 	long vw, vh;                   /* --viewport */
 	size_t max_body, max_record;
@@ -178,6 +181,32 @@ json_t *cookies_params(void);
 void cookies_merge(json_t *cookies);
 /* Writes the jar back (0600, renamed over), frees it.  0 or -1 (said). */
 int cookies_save(void);
+
+/* ---- raw.c */
+/* What DevTools told of a page's main document, for --raw. */
+typedef struct raw_log {
+	char *main_id;                 /* its request id, NULL: none seen */
+	json_t *hops;                  /* [{url, method, date, headers, response}] */
+	json_t *extra;                 /* request id -> {req: [...], res: [...]}: ExtraInfo */
+	char *payload;                 /* the last answer's body, decoded */
+	size_t payload_len;
+	int payload_cut;               /* cut at --max-body, or none had */
+} raw_log;
+
+/* Notes a Network event of the page (main_doc: of its main document). */
+void raw_event(raw_log *l, const char *method, json_t *params, int main_doc);
+/* The request id Network.getResponseBody is asked about, or NULL. */
+const char *raw_body_id(const raw_log *l);
+/* Network.getResponseBody's answer: body, n bytes (NULL: none), base64
+ * or text, kept up to max bytes. */
+void raw_payload(raw_log *l, const char *body, size_t n, int base64, size_t max);
+/* Puts `exchanges` (every hop that got an answer, the last with the
+ * payload), `ip` and `http_version` in b; nothing when none answered. */
+void raw_pack(raw_log *l, rec_build *b);
+/* Frees l's contents and zeroes it. */
+void raw_free(raw_log *l);
+/* Base64 text s (DevTools' data) decoded into a malloc'd buffer. */
+unsigned char *raw_unbase64(const char *s, size_t *len);
 
 /* ---- browser.c */
 /* Why a browser went away. */

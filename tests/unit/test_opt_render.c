@@ -34,6 +34,7 @@ main(void)
 	check_int("only_shells", 0, o->only_shells);
 	check_double("min_text", 200, o->min_text);
 	check_int("screenshot, pdf", 0, o->screenshot + o->pdf);
+	check_true("no raw, no redaction", !o->raw && !o->warc_redact);
 	check_double("viewport width", 1280, o->vw);
 	check_double("viewport height", 800, o->vh);
 	check_double("max_hosts", 10000, o->max_hosts);
