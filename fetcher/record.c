@@ -5,11 +5,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "exchange.h"
 #include "tm.h"
 #include "url.h"
-#include "xalloc.h"
 
 /* Keys fetch writes: an input record's stale values of these never pass
  * through, even when this attempt leaves one of them out (`error` on a
@@ -70,85 +69,18 @@ version_word(long v)
 	}
 }
 
-/* Whether header line l (n bytes) is one --warc-redact names. */
-static int
-redacted(const char *l, size_t n)
-{
-	for (const struct curl_slist *r = F.o.warc_redact; r; r = r->next) {
-		size_t k = strlen(r->data);
-		if (n > k && l[k] == ':' && strncasecmp(l, r->data, k) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Packs header block b as bin, the values of --warc-redact's names as
- * ***: a WARC records what was sent, unless the user must share it. */
-static void
-pack_head(msgpack_packer *pk, const rawbuf *b)
-{
-	if (!F.o.warc_redact) {
-		msgpack_pack_bin_with_body(pk, b->p ? b->p : "", b->len);
-		return;
-	}
-	/* A line grows by at most " ***" for an empty value. */
-	size_t lines = 1;
-	for (size_t i = 0; i < b->len; i++)
-		lines += b->p[i] == '\n';
-	char *out = xmalloc(b->len + lines * 4 + 1);
-	size_t len = 0;
-	for (size_t i = 0; i < b->len;) {
-		const char *l = b->p + i, *nl = memchr(l, '\n', b->len - i);
-		size_t n = nl ? (size_t)(nl - l) + 1 : b->len - i;
-		const char *colon = memchr(l, ':', n);
-		if (colon && redacted(l, n)) {
-			size_t keep = (size_t)(colon - l) + 1;
-			const char *tail = n >= 2 && l[n - 2] == '\r' ? " ***\r\n" : nl ? " ***\n" : " ***";
-			memcpy(out + len, l, keep);
-			len += keep;
-			memcpy(out + len, tail, strlen(tail));
-			len += strlen(tail);
-		} else {
-			memcpy(out + len, l, n);
-			len += n;
-		}
-		i += n;
-	}
-	msgpack_pack_bin_with_body(pk, out, len);
-	free(out);
-}
-
-/* Packs one exchange of --raw as a map. */
+/* Packs one exchange of --raw as a map (lib/exchange). */
 static void
 pack_exchange(msgpack_packer *pk, const exchange *x)
 {
-	msgpack_pack_map(pk, 7 + x->chunked + x->payload_cut);
-	msgpack_pack_str_with_body(pk, "url", 3);
-	char *shown = url_shown(x->url);
-	const char *u = shown ? shown : x->url;
-	msgpack_pack_str_with_body(pk, u, strlen(u));
-	free(shown);
-	msgpack_pack_str_with_body(pk, "date", 4);
-	msgpack_pack_double(pk, x->date);
-	msgpack_pack_str_with_body(pk, "ip", 2);
-	msgpack_pack_str_with_body(pk, x->ip, strlen(x->ip));
-	const char *v = version_word(x->http_version);
-	msgpack_pack_str_with_body(pk, "http_version", 12);
-	msgpack_pack_str_with_body(pk, v, strlen(v));
-	msgpack_pack_str_with_body(pk, "request", 7);
-	pack_head(pk, &x->req);
-	msgpack_pack_str_with_body(pk, "response", 8);
-	pack_head(pk, &x->head);
-	msgpack_pack_str_with_body(pk, "payload", 7);
-	msgpack_pack_bin_with_body(pk, x->payload.p ? x->payload.p : "", x->payload.len);
-	if (x->chunked) {
-		msgpack_pack_str_with_body(pk, "transfer_encoding", 17);
-		msgpack_pack_str_with_body(pk, "chunked", 7);
-	}
-	if (x->payload_cut) {
-		msgpack_pack_str_with_body(pk, "payload_cut", 11);
-		msgpack_pack_true(pk);
-	}
+	exchange_parts e = {
+		.url = x->url, .date = x->date, .ip = x->ip,
+		.http_version = version_word(x->http_version),
+		.req = x->req.p, .req_len = x->req.len, .head = x->head.p, .head_len = x->head.len,
+		.payload = x->payload.p, .payload_len = x->payload.len,
+		.chunked = x->chunked, .payload_cut = x->payload_cut,
+	};
+	exchange_pack(pk, &e, F.o.warc_redact);
 }
 
 /* --raw: `exchanges`, every hop's and the last answer's, and that

@@ -51,6 +51,11 @@ const fetcherr_row fetcherr_table[FETCHERR_COUNT] = {
 		"with `--queue`: the URL was leased `--max-attempts` times and never acknowledged"
 		" (its records never reached `sink --queue`, e.g. dropped by `validate --drop`,"
 		" or a fetch died holding it); no request was made for this record" },
+	[FETCHERR_RENDER_CRASH] = { "render_crash", FETCHERR_FINAL, 0,
+		"render: the page's renderer process crashed (out of memory, killed, a bug); the other"
+		" tabs go on" },
+	[FETCHERR_BROWSER_LOST] = { "browser_lost", FETCHERR_VERDICT, 0,
+		"render: Chromium exited or hung with this page open, and again on its second try" },
 	[FETCHERR_OTHER] = { "other", FETCHERR_FINAL, 0,
 		"anything else curl reported; see `error_detail`" },
 };

@@ -16,18 +16,26 @@
  */
 #include "render.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <ftw.h>
+#include <grp.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "msg.h"
+#include "opt.h"
 #include "xalloc.h"
 #include "tm.h"
 #include "url.h"
@@ -50,7 +58,9 @@ static cmd cmds[CMD_RING];
 static long next_id = 1;
 static uv_process_t proc;
 static uv_pipe_t to_b, from_b;
-static int running, ready, pipes_open, warned_root, restarts;
+static int running, ready, pipes_open, restarts;
+static uid_t as_uid = (uid_t)-1;   /* --browser-user's, when render runs as root */
+static gid_t as_gid;
 static pid_t child_pid;
 static char profile[64];
 static char *inbuf;
@@ -59,11 +69,13 @@ static double started_at;
 static int trace;                  /* RENDER_TRACE set: messages on stderr */
 static uv_timer_t watchdog;
 static uv_async_t kick;
-static int watching, hung;
+static int watching, hung, quitting;
+static uv_timer_t quit_timer;      /* a recycled browser's time to quit */
 static browser_cb cb;              /* what browser_start registered */
 static int proc_closing;           /* the exited child's handle not yet closed */
 static double last_sent;           /* of a browser-level command */
 enum { START_TIMEOUT = 60 };       /* seconds Chromium may take to start */
+enum { QUIT_TIMEOUT = 3 };         /* seconds a recycled one may take to quit */
 
 /* Everything a scraper never needs, measured (docs/render.md): each
  * costs CPU per page or a request to Google.  --disable-features is one
@@ -125,6 +137,7 @@ on_closed(uv_handle_t *h)
 }
 
 static void on_watchdog(uv_timer_t *t);
+static void kill_strays(void);
 
 static void
 close_pipes(void)
@@ -162,6 +175,7 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 	proc_closing = 1;
 	/* The zygote and renderers share its group: none outlives it. */
 	kill(-child_pid, SIGKILL);
+	kill_strays();
 	child_pid = 0;
 	running = ready = 0;
 	close_pipes();
@@ -171,10 +185,11 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 		uv_timer_stop(&watchdog);
 		watching = 0;
 	}
+	uv_timer_stop(&quit_timer);
 	/* Its unanswered commands never will be: the next one starts clean. */
 	memset(cmds, 0, sizeof cmds);
-	cb.lost(hung);
-	hung = 0;
+	cb.lost(quitting ? BROWSER_RECYCLED : hung ? BROWSER_HUNG : BROWSER_EXITED);
+	hung = quitting = 0;
 }
 
 static void
@@ -397,10 +412,122 @@ on_watchdog(uv_timer_t *t)
 		browser_send(-1, 0, B_PING, NULL, "Browser.getVersion", NULL);
 }
 
+/* The directory Chromium's profile goes in: $TMPDIR or /tmp. */
+static const char *
+tmp_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+/* Whether the user Chromium runs as may make the namespaces its sandbox
+ * is built of (a user, PID and network namespace), tried in a child
+ * that becomes that user: 0, or the errno of unshare, or -1 when tmp
+ * (the profile's parent) is not reachable by that user. */
+static int
+userns_errno(void)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		msg_die(EX_OSERR, "cannot fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (as_uid != (uid_t)-1 &&
+		    (setgroups(0, NULL) != 0 || setgid(as_gid) != 0 || setuid(as_uid) != 0))
+			_exit(255);
+		if (access(tmp_dir(), X_OK) != 0)
+			_exit(254);
+		_exit(unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET) == 0 ? 0 : errno & 0xff);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			msg_die(EX_OSERR, "cannot wait for a child: %s", strerror(errno));
+	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+	if (rc == 255)
+		msg_die(EX_OSERR, "cannot become user %s: check --browser-user", R.o.browser_user);
+	return rc == 254 ? -1 : rc;
+}
+
+void
+browser_check(void)
+{
+	if (geteuid() == 0) {
+		struct passwd *pw = getpwnam(R.o.browser_user);
+		if (!pw || pw->pw_uid == 0)
+			opt_bad("browser-user", R.o.browser_user, "a user other than root");
+		as_uid = pw->pw_uid;
+		as_gid = pw->pw_gid;
+	}
+	int e = userns_errno();
+	if (e < 0)
+		msg_die(EX_CANTCREAT, "%s: not reachable by user %s, who needs chromium's profile "
+			"there: set TMPDIR to a directory it can reach", tmp_dir(),
+			as_uid != (uid_t)-1 ? R.o.browser_user : "render's");
+	if (R.o.no_sandbox) {
+		msg_warn("chromium's sandbox is off (--no-sandbox): a page that exploits its "
+			 "renderer runs with the rights of user %s",
+			 as_uid != (uid_t)-1 ? R.o.browser_user : "render's");
+		return;
+	}
+	if (e == 0)
+		return;
+	/* Without user namespaces Chromium takes the setuid helper beside
+	 * its binary (Debian's chromium-sandbox package). */
+	char bin[PATH_MAX], helper[PATH_MAX + 32];
+	struct stat st;
+	snprintf(bin, sizeof bin, "%s", R.o.chromium);
+	snprintf(helper, sizeof helper, "%s/chrome-sandbox", dirname(bin));
+	if (stat(helper, &st) == 0 && st.st_uid == 0 && (st.st_mode & S_ISUID) && (st.st_mode & S_IXOTH))
+		return;
+	msg_die(EX_OSERR, "cannot sandbox chromium: user namespaces are not available to user %s "
+		"(unshare: %s; see sysctl user.max_user_namespaces and "
+		"kernel.unprivileged_userns_clone) and the setuid helper %s is not installed "
+		"(chromium-sandbox); --no-sandbox runs chromium without its sandbox",
+		as_uid != (uid_t)-1 ? R.o.browser_user : "render's", strerror(e), helper);
+}
+
 static void
 at_exit(void)
 {
 	browser_stop();
+}
+
+extern char **environ;
+
+/* render's environment for Chromium as another user: HOME, TMPDIR (its
+ * profile lock's socket) and the XDG directories the profile, which
+ * that user owns: root's are not its to write. */
+static char **
+child_env(void)
+{
+	static const char *const names[] = { "HOME", "TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+	enum { N = sizeof names / sizeof names[0] };
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = xcalloc(n + N + 1, sizeof *env), **e = env;
+	for (size_t i = 0; i < n; i++) {
+		int ours = 0;
+		for (int k = 0; k < N && !ours; k++)
+			ours = strncmp(environ[i], names[k], strlen(names[k])) == 0 &&
+			       environ[i][strlen(names[k])] == '=';
+		if (!ours)
+			*e++ = xstrdup(environ[i]);
+	}
+	for (int i = 0; i < N; i++) {
+		if (asprintf(e, "%s=%s", names[i], profile) < 0)
+			xalloc_die();
+		e++;
+	}
+	return env;
+}
+
+static void
+env_free(char **env)
+{
+	for (char **e = env; e && *e; e++)
+		free(*e);
+	free(env);
 }
 
 int
@@ -417,10 +544,10 @@ browser_start(const browser_cb *callbacks)
 		msg_die(EX_OSERR, "chromium exits at once: run %s by hand to see why "
 			"(--browser-log shows its messages)", R.o.chromium);
 	cb = *callbacks;
-	const char *tmp = getenv("TMPDIR");
-	snprintf(profile, sizeof profile, "%.40s/render-profile.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(profile)) {
+	snprintf(profile, sizeof profile, "%.40s/render-profile.XXXXXX", tmp_dir());
+	if (!mkdtemp(profile) || (as_uid != (uid_t)-1 && chown(profile, as_uid, as_gid) != 0)) {
 		msg_warn("cannot make a profile directory: %s", strerror(errno));
+		remove_profile();
 		profile[0] = 0;
 		return -1;
 	}
@@ -441,13 +568,8 @@ browser_start(const browser_cb *callbacks)
 		args[n++] = chrome_flags[i];
 	args[n++] = udd;
 	args[n++] = size;
-	if (geteuid() == 0) {
-		/* The sandbox needs an unprivileged user (or user
-		 * namespaces, which root's Chromium refuses to use). */
+	if (R.o.no_sandbox)
 		args[n++] = "--no-sandbox";
-		if (!warned_root++)
-			msg_note("running as root: Chromium's sandbox is off (docs/render.md, Safety)");
-	}
 	args[n++] = "about:blank";
 	args[n] = NULL;
 
@@ -467,7 +589,17 @@ browser_start(const browser_cb *callbacks)
 		.exit_cb = on_exit_cb, .file = R.o.chromium, .args = (char **)args,
 		.stdio = io, .stdio_count = 5, .flags = UV_PROCESS_DETACHED,
 	};
+	/* As root, Chromium runs as --browser-user (libuv drops the
+	 * supplementary groups too). */
+	char **env = NULL;
+	if (as_uid != (uid_t)-1) {
+		po.flags |= UV_PROCESS_SETUID | UV_PROCESS_SETGID;
+		po.uid = as_uid;
+		po.gid = as_gid;
+		po.env = env = child_env();
+	}
 	int rc = uv_spawn(R.loop, &proc, &po);
+	env_free(env);
 	close(to[0]);
 	close(from[1]);
 	if (rc != 0) {
@@ -493,11 +625,147 @@ browser_start(const browser_cb *callbacks)
 		uv_unref((uv_handle_t *)&watchdog);   /* it holds no work of its own */
 		uv_async_init(R.loop, &kick, on_kick);
 		uv_unref((uv_handle_t *)&kick);
+		uv_timer_init(R.loop, &quit_timer);
+		uv_unref((uv_handle_t *)&quit_timer);
 	}
 	uint64_t every = (uint64_t)(R.o.browser_timeout * 1000 / 6) + 1;
 	uv_timer_start(&watchdog, on_watchdog, every, every);
 	watching = 1;
 	return 0;
+}
+
+static void
+on_quit_timer(uv_timer_t *t)
+{
+	(void)t;
+	if (child_pid > 0)
+		kill(-child_pid, SIGKILL);
+}
+
+void
+browser_recycle(void)
+{
+	if (child_pid <= 0 || quitting)
+		return;
+	quitting = 1;
+	ready = 0;
+	close_pipes();
+	if (watching) {
+		uv_timer_stop(&watchdog);
+		watching = 0;
+	}
+	uv_timer_start(&quit_timer, on_quit_timer, QUIT_TIMEOUT * 1000, 0);
+}
+
+/* Reads /proc/PID/stat: its session and resident pages; 0 or -1. */
+static int
+proc_stat(const char *pid, long *session, long *rss)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%s/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* After the command's closing parenthesis (it may hold spaces):
+	 * state, ppid, pgrp, session, ..., rss is the 22nd field on. */
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	long f[22];
+	int k = 0;
+	for (char *tok = strtok(p + 1, " "); tok && k < 22; tok = strtok(NULL, " "))
+		f[k++] = strtol(tok, NULL, 10);
+	if (k < 22)
+		return -1;
+	*session = f[3];
+	*rss = f[21];
+	return 0;
+}
+
+/* Process pid's command line, its NULs as spaces, into buf: 0 or -1. */
+static int
+proc_cmdline(const char *pid, char *buf, size_t size)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%s/cmdline", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	for (ssize_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	return 0;
+}
+
+/* Kills what is left of the browser outside its session: the two
+ * chrome_crashpad_handler daemons it starts, which leave it for init,
+ * found by the profile their command names. */
+static void
+kill_strays(void)
+{
+	DIR *d = opendir("/proc");
+	if (!d || !profile[0]) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	static char buf[16384];
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+		    proc_cmdline(e->d_name, buf, sizeof buf) == 0 && strstr(buf, profile))
+			kill((pid_t)strtol(e->d_name, NULL, 10), SIGKILL);
+	closedir(d);
+}
+
+int
+browser_memory(browser_mem *m)
+{
+	*m = (browser_mem){ 0 };
+	if (child_pid <= 0 || !ready)
+		return -1;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -1;
+	long page = sysconf(_SC_PAGESIZE);
+	for (struct dirent *e; (e = readdir(d));) {
+		long session, rss;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || proc_stat(e->d_name, &session, &rss) != 0 ||
+		    session != child_pid)
+			continue;
+		size_t bytes = (size_t)rss * (size_t)page;
+		m->rss += bytes;
+		m->procs++;
+		char cmd[4096];
+		if (bytes > m->renderer_rss && proc_cmdline(e->d_name, cmd, sizeof cmd) == 0 &&
+		    strstr(cmd, " --type=renderer")) {
+			m->renderer_rss = bytes;
+			m->renderer = (int)strtol(e->d_name, NULL, 10);
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+void
+browser_kill(int pid)
+{
+	long session, rss;
+	char name[32];
+	snprintf(name, sizeof name, "%d", pid);
+	/* Only a process of this browser's session: the pid may have been
+	 * reused since it was read. */
+	if (child_pid > 0 && proc_stat(name, &session, &rss) == 0 && session == child_pid)
+		kill(pid, SIGKILL);
 }
 
 void
@@ -518,6 +786,7 @@ browser_stop(void)
 			usleep(20000);
 		}
 		kill(-child_pid, SIGKILL);
+		kill_strays();
 		child_pid = 0;
 	}
 	remove_profile();

@@ -22,6 +22,7 @@
 #include "num.h"
 #include "opt.h"
 #include "robots.h"
+#include "xalloc.h"
 
 render_state R;
 static int exit_signal;
@@ -37,9 +38,10 @@ enum {
 	H_PACING, O_TABS, O_PER_HOST, O_DELAY, O_SHARE_CONTEXT,
 	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_HEADER, O_SECRET_HEADER, O_COOKIES, O_LOAD_IMAGES,
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
-	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT,
+	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT, O_RAW, O_WARC_REDACT,
 	H_STREAMS, O_MAX_HOSTS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
-	H_OTHER, O_CHROMIUM, O_BROWSER_TIMEOUT, O_BROWSER_LOG, O_QUIET, O_HELP, O_VERSION, O_N
+	H_BROWSER, O_CHROMIUM, O_BROWSER_USER, O_NO_SANDBOX, O_RECYCLE, O_MAX_BROWSER_MEMORY,
+	O_BROWSER_TIMEOUT, O_BROWSER_LOG, H_OTHER, O_QUIET, O_HELP, O_VERSION, O_N
 };
 
 static const char *private_ranges;   /* --private-ranges, read after the loop */
@@ -57,6 +59,17 @@ wait_rule(void *dst, const char *a)
 		o->wait = WAIT_SELECTOR, o->selector = a + 9;
 	else
 		return -1;
+	return 0;
+}
+
+/* A repeatable option's argument, appended to the list at dst. */
+static int
+slist_add(void *dst, const char *a)
+{
+	struct curl_slist **l = dst, *n = curl_slist_append(*l, a);
+	if (!n)
+		xalloc_die();
+	*l = n;
 	return 0;
 }
 
@@ -112,6 +125,11 @@ static const opt_def opts[O_N] = {
 	[O_PDF] = OPT_FLAG(0, "pdf", &R.o.pdf, 1, "add `pdf`: the page printed on A4"),
 	[O_VIEWPORT] = OPT_CALL(0, "viewport", "WxH", &R.o, viewport, "1280x800", "window size (the screenshot's width)",
 		.want = "WIDTHxHEIGHT, each from 100 to 10000"),
+	[O_RAW] = OPT_FLAG(0, "raw", &R.o.raw, 1, "add `exchanges`: the page's own answer, each\nredirect's and the last, for sink's WARC",
+		.man = "add the record's exchanges, as fetch \\fB\\-\\-raw\\fR does: the main document's requests as sent and answers as received, every redirect's and the last, as DevTools reports them, the last with its payload as the browser decoded it (docs/render.md, docs/archive.md)"),
+	[O_WARC_REDACT] = OPT_CALL(0, "warc-redact", "NAME", &R.o.warc_redact, slist_add, NULL,
+		"with --raw: header NAME's value shown as ***", .want = "a header name",
+		.man = "with \\fB\\-\\-raw\\fR: the value of header \\fINAME\\fR (request or response, as Authorization, Cookie, Set\\-Cookie) is *** in the exchanges, where the archive must be shared; repeatable"),
 	[H_STREAMS] = OPT_HEADING("Streams:"),
 	[O_MAX_HOSTS] = OPT_LONG(0, "max-hosts", "N", &R.o.max_hosts, 1, 100000000, "10000",
 		"host states kept before idle ones are dropped"),
@@ -120,11 +138,20 @@ static const opt_def opts[O_N] = {
 		"output held while stdout's reader is slow before\nno page starts, K/M/G suffixes"),
 	[O_MAX_RECORD] = OPT_MAX_RECORD(&R.o.max_record, 64, "largest input record and DevTools message"),
 	[O_JSON] = OPT_JSON(&R.o.json, "write JSON lines"),
-	[H_OTHER] = OPT_HEADING("Other:"),
+	[H_BROWSER] = OPT_HEADING("The browser:"),
 	[O_CHROMIUM] = OPT_STRING(0, "chromium", "PATH", &R.o.chromium, "/usr/lib/chromium/chromium", "the Chromium binary"),
+	[O_BROWSER_USER] = OPT_STRING(0, "browser-user", "USER", &R.o.browser_user, "nobody",
+		"as root: the unprivileged user Chromium runs as,\nits sandbox on"),
+	[O_NO_SANDBOX] = OPT_FLAG(0, "no-sandbox", &R.o.no_sandbox, 1,
+		"run Chromium without its sandbox (warned): only\nwhere the kernel allows none"),
+	[O_RECYCLE] = OPT_LONG(0, "recycle", "N", &R.o.recycle, 0, 1000000000, "200",
+		"restart Chromium after N pages (0: never)"),
+	[O_MAX_BROWSER_MEMORY] = OPT_SIZE(0, "max-browser-memory", "SIZE", &R.o.max_browser_memory, 0, "1536M",
+		"restart Chromium once its processes' RSS passes\nSIZE (0: never), K/M/G suffixes"),
 	[O_BROWSER_TIMEOUT] = OPT_SECONDS_ABOVE(0, "browser-timeout", "S", &R.o.browser_timeout, 0, "30",
 		"seconds Chromium may leave a command unanswered\nbefore it is restarted and its pages tried again"),
 	[O_BROWSER_LOG] = OPT_FLAG(0, "browser-log", &R.o.browser_log, 1, "pass Chromium's messages on to stderr"),
+	[H_OTHER] = OPT_HEADING("Other:"),
 	[O_QUIET] = OPT_QUIET("no notices on stderr"),
 	[O_HELP] = OPT_HELP(),
 	[O_VERSION] = OPT_VERSION(),
@@ -159,6 +186,8 @@ parse_options(int argc, char **argv)
 		case O_VERSION: print_version();
 		}
 	}
+	if (o->warc_redact && !o->raw)
+		msg_usage("--warc-redact needs --raw");
 	char why[256];
 	if (!(o->private_ranges = cidr_parse(private_ranges, why, sizeof why))) {
 		char want[300];
@@ -173,6 +202,7 @@ parse_options(int argc, char **argv)
 		msg_die(EX_NOINPUT, "%s", why);
 	if (access(o->chromium, X_OK) != 0)
 		msg_die(EX_OSERR, "cannot run %s: install chromium (make deps)", o->chromium);
+	browser_check();
 }
 
 /* First signal: start nothing more, finish the pages in tabs.  Second:
@@ -225,6 +255,7 @@ main(int argc, char **argv)
 	curl_global_cleanup();
 	cidr_free(R.o.private_ranges);
 	curl_slist_free_all(R.o.headers);
+	curl_slist_free_all(R.o.warc_redact);
 	hdr_free();
 	rec_build_free(&R.build);
 	if (R.bad_input)

@@ -17,6 +17,7 @@
  *   tab.c      one page in one tab: DevTools steps, its record, the
  *              done list (tab_)
  *   cookies.c  --cookies: the jar, carried from context to context (cookies_)
+ *   raw.c      --raw: the page's own answer, from DevTools' events (raw_)
  *   browser.c  the Chromium child and the DevTools pipe, fds 3 and 4 (browser_)
  *
  * Event callbacks only change state; sched.c's pass (a uv_check_t, once
@@ -51,10 +52,16 @@ typedef struct render_opts {
 	int share_context;             /* one browser context for every tab */
 	const char *robots_agent;
 	int robots, load_images, only_shells, screenshot, pdf, json;
+	int raw;                       /* --raw: the page's own answer as exchanges */
+	struct curl_slist *warc_redact;  /* --warc-redact NAME: shown as *** there */
 	long min_text;                 /* --only-shells threshold */
 	long vw, vh;                   /* --viewport */
 	size_t max_body, max_record;
 	const char *chromium;          /* the binary */
+	const char *browser_user;      /* who Chromium runs as when render is root */
+	int no_sandbox;                /* --no-sandbox: Chromium's sandbox off */
+	long recycle;                  /* pages a browser opens before it is restarted; 0: no limit */
+	size_t max_browser_memory;     /* the tree's RSS that restarts it; 0: no limit */
 	int browser_log;               /* Chromium's stderr passed through */
 	double browser_timeout;        /* a browser command unanswered this long: hung */
 	struct cidr *private_ranges;
@@ -78,7 +85,7 @@ typedef struct page {
 	char *in;                      /* the input record, or NULL */
 	size_t in_len;
 	rhost *h;
-	int tries;                     /* times a hung Chromium took it down (0 or 1) */
+	int tries;                     /* times a lost Chromium took it down (0 or 1) */
 	struct page *next;
 } page;
 
@@ -155,8 +162,9 @@ void tab_start(int slot, page *p);
 void tab_reply(int slot, unsigned gen, int tag, json_t *result, json_t *error);
 /* An event of the session sid. */
 void tab_event(const char *sid, const char *method, json_t *params);
-/* The browser went away: every page in a tab ends with an error, or,
- * when it hung (hung), is handed back once (TAB_AGAIN). */
+/* The browser went away (hung: killed when it hung): every page in a
+ * tab is handed back once (TAB_AGAIN), and on its second try ends as
+ * browser_lost. */
 void tab_browser_lost(int hung);
 /* Interrupted: pages in tabs end now as `interrupted`. */
 void tab_abort_all(void);
@@ -174,7 +182,36 @@ void cookies_merge(json_t *cookies);
 /* Writes the jar back (0600, renamed over), frees it.  0 or -1 (said). */
 int cookies_save(void);
 
+/* ---- raw.c */
+/* What DevTools told of a page's main document, for --raw. */
+typedef struct raw_log {
+	char *main_id;                 /* its request id, NULL: none seen */
+	json_t *hops;                  /* [{url, method, date, headers, response}] */
+	json_t *extra;                 /* request id -> {req: [...], res: [...]}: ExtraInfo */
+	char *payload;                 /* the last answer's body, decoded */
+	size_t payload_len;
+	int payload_cut;               /* cut at --max-body, or none had */
+} raw_log;
+
+/* Notes a Network event of the page (main_doc: of its main document). */
+void raw_event(raw_log *l, const char *method, json_t *params, int main_doc);
+/* The request id Network.getResponseBody is asked about, or NULL. */
+const char *raw_body_id(const raw_log *l);
+/* Network.getResponseBody's answer: body, n bytes (NULL: none), base64
+ * or text, kept up to max bytes. */
+void raw_payload(raw_log *l, const char *body, size_t n, int base64, size_t max);
+/* Puts `exchanges` (every hop that got an answer, the last with the
+ * payload), `ip` and `http_version` in b; nothing when none answered. */
+void raw_pack(raw_log *l, rec_build *b);
+/* Frees l's contents and zeroes it. */
+void raw_free(raw_log *l);
+/* Base64 text s (DevTools' data) decoded into a malloc'd buffer. */
+unsigned char *raw_unbase64(const char *s, size_t *len);
+
 /* ---- browser.c */
+/* Why a browser went away. */
+enum browser_end { BROWSER_EXITED, BROWSER_HUNG, BROWSER_RECYCLED };
+
 /* What the browser reports, from the loop, to whoever started it. */
 typedef struct browser_cb {
 	/* The answer to command tag of slot (gen: the page it was sent
@@ -182,11 +219,17 @@ typedef struct browser_cb {
 	void (*reply)(int slot, unsigned gen, int tag, json_t *result, json_t *error);
 	/* An event of the session sid. */
 	void (*event)(const char *sid, const char *method, json_t *params);
-	/* The browser went away, killed when it hung (hung) or not: no
-	 * command sent to it will be answered. */
-	void (*lost)(int hung);
+	/* The browser went away (why): no command sent to it will be
+	 * answered. */
+	void (*lost)(enum browser_end why);
 } browser_cb;
 
+/* Decides how Chromium will run: as root, as --browser-user; with its
+ * sandbox unless --no-sandbox (then says so).  Dies, naming what is
+ * missing, when the sandbox cannot work: neither user namespaces nor the
+ * setuid helper (71), or a $TMPDIR that user cannot reach (73).  Once,
+ * before browser_start. */
+void browser_check(void);
 /* Starts Chromium (once ready, browser_ready() is true), reporting
  * through callbacks (copied) until it goes away, as uv_read_start
  * takes its callbacks: each start registers them anew.  0 or -1. */
@@ -199,6 +242,21 @@ int browser_started(void);
  * and tag.  Slot -1 is the browser's own: its answers are kept here. */
 long browser_send(int slot, unsigned gen, int tag, const char *sid, const char *method,
 		  json_t *params);
+/* Asks Chromium to quit (its pipe closed), killing it after 3 s if it
+ * does not; the lost callback then says BROWSER_RECYCLED, and
+ * browser_start may start the next.  For a browser with no tab open. */
+void browser_recycle(void);
+/* The browser's processes (its session) as /proc shows them. */
+typedef struct browser_mem {
+	size_t rss;                    /* bytes resident, summed */
+	int procs;
+	int renderer;                  /* pid of the largest renderer, 0: none */
+	size_t renderer_rss;
+} browser_mem;
+/* Fills m for the running browser: 0, or -1 when none is ready. */
+int browser_memory(browser_mem *m);
+/* Kills process pid if it is still one of the browser's. */
+void browser_kill(int pid);
 /* Ends Chromium and removes its profile; safe to call twice, and from
  * atexit. */
 void browser_stop(void);

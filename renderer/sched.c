@@ -27,7 +27,12 @@
 static inlet in;
 static page *head, *tail;          /* pages waiting to start, in order */
 static uv_check_t check;
-static uv_timer_t wake;
+static uv_timer_t wake, mem_timer;
+/* The browser's life: pages started in it, whether it is to be
+ * restarted once its tabs are free (no page starts meanwhile), and
+ * whether its memory is due to be read. */
+static long opened;
+static int draining, mem_due;
 
 static void drive(void);
 
@@ -209,14 +214,47 @@ input_want(void)
 
 /* ---- the pass ---------------------------------------------------------- */
 
-/* The browser went away: its tabs' pages end, or come back once when it
- * hung; it starts again with the next page that needs it. */
+/* The browser went away: its tabs' pages come back once (then end as
+ * browser_lost); it starts again with the next page that needs it. */
 static void
-on_browser_lost(int hung)
+on_browser_lost(enum browser_end why)
 {
-	tab_browser_lost(hung);
-	if (!R.stopping && head && !hung)
-		msg_warn("chromium exited, starting it again");
+	if (why != BROWSER_RECYCLED) {
+		if (!R.stopping && why == BROWSER_EXITED)
+			msg_warn("chromium exited, starting it again");
+		tab_browser_lost(why == BROWSER_HUNG);
+	}
+	opened = 0;
+	draining = 0;
+}
+
+static void
+on_mem_timer(uv_timer_t *t)
+{
+	(void)t;
+	mem_due = 1;
+}
+
+/* --max-browser-memory: past it, no page starts and the browser is
+ * restarted once its open pages are done; past half as much again, the
+ * largest renderer (a page running away with memory) is killed, its tab
+ * ending as render_crash while the others finish. */
+static void
+memory_check(void)
+{
+	browser_mem m;
+	mem_due = 0;
+	if (!R.o.max_browser_memory || browser_memory(&m) != 0 || m.rss <= R.o.max_browser_memory)
+		return;
+	if (!draining)
+		msg_note("chromium's processes hold %zu MiB, more than --max-browser-memory: "
+			 "restarting it once its open pages are done", m.rss >> 20);
+	draining = 1;
+	if (m.rss > R.o.max_browser_memory / 2 * 3 && m.renderer) {
+		msg_warn("chromium's processes hold %zu MiB: killing the largest renderer (%zu MiB)",
+			 m.rss >> 20, m.renderer_rss >> 20);
+		browser_kill(m.renderer);
+	}
 }
 
 static const browser_cb browser_events = { tab_reply, tab_event, on_browser_lost };
@@ -232,6 +270,12 @@ drive(void)
 {
 	drain();
 	input_want();
+	if (mem_due)
+		memory_check();
+	if (browser_ready() && R.o.recycle && opened >= R.o.recycle)
+		draining = 1;
+	if (draining && R.busy == 0)
+		browser_recycle();
 	if (R.stopping) {
 		while (head) {
 			page *p = head;
@@ -249,7 +293,7 @@ drive(void)
 	page **pp = &head, *prev = NULL;
 	/* While the output holds --buffer bytes no page starts: a stalled
 	 * reader downstream holds render back, never its loop. */
-	while (*pp && browser_ready() && !outbuf_blocked(&R.out)) {
+	while (*pp && browser_ready() && !draining && !outbuf_blocked(&R.out)) {
 		page *p = *pp;
 		rhost *h = p->h;
 		if (h->robots_state == 0)
@@ -286,16 +330,19 @@ drive(void)
 		p->next = NULL;
 		h->inflight++;
 		pace_started(&h->pace, now);
+		opened++;
 		tab_start(slot, p);
 	}
 	if (soonest < INFINITY)
 		uv_timer_start(&wake, on_wake, (uint64_t)((soonest - now) * 1000) + 1, 0);
 }
 
+/* Done: the input read, or no longer read once stopping (a signal with
+ * stdin still open, or input not yet read, must not wait for it). */
 static int
 sched_idle(void)
 {
-	return R.input_done && !head && R.busy == 0 && !host_robots_loading();
+	return (R.input_done || R.stopping) && !head && R.busy == 0 && !host_robots_loading();
 }
 
 static void
@@ -315,6 +362,11 @@ sched_init(char **f, int n)
 	uv_check_init(R.loop, &check);
 	uv_check_start(&check, on_check);
 	uv_timer_init(R.loop, &wake);
+	uv_timer_init(R.loop, &mem_timer);
+	if (R.o.max_browser_memory) {
+		uv_timer_start(&mem_timer, on_mem_timer, 1000, 1000);
+		uv_unref((uv_handle_t *)&mem_timer);   /* no work of its own */
+	}
 	/* The first pass: it starts what wakes the loop (the input's
 	 * watch, Chromium); a check handle alone would never run. */
 	drive();
@@ -329,6 +381,7 @@ sched_close(void)
 	uv_check_stop(&check);
 	uv_close((uv_handle_t *)&check, NULL);
 	uv_close((uv_handle_t *)&wake, NULL);
+	uv_close((uv_handle_t *)&mem_timer, NULL);
 	while (head) {
 		page *p = head;
 		head = p->next;

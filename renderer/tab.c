@@ -35,7 +35,7 @@
 
 enum tag {
 	T_IGNORE, T_SETUP, T_CONTEXT, T_TARGET, T_ATTACH, T_NAVIGATE, T_TERMINATE, T_DOM, T_SELECTOR,
-	T_SHOT, T_PDF, T_DISPOSE, T_FETCH, T_SETCOOKIES, T_GETCOOKIES
+	T_BODY, T_SHOT, T_PDF, T_DISPOSE, T_FETCH, T_SETCOOKIES, T_GETCOOKIES
 };
 
 enum state { S_FREE, S_OPENING, S_LOADING, S_CAPTURING, S_CLOSING };
@@ -64,6 +64,7 @@ typedef struct tab {
 	enum fetcherr err;
 	char *err_detail;
 	enum fetcherr main_blocked;    /* why we refused the main document */
+	raw_log raw;                   /* --raw */
 	uv_timer_t cap, deadline, poll, quiet;
 } tab;
 
@@ -82,7 +83,7 @@ static size_t ndone, done_cap, done_at;
 const char *const render_keys[] = {
 	"url", "final_url", "host", "status", "error", "error_detail", "ctype", "headers",
 	"body", "bytes", "fetched_at", "time_ms", "attempts", "redirects", "rendered",
-	"screenshot", "pdf", NULL
+	"screenshot", "pdf", "exchanges", "ip", "http_version", NULL
 };
 
 static void capture(tab *t, int partial);
@@ -169,6 +170,7 @@ reset(tab *t)
 	free(t->shot), free(t->pdf), free(t->err_detail);
 	json_decref(t->headers);
 	htab_free(&t->inflight);
+	raw_free(&t->raw);
 	if (t->held)
 		put_done(TAB_ENDED, t->held);
 	uv_timer_stop(&t->cap);
@@ -376,33 +378,6 @@ on_poll(uv_timer_t *h)
 	cmd(t, T_SELECTOR, "Runtime.evaluate", q);
 }
 
-/* Decodes base64 s into a malloc'd buffer. */
-static unsigned char *
-unbase64(const char *s, size_t *len)
-{
-	size_t n = strlen(s);
-	unsigned char *o = malloc(n / 4 * 3 + 3);
-	if (!o)
-		xalloc_die();
-	uint32_t acc = 0;
-	int bits = 0;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *p = strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
-				       s[i]);
-		if (!p || !s[i])
-			continue;   /* '=' padding, whitespace */
-		acc = acc << 6 | (uint32_t)(p - "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			o[k++] = (unsigned char)(acc >> bits);
-		}
-	}
-	*len = k;
-	return o;
-}
-
 /* After the DOM: the screenshot, the PDF, then the record. */
 static void
 next_output(tab *t, int after)
@@ -503,6 +478,8 @@ emit(tab *t)
 		rec_put_int(b, "bytes", (int64_t)t->body_len);
 	}
 	pack_rendered(t);
+	if (R.o.raw && t->body)   /* a record without its body archives nothing */
+		raw_pack(&t->raw, b);
 	if (t->shot)
 		rec_put_bin(b, "screenshot", t->shot, t->shot_len);
 	if (t->pdf)
@@ -726,7 +703,19 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 			xalloc_die();
 		memcpy(t->body, json_string_value(v), n);
 		t->body_len = n;
+		if (R.o.raw && raw_body_id(&t->raw)) {
+			cmd(t, T_BODY, "Network.getResponseBody",
+			    json_pack("{s:s}", "requestId", raw_body_id(&t->raw)));
+			return;
+		}
 		next_output(t, T_DOM);
+		return;
+	}
+	case T_BODY: {
+		json_t *body = json_object_get(res, "body");
+		raw_payload(&t->raw, json_string_value(body), json_string_length(body),
+			    json_is_true(json_object_get(res, "base64Encoded")), R.o.max_body);
+		next_output(t, T_BODY);
 		return;
 	}
 	case T_SHOT:
@@ -734,9 +723,9 @@ tab_reply(int slot, unsigned gen, int tag, json_t *res, json_t *error)
 		const char *d = json_string_value(json_object_get(res, "data"));
 		if (d) {
 			if (tag == T_SHOT)
-				t->shot = unbase64(d, &t->shot_len);
+				t->shot = raw_unbase64(d, &t->shot_len);
 			else
-				t->pdf = unbase64(d, &t->pdf_len);
+				t->pdf = raw_unbase64(d, &t->pdf_len);
 		} else if (!t->err) {
 			char *shown = url_shown(t->p->url);
 			msg_warn("%s of %s: %s", tag == T_SHOT ? "screenshot" : "pdf",
@@ -965,6 +954,10 @@ tab_event(const char *sid, const char *method, json_t *params)
 	tab *t = by_session(sid);
 	if (!t || t->state == S_CLOSING)
 		return;
+	if (R.o.raw && strncmp(method, "Network.re", 10) == 0) {
+		const char *type = json_string_value(json_object_get(params, "type"));
+		raw_event(&t->raw, method, params, type && !strcmp(type, "Document") && is_main(t, params));
+	}
 	if (strcmp(method, "Fetch.requestPaused") == 0) {
 		on_request_paused(t, params);
 	} else if (strcmp(method, "Network.requestWillBeSent") == 0) {
@@ -1016,7 +1009,7 @@ tab_event(const char *sid, const char *method, json_t *params)
 		 * would wait for a person forever. */
 		cmd(t, T_IGNORE, "Page.handleJavaScriptDialog", json_pack("{s:b}", "accept", 1));
 	} else if (strcmp(method, "Inspector.targetCrashed") == 0) {
-		set_error(t, FETCHERR_OTHER, "render_crash: the tab's renderer crashed");
+		set_error(t, FETCHERR_RENDER_CRASH, "the tab's renderer process crashed");
 		finish(t);
 	}
 }
@@ -1031,16 +1024,16 @@ tab_browser_lost(int hung)
 		tab *t = &tabs[i];
 		if (t->state == S_FREE)
 			continue;
-		if (t->state != S_CLOSING && hung && t->p->tries == 0) {
+		if (t->state != S_CLOSING && t->p->tries == 0) {
 			page *p = t->p;   /* once more, in a new Chromium */
 			t->p = NULL;
 			put_done(TAB_AGAIN, p);
 		} else if (t->state != S_CLOSING) {
 			char why[128];
 			snprintf(why, sizeof why, hung ?
-				 "render_hung: chromium answered nothing for %.0f s, twice on this page" :
-				 "chromium exited while rendering this page", R.o.browser_timeout);
-			set_error(t, FETCHERR_OTHER, why);
+				 "chromium answered nothing for %.0f s, twice with this page open" :
+				 "chromium exited twice with this page open", R.o.browser_timeout);
+			set_error(t, FETCHERR_BROWSER_LOST, why);
 			free(t->context);
 			t->context = NULL;
 			finish(t);   /* without a context it frees the slot itself */

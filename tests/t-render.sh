@@ -4,6 +4,8 @@
 # run.sh: alone (a busy Chromium beside other tests blurs -d's gaps)
 . "$TESTS/lib.sh"
 mkdir -p "$T/www" "$T/tmp"
+# As root, Chromium runs as nobody, its profile under $TMPDIR: on the way.
+chmod 711 "$T"
 cp "$TESTS"/fixtures/render/* "$T/www/"
 server_start --root "$T/www" --robots "$T/robots.txt"   # robots.txt: 404 until written
 # Profiles go under $T, so this script's Chromium is told from others'.
@@ -19,7 +21,43 @@ if [ "$(jq -r .status "$T/probe.json" 2>/dev/null)" != 200 ]; then
 	finish
 fi
 
-expect_eq "render -q says nothing on a run that goes well (the sandbox notice neither)" "" "$(cat "$T/probe.err")"
+expect_eq "render -q says nothing on a run that goes well" "" "$(cat "$T/probe.err")"
+
+# ---- the sandbox, as root too: every renderer runs as another user,
+# under seccomp-bpf, unable to gain privileges
+renderers() { pgrep -f "type=renderer.*$T/tmp/render-profile"; }
+statuses() {
+	for p in $(renderers); do
+		awk '/^Uid:/ { u = "uid " $2 " " $3 " " $4 " " $5 } /^Seccomp:/ { s = "seccomp " $2 }
+			/^NoNewPrivs:/ { n = "nnp " $2 } END { print u ", " s ", " n }' "/proc/$p/status"
+	done | sort -u
+}
+# A renderer takes its seccomp filter in its first moments: a fresh
+# spare one may not have it yet, so every one of them is waited for.
+sandboxed() { [ "$(statuses | grep -vc 'seccomp 2, nnp 1$')" = 0 ] && [ -n "$(renderers)" ]; }
+echo "$URL/longpoll.html" | "$BIN/render" -q --no-robots --json --max-wait 4 >"$T/sb.json" &
+rpid=$!
+wait_for 30 "the page's long poll" logged_ge 1 '^/hang'
+wait_for 10 "every renderer sandboxed" sandboxed
+statuses >"$T/sb.status"
+wait "$rpid"
+me=$(id -u)
+[ "$me" = 0 ] && me=65534   # as root: --browser-user's default, nobody
+expect_eq "every renderer runs as $me (never root), Seccomp 2 (filter), NoNewPrivs 1" \
+	"uid $me $me $me $me, seccomp 2, nnp 1" "$(cat "$T/sb.status")"
+expect_eq "and the page rendered" 200 "$(jq -r .status "$T/sb.json")"
+if [ "$(id -u)" = 0 ]; then
+	# A kernel that gives nobody no user namespace, and no setuid helper
+	echo "$URL/static.html" | "$TESTS/no-userns.py" "$BIN/render" --no-robots --json >"$T/nons.json" 2>"$T/nons.err"
+	expect_eq "no user namespaces, no setuid helper: 71, saying which, nothing rendered" \
+		"71 render: cannot sandbox chromium: user namespaces are not available to user nobody (unshare: No space left on device; see sysctl user.max_user_namespaces and kernel.unprivileged_userns_clone) and the setuid helper /usr/lib/chromium/chrome-sandbox is not installed (chromium-sandbox); --no-sandbox runs chromium without its sandbox 0" \
+		"$? $(cat "$T/nons.err") $(wc -c <"$T/nons.json")"
+	echo "$URL/static.html" | "$TESTS/no-userns.py" "$BIN/render" -q --no-robots --json --no-sandbox \
+		>"$T/nons.json" 2>"$T/nons.err"
+	expect_eq "--no-sandbox there: the page renders, with a warning that -q keeps" \
+		"200 render: chromium's sandbox is off (--no-sandbox): a page that exploits its renderer runs with the rights of user nobody" \
+		"$(jq -r .status "$T/nons.json") $(cat "$T/nons.err")"
+fi
 
 # ---- a page whose content comes from fetch('/items.json') after load
 echo "$URL/js.html" | "$BIN/render" -q --no-robots --json >"$T/js.json"
@@ -260,7 +298,7 @@ echo "#   gap after the 429: $(gaps 127.0.0.1)"
 
 # ---- a hung Chromium (SIGSTOP: no exit, no EOF, no answer) is killed
 # after --browser-timeout, started again, and its pages tried once more;
-# a page in flight through two hangs ends as other
+# a page in flight through two hangs ends as browser_lost
 hang_chromium() {   # hang_chromium RENDER-PID N: stops Chromium when the Nth /slow arrived
 	wait_for 60 "request $2 of the page" logged_ge "$2" '^/slow'
 	kill -STOP "$(pgrep -P "$1" | head -1)"
@@ -280,8 +318,8 @@ rpid=$!
 hang_chromium "$rpid" 1
 hang_chromium "$rpid" 2
 wait "$rpid"
-expect_eq "hung twice: other, with the reason, not tried a third time" \
-	"other render_hung: chromium answered nothing for 2 s, twice on this page 2 2" \
+expect_eq "hung twice: browser_lost, with the reason, not tried a third time" \
+	"browser_lost chromium answered nothing for 2 s, twice with this page open 2 2" \
 	"$(jq -r '"\(.error) \(.error_detail) \(.attempts)"' "$T/hung2.json") $(count '^/slow')"
 expect_eq "no Chromium left, stopped or not" 0 "$(chromes)"
 

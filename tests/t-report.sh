@@ -15,13 +15,22 @@ report=$TESTS/../scripts/report
 "$report" "$T/pages.db" --stats "$T/fetch.json" >"$T/out" 2>"$T/err"
 expect_eq "report exits 0" 0 $?
 expect_eq "a header and one line per host" \
-	"host raw accepted yield p50 ms p99 ms 429s timeouts dead" "$(head -1 "$T/out" | tr -s ' ')"
+	"host raw accepted yield p50 ms p99 ms 429s timeouts dead crashes" "$(head -1 "$T/out" | tr -s ' ')"
 expect_eq "the healthy host: 7 raw, 6 accepted (the 404 is rejected)" "127.0.0.1 7 6 85.7%" \
 	"$(grep '^127.0.0.1 ' "$T/out" | tr -s ' ' | cut -d' ' -f1-4)"
 expect_eq "the rate-limited host: 3 raw, none accepted, three 429s" "127.0.0.2 3 0 0.0% 3" \
 	"$(grep '^127.0.0.2 ' "$T/out" | tr -s ' ' | cut -d' ' -f1-4,7)"
 p50=$(grep '^127.0.0.3 ' "$T/out" | tr -s ' ' | cut -d' ' -f5)
 expect_cmd "the 100 ms host shows p50 near 100 ms ($p50)" test "$p50" -ge 95 -a "$p50" -lt 200
+
+# render's crashes: its pages that ended as render_crash or browser_lost.
+printf '%s\n' '{"url":"http://r.test/a","host":"r.test","status":0,"error":"render_crash","rendered":{"ms":1}}' \
+	'{"url":"http://r.test/b","host":"r.test","status":0,"error":"browser_lost","rendered":{"ms":1}}' \
+	'{"url":"http://r.test/c","host":"r.test","status":200,"ctype":"text/html","accepted":true}' |
+	mkrec | "$BIN/sink" -q "$T/crash.db"
+"$report" "$T/crash.db" >"$T/cout"
+expect_eq "render's crashes per host: 3 pages, 1 accepted, 2 crashed" "r.test 3 1 2" \
+	"$(grep '^r.test ' "$T/cout" | tr -s ' ' | cut -d' ' -f1-3,10)"
 
 # --queue adds dead letters and the frontier by state.
 urls "$U1/page/" 3 >"$T/seeds.txt"

@@ -34,6 +34,7 @@ main(void)
 	check_int("only_shells", 0, o->only_shells);
 	check_double("min_text", 200, o->min_text);
 	check_int("screenshot, pdf", 0, o->screenshot + o->pdf);
+	check_true("no raw, no redaction", !o->raw && !o->warc_redact);
 	check_double("viewport width", 1280, o->vw);
 	check_double("viewport height", 800, o->vh);
 	check_double("max_hosts", 10000, o->max_hosts);
@@ -42,6 +43,10 @@ main(void)
 	check_double("max_record", REC_MAX_RECORD_DEFAULT, o->max_record);
 	check_int("json", 0, o->json);
 	check_str("chromium", "/usr/lib/chromium/chromium", o->chromium);
+	check_str("browser_user", "nobody", o->browser_user);
+	check_int("no_sandbox", 0, o->no_sandbox);
+	check_double("recycle", 200, o->recycle);
+	check_double("max_browser_memory", 1536 << 20, o->max_browser_memory);
 	check_double("browser_timeout", 30, o->browser_timeout);
 	check_int("browser_log", 0, o->browser_log);
 	check_int("quiet", 0, msg_quiet);
