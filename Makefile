@@ -53,10 +53,11 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(OUT)/tests/%)
 # beyond lib/.  `make` builds each as $(OUT)/tests/replay_NAME, which
 # replays the corpus and past findings in `make test`; `make fuzz` builds
 # them with libFuzzer into build/fuzz and runs each FUZZ_SECONDS.
-FUZZ_NAMES := cs page robots rec rules sel sitemap url warc
+FUZZ_NAMES := cs jsonld page robots rec rules sel sitemap url warc
 PARSE_LIB  := $(filter-out parser/main.c,$(wildcard parser/*.c))
 VALID_LIB  := $(filter-out validator/main.c,$(wildcard validator/*.c))
 FUZZ_DEPS_cs    := $(PARSE_LIB)
+FUZZ_DEPS_jsonld := parser/jsonld.c parser/date.c parser/buf.c
 FUZZ_DEPS_page  := $(PARSE_LIB)
 FUZZ_DEPS_sel   := $(PARSE_LIB)
 FUZZ_DEPS_sitemap := $(PARSE_LIB)
