@@ -326,8 +326,8 @@ add_node(jsonld *j, const json_t *o, int depth)
 	add_node(j, json_object_get(o, "mainEntity"), depth + 1);
 }
 
-/* v, or the node whose @id v (an object with an @id and nothing else
- * worth reading, or a string when want_ref) refers to. */
+/* v, or the node that v refers to when v is a reference: an object
+ * with an @id and no name. */
 static const json_t *
 deref(const jsonld *j, const json_t *v)
 {

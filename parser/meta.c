@@ -120,6 +120,48 @@ is_url(const char *s)
 	return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
 }
 
+/* Whether byte c, or the no-break space at s, is a space or a mark
+ * around a name: ", USA TODAY", "By\u00a0Jane". */
+static size_t
+name_edge(const char *s, size_t n)
+{
+	if (n >= 2 && (unsigned char)s[0] == 0xc2 && (unsigned char)s[1] == 0xa0)
+		return 2;
+	return n && strchr(" ,;:|-", s[0]) ? 1 : 0;
+}
+
+/* Cleans author t in place: leaves out a leading "By" or "Author"
+ * (CMSs write the byline's label into the value) and the spaces and
+ * marks around the name.  Returns whether a name with a letter is
+ * left. */
+static int
+author_clean(pbuf *t)
+{
+	static const char *const labels[] = { "written by", "posted by", "by", "author" };
+	size_t a = 0, z = t->len, k;
+	while ((k = name_edge(t->p + a, z - a)) != 0)
+		a += k;
+	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+		size_t ln = strlen(labels[i]);
+		if (z - a >= ln && strncasecmp(t->p + a, labels[i], ln) == 0 &&
+		    (z - a == ln || name_edge(t->p + a + ln, z - a - ln))) {
+			a += ln;
+			break;
+		}
+	}
+	while ((k = name_edge(t->p + a, z - a)) != 0)
+		a += k;
+	while (z > a && strchr(" ,;:|-", t->p[z - 1]))
+		z--;
+	int letter = 0;
+	for (size_t i = a; i < z && !letter; i++)
+		letter = ((t->p[i] | 32) >= 'a' && (t->p[i] | 32) <= 'z') || (unsigned char)t->p[i] >= 0xc3;
+	memmove(t->p, t->p + a, z - a);
+	t->len = z - a;
+	t->p[t->len] = '\0';
+	return letter;
+}
+
 /* Offers s[0..n) as key's value from a source of rank: it replaces the
  * value held when it ranks better and is one (a date that reads, a
  * name that is no URL or handle).  Whitespace is collapsed. */
@@ -144,7 +186,7 @@ offer(meta *m, int key, int rank, const char *s, size_t n)
 		pbuf_put(t, iso, strlen(iso));
 		break;
 	case K_AUTHOR:
-		if (is_url(t->p) || t->p[0] == '@' || t->len > META_NAME_MAX)
+		if (!author_clean(t) || is_url(t->p) || t->p[0] == '@' || t->len > META_NAME_MAX)
 			return;
 		break;
 	default:

@@ -67,6 +67,12 @@ page byline '<title>A plain page title - Blog</title>' \
 expect_eq "the byline and date under the title heading" \
 	'{"title":"A plain page title","author":"Sam Writer","published":"2024-03-05","lang":"en"}' "$(meta byline)"
 
+page label '<title>Labelled</title><meta name="author" content="By Lee Writer, ">' '<p>x</p>'
+expect_eq "an author's value loses the byline label and marks around it" \
+	'{"title":"Labelled","author":"Lee Writer","lang":"en"}' "$(meta label)"
+page nolabel '<title>Empty</title><meta name="author" content="By "><meta name="author" content="12345">' '<p>x</p>'
+expect_eq "an author of a label alone, or of digits, is none" '{"title":"Empty","lang":"en"}' "$(meta nolabel)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
