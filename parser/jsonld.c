@@ -429,6 +429,7 @@ jsonld_read(const jsonld *cj, jsonld_facts *f)
 	for (size_t i = 0; i < j->nnode && !m; i++)
 		if (has_type(j->node[i], main_types))
 			m = j->node[i];
+	f->is_main = m != NULL;
 	for (size_t i = 0; i < j->nnode && !m; i++)
 		if (has_type(j->node[i], page_types))
 			m = j->node[i];

@@ -70,6 +70,7 @@ typedef struct jsonld_facts {
 	const json_t *keywords;   /* a string or an array of them */
 	pbuf author;              /* the names of people, ", " between */
 	pbuf author_org;          /* the names of organizations as author */
+	int is_main;              /* the main entity is article-like, not a WebPage */
 } jsonld_facts;
 
 void jsonld_facts_init(jsonld_facts *f);

@@ -67,6 +67,7 @@ struct meta {
 	const GumboNode *rel_author, *author_link, *time_el, *win_time;
 	const char *tw_label[2], *tw_data[2];
 	const char *app_name;
+	int article;         /* og:type article or a JSON-LD article: a headline page */
 	char host[256];      /* the site's own name in its host: "example" */
 	char maxday[DATE_MAX];
 	int order;           /* DATE_MDY or DATE_DMY */
@@ -298,6 +299,8 @@ meta_tag(meta *m, const GumboNode *n)
 		m->tw_label[low[13] - '1'] = c;
 	else if (strncmp(low, "twitter:data", 12) == 0 && (low[12] == '1' || low[12] == '2') && !low[13])
 		m->tw_data[low[12] - '1'] = c;
+	else if (strcmp(low, "og:type") == 0 && strncasecmp(c, "article", 7) == 0)
+		m->article = 1;
 	else if (strcmp(low, "apple-mobile-web-app-title") == 0 && !m->app_name)
 		m->app_name = c;
 }
@@ -853,10 +856,12 @@ choose_title(meta *m)
 	letters(ls, t->p ? t->p : "", t->len);
 	letters(lo, o->p ? o->p : "", o->len);
 	const GumboNode *head = NULL, *h1 = NULL;
+	int nh1 = 0;
+	for (int i = 0; i < m->nhead; i++)
+		if (tree_tag(m->head[i]) == GUMBO_TAG_H1 && !nh1++)
+			h1 = m->head[i];
 	for (int i = 0; i < m->nhead && !head; i++) {
 		const GumboNode *h = m->head[i];
-		if (!h1 && tree_tag(h) == GUMBO_TAG_H1)
-			h1 = h;
 		pbuf_reset(&m->tmp2);
 		ex_text(&m->tmp2, h);
 		letters(lh, m->tmp2.p ? m->tmp2.p : "", m->tmp2.len);
@@ -866,6 +871,16 @@ choose_title(meta *m)
 		     contains(lo, lh) || (lo->len >= META_TITLE_LETTERS && contains(lh, lo))) &&
 		    !site_segment(m, m->tmp2.p, m->tmp2.len))
 			head = h;
+	}
+	/* An article's only h1 is its headline, though its <title> and
+	 * og:title were written for search results. */
+	if (!head && nh1 == 1 && (m->article || m->facts.is_main)) {
+		pbuf_reset(&m->tmp2);
+		ex_text(&m->tmp2, h1);
+		letters(lh, m->tmp2.p ? m->tmp2.p : "", m->tmp2.len);
+		if (lh->len >= META_TITLE_LETTERS && m->tmp2.len <= META_BYLINE_MAX * 4 &&
+		    !site_segment(m, m->tmp2.p, m->tmp2.len))
+			head = h1;
 	}
 	if (head) {
 		pbuf_reset(t);
@@ -1011,6 +1026,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	m->rel_author = m->author_link = m->time_el = NULL;
 	m->tw_label[0] = m->tw_label[1] = m->tw_data[0] = m->tw_data[1] = NULL;
 	m->app_name = NULL;
+	m->article = 0;
 	m->order = date_order(r->lang);
 	set_host(m, url, un);
 	time_t t = (time_t)(fetched > 0 ? fetched : (double)time(NULL)) + 86400;

@@ -73,6 +73,15 @@ expect_eq "an author's value loses the byline label and marks around it" \
 page nolabel '<title>Empty</title><meta name="author" content="By "><meta name="author" content="12345">' '<p>x</p>'
 expect_eq "an author of a label alone, or of digits, is none" '{"title":"Empty","lang":"en"}' "$(meta nolabel)"
 
+page headline '<title>Search title | Site</title><meta property="og:type" content="article"><meta property="og:title" content="Search title">' \
+	'<header><h2>Site</h2></header><h1>The headline as written</h1><p>Text.</p>'
+expect_eq "an article's only h1 is its title, though <title> and og:title differ" \
+	'{"title":"The headline as written","lang":"en"}' "$(meta headline)"
+page notarticle '<title>Search title | Site</title><meta property="og:title" content="Search title">' \
+	'<h1>A slogan of the service</h1><p>Text.</p>'
+expect_eq "a page not an article keeps its <title> without the site's name" \
+	'{"title":"Search title","lang":"en"}' "$(meta notarticle)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
