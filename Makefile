@@ -30,7 +30,7 @@ LDFLAGS   += $(filter -fsanitize=%,$(OPT))
 # Libraries each program links, so fetch carries no gumbo and parse no libuv.
 LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack sqlite3 libpq zlib \
                    libcrypto libpcre2-8 libbrotlidec libzstd 2>/dev/null) -lm
-LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libxml-2.0 zlib msgpack libcrypto 2>/dev/null) -lm
+LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libpsl libxml-2.0 zlib msgpack libcrypto jansson 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
 LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq zlib libcrypto libzip 2>/dev/null) -lm
 LIBS_render   := $(shell pkg-config --libs libcurl libidn2 libuv jansson msgpack 2>/dev/null) -lm
@@ -53,10 +53,11 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(OUT)/tests/%)
 # beyond lib/.  `make` builds each as $(OUT)/tests/replay_NAME, which
 # replays the corpus and past findings in `make test`; `make fuzz` builds
 # them with libFuzzer into build/fuzz and runs each FUZZ_SECONDS.
-FUZZ_NAMES := cs page robots rec rules sel sitemap url warc
+FUZZ_NAMES := cs jsonld page robots rec rules sel sitemap url warc
 PARSE_LIB  := $(filter-out parser/main.c,$(wildcard parser/*.c))
 VALID_LIB  := $(filter-out validator/main.c,$(wildcard validator/*.c))
 FUZZ_DEPS_cs    := $(PARSE_LIB)
+FUZZ_DEPS_jsonld := parser/jsonld.c parser/date.c parser/buf.c
 FUZZ_DEPS_page  := $(PARSE_LIB)
 FUZZ_DEPS_sel   := $(PARSE_LIB)
 FUZZ_DEPS_sitemap := $(PARSE_LIB)

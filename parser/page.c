@@ -10,6 +10,7 @@
 #include "kind.h"
 #include "links.h"
 #include "markdown.h"
+#include "meta.h"
 #include "msg.h"
 #include "sitemap.h"
 #include "tm.h"
@@ -33,6 +34,7 @@ struct page {
 	pbuf main;       /* main_text */
 	md *md;          /* --markdown */
 	pbuf norm;       /* main_text normalized for its hashes */
+	meta *meta;      /* title, author, dates, jsonld, ... */
 };
 
 static const char *const page_drop_body[] = { "body", NULL };
@@ -48,6 +50,7 @@ page_new(const page_opts *opts)
 	p->sm = sitemap_new();
 	p->ct = content_new();
 	p->md = md_new();
+	p->meta = meta_new();
 	if (!p->links || !p->sm) {
 		page_free(p);
 		return NULL;
@@ -71,6 +74,7 @@ page_free(page *p)
 	sitemap_free(p->sm);
 	content_free(p->ct);
 	md_free(p->md);
+	meta_free(p->meta);
 	pbuf_free(&p->main);
 	pbuf_free(&p->norm);
 	ex_free(&p->ex);
@@ -338,8 +342,10 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	if (r->base)
 		lnk_base(p->links, r->base);
 
-	if (r->has_title)
-		rec_put_strn(b, "title", r->title.p ? r->title.p : "", r->title.len);
+	double fetched = 0;
+	rec_double(in, "fetched_at", &fetched);
+	meta_read(p->meta, g, r, url, un, fetched);
+	meta_put(p->meta, b, p->links);
 	const char *s;
 	size_t sn;
 	for (size_t i = 0; i < r->nhrefs; i++)
@@ -354,8 +360,6 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	}
 	if (r->canonical && lnk_resolve(p->links, r->canonical, &s, &sn))
 		rec_put_strn(b, "canonical", s, sn);
-	page_put_attr(p, "lang", r->lang, 0);
-	page_put_attr(p, "description", r->description, 0);
 	page_put_attr(p, "meta_robots", r->robots, 1);
 	if (!opt->no_text)
 		rec_put_strn(b, "text", r->text.p ? r->text.p : "", r->text.len);

@@ -1,0 +1,1144 @@
+#include "meta.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "date.h"
+#include "jsonld.h"
+#include "site.h"
+#include "tree.h"
+#include "xalloc.h"
+
+/* The keys read here; K_OTITLE is the metadata title (og:title, a
+ * headline), one input of `title`. */
+enum { K_OTITLE, K_AUTHOR, K_PUBLISHED, K_MODIFIED, K_SITE, K_LANG, K_DESC, K_IMAGE,
+       K_KEYWORDS, K_N };
+
+/* The order of trust: a lower rank wins, the first value met wins a
+ * tie.  Steps of 10 leave room to order the sources of one kind. */
+enum {
+	R_PAGE = -10,       /* <html lang>, <meta name=description>: as before */
+	R_JSONLD = 0,
+	R_MICRODATA = 10,
+	R_OG = 20,
+	R_TWITTER = 30,
+	R_META = 40,
+	R_TEXT = 50,        /* <time>, bylines, dates near the title */
+	R_WEAK = 60,        /* an organization as author */
+	R_NONE = 1000,
+};
+
+/* h1 and h2 looked at for the title heading, as content.c does. */
+#define META_HEADS 20
+/* Letters (meta_letters) a title heading needs, as content.c's. */
+#define META_TITLE_LETTERS 10
+/* Elements named like a byline or a date looked at, in page order. */
+#define META_NAMED 8
+/* Visible text read after the title heading, and before it, for its
+ * byline and date: bylines sit right under or over the title. */
+#define META_AFTER 600
+#define META_BEFORE 300
+/* A byline's text, and a name, longer than this is something else (an
+ * author's biography, a sentence). */
+#define META_BYLINE_MAX 160
+#define META_NAME_MAX 100
+/* Keywords written at most: a page stuffed with thousands is not
+ * described by them. */
+#define META_MAX_KEYWORDS 64
+/* Text dates before this year are not believed (years in prose);
+ * metadata's from 1900 on (a digitized work's own date). */
+#define META_TEXT_YEAR 1990
+#define META_DATA_YEAR 1900
+
+struct meta {
+	jsonld *ld;
+	jsonld_facts facts;
+	pbuf val[K_N];
+	int rank[K_N];
+	pbuf tmp, tmp2, title, win, lt, lh, sa, sb;
+	const ex_result *r;
+	const GumboNode *root;
+	const GumboNode *head[META_HEADS];
+	int nhead;
+	const GumboNode *authors[META_NAMED], *dates[META_NAMED];
+	int nauthors, ndates;
+	const GumboNode *rel_author, *author_link, *time_el, *win_time;
+	const char *tw_label[2], *tw_data[2];
+	const char *app_name;
+	int article;         /* og:type article or a JSON-LD article: a headline page */
+	char host[256];      /* the site's own name in its host: "example" */
+	char maxday[DATE_MAX];
+	int order;           /* DATE_MDY or DATE_DMY */
+};
+
+meta *
+meta_new(void)
+{
+	meta *m = xcalloc(1, sizeof *m);
+	m->ld = jsonld_new();
+	jsonld_facts_init(&m->facts);
+	for (int k = 0; k < K_N; k++)
+		pbuf_init(&m->val[k]);
+	pbuf_init(&m->tmp);
+	pbuf_init(&m->tmp2);
+	pbuf_init(&m->title);
+	pbuf_init(&m->win);
+	pbuf_init(&m->lt);
+	pbuf_init(&m->lh);
+	pbuf_init(&m->sa);
+	pbuf_init(&m->sb);
+	return m;
+}
+
+void
+meta_free(meta *m)
+{
+	if (!m)
+		return;
+	jsonld_free(m->ld);
+	jsonld_facts_free(&m->facts);
+	for (int k = 0; k < K_N; k++)
+		pbuf_free(&m->val[k]);
+	pbuf_free(&m->tmp);
+	pbuf_free(&m->tmp2);
+	pbuf_free(&m->title);
+	pbuf_free(&m->win);
+	pbuf_free(&m->lt);
+	pbuf_free(&m->lh);
+	pbuf_free(&m->sa);
+	pbuf_free(&m->sb);
+	free(m);
+}
+
+/* ---- values ---------------------------------------------------------- */
+
+/* Whether s starts with a URL's scheme: a profile link, not a name. */
+static int
+is_url(const char *s)
+{
+	return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
+}
+
+/* Whether byte c, or the no-break space at s, is a space or a mark
+ * around a name: ", USA TODAY", "By\u00a0Jane". */
+static size_t
+name_edge(const char *s, size_t n)
+{
+	if (n >= 2 && (unsigned char)s[0] == 0xc2 && (unsigned char)s[1] == 0xa0)
+		return 2;
+	return n && strchr(" ,;:|-", s[0]) ? 1 : 0;
+}
+
+/* Cleans author t in place: leaves out a leading "By" or "Author"
+ * (CMSs write the byline's label into the value) and the spaces and
+ * marks around the name.  Returns whether a name with a letter is
+ * left. */
+static int
+author_clean(pbuf *t)
+{
+	static const char *const labels[] = { "written by", "posted by", "by", "author" };
+	size_t a = 0, z = t->len, k;
+	while ((k = name_edge(t->p + a, z - a)) != 0)
+		a += k;
+	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+		size_t ln = strlen(labels[i]);
+		if (z - a >= ln && strncasecmp(t->p + a, labels[i], ln) == 0 &&
+		    (z - a == ln || name_edge(t->p + a + ln, z - a - ln))) {
+			a += ln;
+			break;
+		}
+	}
+	while ((k = name_edge(t->p + a, z - a)) != 0)
+		a += k;
+	while (z > a && strchr(" ,;:|-", t->p[z - 1]))
+		z--;
+	int letter = 0;
+	for (size_t i = a; i < z && !letter; i++)
+		letter = ((t->p[i] | 32) >= 'a' && (t->p[i] | 32) <= 'z') || (unsigned char)t->p[i] >= 0xc3;
+	memmove(t->p, t->p + a, z - a);
+	t->len = z - a;
+	t->p[t->len] = '\0';
+	return letter;
+}
+
+/* Offers s[0..n) as key's value from a source of rank: it replaces the
+ * value held when it ranks better and is one (a date that reads, a
+ * name that is no URL or handle).  Whitespace is collapsed. */
+static void
+offer(meta *m, int key, int rank, const char *s, size_t n)
+{
+	if (!s || rank >= m->rank[key])
+		return;
+	pbuf *t = &m->tmp;
+	pbuf_reset(t);
+	pbuf_text(t, s, n);
+	if (!t->len)
+		return;
+	char iso[DATE_MAX];
+	switch (key) {
+	case K_PUBLISHED:
+	case K_MODIFIED:
+		if (!date_iso(t->p, t->len, m->order, rank >= R_TEXT ? META_TEXT_YEAR : META_DATA_YEAR,
+			      iso) || strncmp(iso, m->maxday, 10) > 0)
+			return;
+		pbuf_reset(t);
+		pbuf_put(t, iso, strlen(iso));
+		break;
+	case K_AUTHOR:
+		if (!author_clean(t) || is_url(t->p) || t->p[0] == '@' || t->len > META_NAME_MAX)
+			return;
+		break;
+	default:
+		break;
+	}
+	pbuf_reset(&m->val[key]);
+	pbuf_put(&m->val[key], t->p, t->len);
+	m->rank[key] = rank;
+}
+
+static void
+offer_str(meta *m, int key, int rank, const char *s)
+{
+	if (s)
+		offer(m, key, rank, s, strlen(s));
+}
+
+/* ---- <meta> ---------------------------------------------------------- */
+
+/* <meta> names and properties (lowercase) and what they give.  Vendors'
+ * names (parsely-, sailthru., citation_ of Google Scholar) are formats
+ * many sites write, not a site's own. */
+static const struct { const char *name; int key, rank; } meta_names[] = {
+	{ "og:title", K_OTITLE, R_OG }, { "twitter:title", K_OTITLE, R_TWITTER },
+	{ "dc.title", K_OTITLE, R_META }, { "citation_title", K_OTITLE, R_META },
+	{ "author", K_AUTHOR, R_META }, { "article:author", K_AUTHOR, R_OG },
+	{ "og:article:author", K_AUTHOR, R_OG }, { "book:author", K_AUTHOR, R_OG },
+	{ "dc.creator", K_AUTHOR, R_META + 1 }, { "dcterms.creator", K_AUTHOR, R_META + 1 },
+	{ "citation_author", K_AUTHOR, R_META + 1 }, { "parsely-author", K_AUTHOR, R_META + 1 },
+	{ "sailthru.author", K_AUTHOR, R_META + 1 }, { "byl", K_AUTHOR, R_META + 2 },
+	{ "article:published_time", K_PUBLISHED, R_OG },
+	{ "og:article:published_time", K_PUBLISHED, R_OG },
+	{ "og:published_time", K_PUBLISHED, R_OG }, { "og:publish_date", K_PUBLISHED, R_OG },
+	{ "datepublished", K_PUBLISHED, R_META }, { "pubdate", K_PUBLISHED, R_META },
+	{ "publishdate", K_PUBLISHED, R_META }, { "publish_date", K_PUBLISHED, R_META },
+	{ "publish-date", K_PUBLISHED, R_META }, { "published", K_PUBLISHED, R_META },
+	{ "published-date", K_PUBLISHED, R_META }, { "published_time", K_PUBLISHED, R_META },
+	{ "article.published", K_PUBLISHED, R_META }, { "date", K_PUBLISHED, R_META + 1 },
+	{ "dc.date", K_PUBLISHED, R_META + 1 }, { "dc.date.issued", K_PUBLISHED, R_META + 1 },
+	{ "dc.date.created", K_PUBLISHED, R_META + 1 }, { "dcterms.date", K_PUBLISHED, R_META + 1 },
+	{ "dcterms.issued", K_PUBLISHED, R_META + 1 }, { "dcterms.created", K_PUBLISHED, R_META + 1 },
+	{ "citation_publication_date", K_PUBLISHED, R_META + 1 },
+	{ "citation_date", K_PUBLISHED, R_META + 1 }, { "parsely-pub-date", K_PUBLISHED, R_META + 1 },
+	{ "sailthru.date", K_PUBLISHED, R_META + 1 },
+	{ "article:modified_time", K_MODIFIED, R_OG }, { "og:updated_time", K_MODIFIED, R_OG },
+	{ "og:article:modified_time", K_MODIFIED, R_OG }, { "datemodified", K_MODIFIED, R_META },
+	{ "dcterms.modified", K_MODIFIED, R_META }, { "dc.date.modified", K_MODIFIED, R_META },
+	{ "last-modified", K_MODIFIED, R_META },
+	{ "og:site_name", K_SITE, R_OG }, { "application-name", K_SITE, R_META },
+	{ "og:locale", K_LANG, R_OG }, { "dc.language", K_LANG, R_META },
+	{ "language", K_LANG, R_META }, { "content-language", K_LANG, R_META },
+	{ "og:description", K_DESC, R_OG }, { "twitter:description", K_DESC, R_TWITTER },
+	{ "dc.description", K_DESC, R_META },
+	{ "og:image", K_IMAGE, R_OG }, { "og:image:url", K_IMAGE, R_OG },
+	{ "og:image:secure_url", K_IMAGE, R_OG }, { "twitter:image", K_IMAGE, R_TWITTER },
+	{ "twitter:image:src", K_IMAGE, R_TWITTER },
+	{ "keywords", K_KEYWORDS, R_META }, { "news_keywords", K_KEYWORDS, R_META + 1 },
+};
+
+/* Appends s to key's value, a comma between: article:tag is one <meta>
+ * a tag. */
+static void
+append_list(meta *m, int key, int rank, const char *s)
+{
+	if (rank > m->rank[key])
+		return;
+	if (rank < m->rank[key])
+		pbuf_reset(&m->val[key]);
+	if (m->val[key].len)
+		pbuf_put(&m->val[key], ",", 1);
+	pbuf_text(&m->val[key], s, strlen(s));
+	m->rank[key] = rank;
+}
+
+static void
+meta_tag(meta *m, const GumboNode *n)
+{
+	const char *c = tree_attr(n, "content");
+	if (!c)
+		return;
+	const char *k = tree_attr(n, "property");
+	if (!k)
+		k = tree_attr(n, "name");
+	if (!k)
+		k = tree_attr(n, "itemprop");
+	if (!k)
+		k = tree_attr(n, "http-equiv");
+	if (!k)
+		return;
+	char low[64];
+	size_t i = 0;
+	while (pbuf_isspace((unsigned char)*k))
+		k++;
+	for (; k[i] && i < sizeof low - 1; i++)
+		low[i] = (char)(k[i] >= 'A' && k[i] <= 'Z' ? k[i] + 32 : k[i]);
+	if (k[i])
+		return;
+	low[i] = '\0';
+	/* An itemprop <meta> is microdata: <meta itemprop="datePublished">. */
+	int micro = !tree_attr(n, "property") && !tree_attr(n, "name");
+	for (size_t j = 0; j < sizeof meta_names / sizeof meta_names[0]; j++)
+		if (strcmp(low, meta_names[j].name) == 0) {
+			offer_str(m, meta_names[j].key, micro ? R_MICRODATA : meta_names[j].rank, c);
+			return;
+		}
+	if (strcmp(low, "article:tag") == 0)
+		append_list(m, K_KEYWORDS, R_OG, c);
+	else if (strncmp(low, "twitter:label", 13) == 0 && (low[13] == '1' || low[13] == '2') && !low[14])
+		m->tw_label[low[13] - '1'] = c;
+	else if (strncmp(low, "twitter:data", 12) == 0 && (low[12] == '1' || low[12] == '2') && !low[13])
+		m->tw_data[low[12] - '1'] = c;
+	else if (strcmp(low, "og:type") == 0 && strncasecmp(c, "article", 7) == 0)
+		m->article = 1;
+	else if (strcmp(low, "apple-mobile-web-app-title") == 0 && !m->app_name)
+		m->app_name = c;
+}
+
+/* ---- microdata ------------------------------------------------------- */
+
+/* Whether the token list v (an itemprop, a rel) holds word w. */
+static int
+has_token(const char *v, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = v; (p = strcasestr(p, w)) != NULL; p += n)
+		if ((p == v || pbuf_isspace((unsigned char)p[-1])) &&
+		    (p[n] == '\0' || pbuf_isspace((unsigned char)p[n])))
+			return 1;
+	return 0;
+}
+
+/* The value of microdata property element n: its content or datetime
+ * attribute, else its text (into m->tmp2). */
+static const char *
+micro_value(meta *m, const GumboNode *n)
+{
+	const char *v = tree_attr(n, "content");
+	if (!v && tree_tag(n) == GUMBO_TAG_TIME)
+		v = tree_attr(n, "datetime");
+	if (v)
+		return v;
+	pbuf_reset(&m->tmp2);
+	ex_text(&m->tmp2, n);
+	return m->tmp2.p ? m->tmp2.p : "";
+}
+
+/* The name in author element n: an itemscope's itemprop=name (within
+ * its first nodes), else its own value. */
+static const char *
+micro_author(meta *m, const GumboNode *n)
+{
+	if (tree_attr(n, "itemscope")) {
+		int seen = 0;
+		for (const GumboNode *k = tree_next(n, n); k && seen < 64; k = tree_next(k, n), seen++) {
+			const char *ip;
+			if (tree_is_element(k) && (ip = tree_attr(k, "itemprop")) && has_token(ip, "name"))
+				return micro_value(m, k);
+		}
+	}
+	return micro_value(m, n);
+}
+
+static void
+microdata(meta *m, const GumboNode *n, const char *ip)
+{
+	if (has_token(ip, "author") || has_token(ip, "creator")) {
+		if (m->rank[K_AUTHOR] > R_MICRODATA)
+			offer_str(m, K_AUTHOR, R_MICRODATA, micro_author(m, n));
+	} else if (has_token(ip, "datePublished") || has_token(ip, "dateCreated")) {
+		offer_str(m, K_PUBLISHED, R_MICRODATA, micro_value(m, n));
+	} else if (has_token(ip, "dateModified")) {
+		offer_str(m, K_MODIFIED, R_MICRODATA, micro_value(m, n));
+	} else if (has_token(ip, "headline")) {
+		offer_str(m, K_OTITLE, R_MICRODATA, micro_value(m, n));
+	}
+}
+
+/* ---- the walk -------------------------------------------------------- */
+
+/* What a class or id names: a byline ("author", "byline", "posted-by",
+ * "username"), a date ("date", "publish", "posted", "updated",
+ * "timestamp"), both or neither.  One pass, as every element's class
+ * comes here. */
+enum { NAMED_AUTHOR = 1, NAMED_DATE = 2 };
+
+static int
+named(const char *v)
+{
+	static const struct { const char *w; int kind; } words[] = {
+		{ "author", NAMED_AUTHOR }, { "byline", NAMED_AUTHOR },
+		{ "posted-by", NAMED_AUTHOR | NAMED_DATE }, { "username", NAMED_AUTHOR },
+		{ "date", NAMED_DATE }, { "publish", NAMED_DATE }, { "posted", NAMED_DATE },
+		{ "updated", NAMED_DATE }, { "timestamp", NAMED_DATE },
+	};
+	int kind = 0;
+	for (; *v; v++) {
+		unsigned char c = (unsigned char)*v;
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c + 32);
+		if (c != 'a' && c != 'b' && c != 'p' && c != 'u' && c != 'd' && c != 't')
+			continue;
+		for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+			if ((unsigned char)words[i].w[0] == c &&
+			    strncasecmp(v, words[i].w, strlen(words[i].w)) == 0)
+				kind |= words[i].kind;
+	}
+	return kind;
+}
+
+/* Whether the ld+json type attribute t names JSON-LD. */
+static int
+is_ld_type(const char *t)
+{
+	while (pbuf_isspace((unsigned char)*t))
+		t++;
+	return strncasecmp(t, "application/ld+json", 19) == 0;
+}
+
+static void
+element(meta *m, const GumboNode *n)
+{
+	const char *v;
+	switch (tree_tag(n)) {
+	case GUMBO_TAG_META:
+		meta_tag(m, n);
+		return;
+	case GUMBO_TAG_SCRIPT: {
+		const GumboNode *t = tree_kid(n, 0);
+		if ((v = tree_attr(n, "type")) && is_ld_type(v) && t && t->type == GUMBO_NODE_TEXT)
+			jsonld_add(m->ld, t->v.text.text, strlen(t->v.text.text));
+		return;
+	}
+	case GUMBO_TAG_H1:
+	case GUMBO_TAG_H2:
+		if (m->nhead < META_HEADS)
+			m->head[m->nhead++] = n;
+		break;
+	case GUMBO_TAG_TIME:
+		if (!m->time_el && tree_attr(n, "datetime"))
+			m->time_el = n;
+		break;
+	case GUMBO_TAG_A:
+		if (!m->author_link && (v = tree_attr(n, "href")) && strstr(v, "/author"))
+			m->author_link = n;
+		if (!m->rel_author && (v = tree_attr(n, "rel")) && has_token(v, "author"))
+			m->rel_author = n;
+		break;
+	default:
+		break;
+	}
+	if ((v = tree_attr(n, "itemprop")) != NULL)
+		microdata(m, n, v);
+	const char *cls = tree_attr(n, "class"), *id = tree_attr(n, "id");
+	if ((cls || id) && (m->nauthors < META_NAMED || m->ndates < META_NAMED)) {
+		int kind = (cls ? named(cls) : 0) | (id ? named(id) : 0);
+		if (m->nauthors < META_NAMED && (kind & NAMED_AUTHOR))
+			m->authors[m->nauthors++] = n;
+		if (m->ndates < META_NAMED && (kind & NAMED_DATE))
+			m->dates[m->ndates++] = n;
+	}
+}
+
+/* ---- the page's text near its title ---------------------------------- */
+
+/* The letters of s[0..n) into b (reset first): ASCII letters lowercased
+ * and digits, other scripts' bytes as they are; spaces, punctuation,
+ * and the Latin-1 and general punctuation blocks (quotes, dashes, the
+ * no-break space) left out.  Two titles that differ only there match. */
+static void
+letters(pbuf *b, const char *s, size_t n)
+{
+	pbuf_reset(b);
+	pbuf_reserve(b, n);
+	const unsigned char *u = (const unsigned char *)s;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = u[i];
+		if (c < 0x80) {
+			if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))
+				b->p[k++] = (char)c;
+			else if (c >= 'A' && c <= 'Z')
+				b->p[k++] = (char)(c + 32);
+		} else if (c == 0xc2 && i + 1 < n && u[i + 1] >= 0xa0) {
+			i++;
+		} else if (c == 0xe2 && i + 2 < n && u[i + 1] == 0x80) {
+			i += 2;
+		} else {
+			b->p[k++] = (char)c;
+		}
+	}
+	b->len = k;
+	b->p[k] = '\0';
+}
+
+static int
+contains(const pbuf *hay, const pbuf *needle)
+{
+	return needle->len && needle->len <= hay->len &&
+	       memmem(hay->p, hay->len, needle->p, needle->len) != NULL;
+}
+
+/* Ends the line of m->win at a block's edge: bylines and dates are
+ * lines of their own. */
+static void
+win_break(pbuf *w)
+{
+	if (w->len && w->p[w->len - 1] != '\n') {
+		pbuf_put(w, "\n", 1);
+		w->space = 0;
+	}
+}
+
+/* Whether element n hides its text, or is a heading of another part. */
+static int
+win_skip(const GumboNode *n)
+{
+	return ex_is_hidden(n) || tree_tag(n) == GUMBO_TAG_SVG || tree_tag(n) == GUMBO_TAG_SELECT ||
+	       tree_tag(n) == GUMBO_TAG_BUTTON;
+}
+
+/* The nearest element holding text node n that is not inline: text of
+ * two blocks is on two lines. */
+static const GumboNode *
+block_of(const GumboNode *n)
+{
+	for (n = n->parent; n && tree_is_element(n) && ex_is_inline(tree_tag(n)); n = n->parent)
+		;
+	return n;
+}
+
+/* The page's visible text from heading h on, META_AFTER bytes, lines at
+ * block edges, into m->win; the first <time datetime> on the way is
+ * m->win_time. */
+static void
+win_after(meta *m, const GumboNode *h)
+{
+	pbuf *w = &m->win;
+	pbuf_reset(w);
+	m->win_time = NULL;
+	const GumboNode *block = NULL;
+	for (const GumboNode *n = h; n && w->len < META_AFTER; ) {
+		if (tree_is_element(n)) {
+			if (win_skip(n)) {
+				n = tree_after(n, m->root);
+				continue;
+			}
+			if (!m->win_time && tree_tag(n) == GUMBO_TAG_TIME && tree_attr(n, "datetime"))
+				m->win_time = n;
+		} else if (n->type == GUMBO_NODE_TEXT) {
+			const GumboNode *b = block_of(n);
+			if (b != block)
+				win_break(w);
+			block = b;
+			pbuf_text(w, n->v.text.text, strlen(n->v.text.text));
+		}
+		n = tree_next(n, m->root);
+	}
+}
+
+/* The node before n in document order (its previous sibling's last
+ * descendant, else its parent), or NULL at the document. */
+static const GumboNode *
+prev_node(const GumboNode *n)
+{
+	const GumboNode *p = n->parent;
+	if (!p)
+		return NULL;
+	if (n->index_within_parent == 0)
+		return p->type == GUMBO_NODE_DOCUMENT ? NULL : p;
+	const GumboNode *s = tree_kid(p, n->index_within_parent - 1);
+	for (const GumboVector *v; (v = tree_children(s)) != NULL && v->length; )
+		s = v->data[v->length - 1];
+	return s;
+}
+
+/* The visible text before heading h, back to META_BEFORE bytes, into
+ * m->win (reset first), in page order, lines at block edges. */
+static void
+win_before(meta *m, const GumboNode *h)
+{
+	enum { PIECES = 64 };
+	const GumboNode *piece[PIECES];
+	int np = 0;
+	size_t got = 0;
+	for (const GumboNode *n = prev_node(h); n && np < PIECES && got < META_BEFORE;
+	     n = prev_node(n)) {
+		if (n->type != GUMBO_NODE_TEXT || !n->parent || !tree_is_element(n->parent) ||
+		    win_skip(n->parent))
+			continue;
+		piece[np++] = n;
+		got += strlen(n->v.text.text);
+	}
+	pbuf *w = &m->win;
+	pbuf_reset(w);
+	const GumboNode *block = NULL;
+	for (int i = np - 1; i >= 0; i--) {
+		const GumboNode *b = block_of(piece[i]);
+		if (b != block)
+			win_break(w);
+		block = b;
+		pbuf_text(w, piece[i]->v.text.text, strlen(piece[i]->v.text.text));
+	}
+}
+
+/* Words that say a date is the last update, not the first
+ * publication, when they come right before it. */
+static int
+updated_label(const char *s, size_t at)
+{
+	static const char *const words[] = {
+		"updated", "modified", "update", "revised", "aktualisiert", "actualizado",
+		"mis à jour", "atualizado", "bijgewerkt", "aggiornato",
+	};
+	size_t from = at > 32 ? at - 32 : 0;
+	/* Only the words on the date's own line. */
+	for (size_t i = at; i > from; i--)
+		if (s[i - 1] == '\n') {
+			from = i;
+			break;
+		}
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		size_t n = strlen(words[i]);
+		for (size_t j = from; j + n <= at; j++)
+			if (strncasecmp(s + j, words[i], n) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+/* Offers the dates of text s[0..n): the first as published, or as
+ * modified when labelled so (and then the next as published); last:
+ * the last date instead of the first (text before the title). */
+static void
+text_dates(meta *m, const char *s, size_t n, int rank, int last)
+{
+	char iso[DATE_MAX], pub[DATE_MAX] = "", mod[DATE_MAX] = "";
+	size_t at, len, i = 0;
+	/* Nothing found here could win: spare the reading. */
+	if (rank >= m->rank[K_PUBLISHED] && rank >= m->rank[K_MODIFIED])
+		return;
+	while (i < n && date_find(s + i, n - i, m->order, META_TEXT_YEAR, iso, &at, &len)) {
+		if (updated_label(s, i + at)) {
+			if (!*mod || last)
+				memcpy(mod, iso, DATE_MAX);
+		} else if (!*pub || last) {
+			memcpy(pub, iso, DATE_MAX);
+		}
+		if (*pub && !last)
+			break;
+		i += at + len;
+	}
+	if (*pub)
+		offer_str(m, K_PUBLISHED, rank, pub);
+	if (*mod)
+		offer_str(m, K_MODIFIED, rank, mod);
+}
+
+static int
+is_upper_start(const unsigned char *p)
+{
+	return (*p >= 'A' && *p <= 'Z') || *p >= 0xc3;
+}
+
+/* Lowercase words a name may hold: van der Berg, da Silva, bin Ali. */
+static int
+particle(const char *p, size_t n)
+{
+	static const char *const w[] = { "van", "von", "der", "den", "de", "da", "di", "du", "la",
+					 "le", "del", "dos", "bin", "al", "ter", "ten" };
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (strlen(w[i]) == n && strncmp(p, w[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Capitalized words that end a byline's name: what follows it on the
+ * line ("Jane Doe Updated March 5"). */
+static int
+stop_word(const char *p, size_t n)
+{
+	static const char *const w[] = {
+		"updated", "published", "posted", "last", "reviewed", "edited", "fact", "medically",
+		"on", "in", "at", "read", "share", "follow", "photo", "photos", "comments", "comment",
+		"min", "views", "reply", "replies", "the",
+	};
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (strlen(w[i]) == n && strncasecmp(p, w[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Reads a name from s[0..n): capitalized words (and a name's
+ * particles), several joined by "and", "&" or ","; stops at the line's
+ * end, a date, a digit, a lowercase or stop word, a word ending a
+ * sentence, or other punctuation.  Puts it into out (reset first);
+ * returns whether it holds a name. */
+static int
+read_name(const char *s, size_t n, int order, pbuf *out)
+{
+	pbuf_reset(out);
+	char iso[DATE_MAX];
+	size_t at, dl;
+	if (date_find(s, n, order, META_TEXT_YEAR, iso, &at, &dl))
+		n = at;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, end = 0;
+	int words = 0;
+	for (;;) {
+		while (i < n && (u[i] == ' ' || u[i] == '\t'))
+			i++;
+		size_t w0 = i;
+		while (i < n && !pbuf_isspace(u[i]) && u[i] != ',' && u[i] != '|' && u[i] != '(' &&
+		       u[i] != ')' && u[i] != ':' && u[i] != ';' && u[i] != '/')
+			i++;
+		size_t wn = i - w0;
+		if (!wn)
+			break;
+		const char *w = s + w0;
+		if (words && ((wn == 3 && strncmp(w, "and", 3) == 0) || (wn == 1 && *w == '&')))
+			continue;   /* a name must follow, or end stays */
+		int ok = (is_upper_start(u + w0) || (words && particle(w, wn))) && !stop_word(w, wn);
+		for (size_t k = 0; k < wn && ok; k++)
+			ok = !(u[w0 + k] >= '0' && u[w0 + k] <= '9');
+		if (!ok || words >= 12)
+			break;
+		words++;
+		end = i;
+		/* "Doe." ends a sentence; "J." is an initial. */
+		if (wn > 2 && w[wn - 1] == '.')
+			break;
+		/* "Jane Doe, Mary Roe": a comma followed by another name. */
+		if (i < n && u[i] == ',' && i + 2 < n && u[i + 1] == ' ' && is_upper_start(u + i + 2))
+			i++;
+	}
+	if (!words)
+		return 0;
+	while (end && (s[end - 1] == '.' || s[end - 1] == '-'))
+		end--;
+	pbuf_text(out, s, end);
+	return out->len >= 2 && out->len <= META_NAME_MAX;
+}
+
+/* The name after "By" (or "Author:") in text s[0..n), into out. */
+static int
+by_name(const char *s, size_t n, int order, pbuf *out)
+{
+	static const char *const labels[] = { "by ", "author: ", "authors: ", "written by ",
+					      "von ", "por ", "par ", "autor: ", "auteur : " };
+	for (size_t i = 0; i < n; i++) {
+		if (i && !(pbuf_isspace((unsigned char)s[i - 1]) || s[i - 1] == '|' || s[i - 1] == '\n'))
+			continue;
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c + 32);
+		for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++) {
+			if ((unsigned char)labels[k][0] != c)
+				continue;
+			size_t ln = strlen(labels[k]);
+			if (i + ln <= n && strncasecmp(s + i, labels[k], ln) == 0 &&
+			    read_name(s + i + ln, n - i - ln, order, out))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The author in a byline element's text t: after its "By", else the
+ * whole text when it is a name. */
+static int
+byline(const pbuf *t, int order, pbuf *out)
+{
+	if (!t->len || t->len > META_BYLINE_MAX)
+		return 0;
+	if (by_name(t->p, t->len, order, out))
+		return 1;
+	return read_name(t->p, t->len, order, out) && out->len * 10 >= t->len * 6;
+}
+
+/* ---- the title ------------------------------------------------------- */
+
+/* Separators between a title and a site's name or section. */
+static size_t
+title_sep(const char *s, size_t n, size_t i)
+{
+	static const char *const seps[] = {
+		" | ", " - ", " \xe2\x80\x93 ", " \xe2\x80\x94 ", " \xc2\xb7 ", " \xe2\x80\xa2 ",
+		" :: ", " \xc2\xbb ", " / ", " ~ ", "|",
+	};
+	for (size_t k = 0; k < sizeof seps / sizeof seps[0]; k++) {
+		size_t m = strlen(seps[k]);
+		if (i + m <= n && memcmp(s + i, seps[k], m) == 0)
+			return m;
+	}
+	return 0;
+}
+
+/* Whether segment s[0..n) of a title is the site's name: its letters
+ * are one of the site's names, hold one (with a few letters more: "The
+ * Motley Fool" for fool.com) or are held in one. */
+static int
+site_segment(meta *m, const char *s, size_t n)
+{
+	pbuf *seg = &m->sa, *name = &m->sb;
+	letters(seg, s, n);
+	if (!seg->len)
+		return 1;
+	const char *names[] = { m->val[K_SITE].p, m->app_name, m->facts.site_name, m->host };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (!names[i] || !*names[i])
+			continue;
+		letters(name, names[i], strlen(names[i]));
+		if (!name->len)
+			continue;
+		if (name->len == seg->len ? memcmp(name->p, seg->p, seg->len) == 0
+		    : name->len > seg->len ? seg->len >= 3 && contains(name, seg)
+		    : name->len >= 4 && seg->len <= name->len + 12 && contains(seg, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* The title t[0..n) without the site's name at its end or start, into
+ * out. */
+static void
+strip_site(meta *m, const char *t, size_t n, pbuf *out)
+{
+	/* Segment bounds: [start[i], end[i]). */
+	enum { SEGS = 16 };
+	size_t start[SEGS], end[SEGS];
+	int ns = 0;
+	start[0] = 0;
+	for (size_t i = 0; i < n && ns < SEGS - 1; i++) {
+		size_t k = title_sep(t, n, i);
+		if (k) {
+			end[ns++] = i;
+			start[ns] = i + k;
+			i += k - 1;
+		}
+	}
+	end[ns++] = n;
+	int a = 0, z = ns - 1;
+	while (z > a && site_segment(m, t + start[z], end[z] - start[z]))
+		z--;
+	while (a < z && site_segment(m, t + start[a], end[a] - start[a]))
+		a++;
+	pbuf_reset(out);
+	pbuf_text(out, t + start[a], end[z] - start[a]);
+}
+
+/* Chooses `title` into m->title: the title heading (an h1 or h2 that
+ * names the page after its <title> or metadata title); else the
+ * metadata title when the <title> is it plus a site's name; else the
+ * <title> without the site's name; else the metadata title.  Returns
+ * the heading, or the first h1, or NULL: where the byline is looked
+ * for. */
+static const GumboNode *
+choose_title(meta *m)
+{
+	const ex_result *r = m->r;
+	pbuf *t = &m->title, *lt = &m->lt, *lh = &m->lh, *ls = &m->win, *lo = &m->tmp;
+	const char *ts = r->has_title && r->title.p ? r->title.p : "";
+	size_t tn = r->has_title ? r->title.len : 0;
+	const pbuf *o = &m->val[K_OTITLE];
+	strip_site(m, ts, tn, t);
+	letters(lt, ts, tn);
+	letters(ls, t->p ? t->p : "", t->len);
+	letters(lo, o->p ? o->p : "", o->len);
+	const GumboNode *head = NULL, *h1 = NULL;
+	int nh1 = 0;
+	for (int i = 0; i < m->nhead; i++)
+		if (tree_tag(m->head[i]) == GUMBO_TAG_H1 && !nh1++)
+			h1 = m->head[i];
+	for (int i = 0; i < m->nhead && !head; i++) {
+		const GumboNode *h = m->head[i];
+		pbuf_reset(&m->tmp2);
+		ex_text(&m->tmp2, h);
+		letters(lh, m->tmp2.p ? m->tmp2.p : "", m->tmp2.len);
+		if (lh->len < META_TITLE_LETTERS || m->tmp2.len > META_BYLINE_MAX * 4)
+			continue;
+		if ((contains(lt, lh) || (ls->len >= META_TITLE_LETTERS && contains(lh, ls)) ||
+		     contains(lo, lh) || (lo->len >= META_TITLE_LETTERS && contains(lh, lo))) &&
+		    !site_segment(m, m->tmp2.p, m->tmp2.len))
+			head = h;
+	}
+	/* An article's only h1 is its headline, though its <title> and
+	 * og:title were written for search results. */
+	if (!head && nh1 == 1 && (m->article || m->facts.is_main)) {
+		pbuf_reset(&m->tmp2);
+		ex_text(&m->tmp2, h1);
+		letters(lh, m->tmp2.p ? m->tmp2.p : "", m->tmp2.len);
+		if (lh->len >= META_TITLE_LETTERS && m->tmp2.len <= META_BYLINE_MAX * 4 &&
+		    !site_segment(m, m->tmp2.p, m->tmp2.len))
+			head = h1;
+	}
+	if (head) {
+		pbuf_reset(t);
+		pbuf_put(t, m->tmp2.p, m->tmp2.len);
+	} else if (lo->len && lo->len < lt->len && contains(lt, lo)) {
+		pbuf_reset(t);
+		pbuf_put(t, o->p, o->len);
+	} else if (!t->len && o->len) {
+		pbuf_put(t, o->p, o->len);
+	}
+	return head ? head : h1;
+}
+
+/* ---- reading a page -------------------------------------------------- */
+
+/* Sets m->host to the name a site gives itself in its host name: the
+ * registrable domain's first label ("nytimes" for www.nytimes.com). */
+static void
+set_host(meta *m, const char *url, size_t un)
+{
+	m->host[0] = '\0';
+	if (!url)
+		return;
+	const char *p = memmem(url, un, "://", 3);
+	if (!p)
+		return;
+	p += 3;
+	size_t i = 0;
+	char host[sizeof m->host];
+	while (p + i < url + un && i < sizeof host - 1 && p[i] != '/' && p[i] != ':' && p[i] != '?' &&
+	       p[i] != '#') {
+		host[i] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
+		i++;
+	}
+	host[i] = '\0';
+	const char *site = site_of(host);
+	size_t k = strcspn(site, ".");
+	if (k < sizeof m->host) {
+		memcpy(m->host, site, k);
+		m->host[k] = '\0';
+	}
+}
+
+/* DATE_MDY for US English (and pages that do not say), else DATE_DMY. */
+static int
+date_order(const char *lang)
+{
+	if (!lang)
+		return DATE_MDY;
+	while (pbuf_isspace((unsigned char)*lang))
+		lang++;
+	if (strncasecmp(lang, "en", 2) != 0)
+		return *lang ? DATE_DMY : DATE_MDY;
+	return lang[2] == '\0' || strncasecmp(lang + 2, "-us", 3) == 0 ? DATE_MDY : DATE_DMY;
+}
+
+/* Offers the JSON-LD facts. */
+static void
+from_jsonld(meta *m)
+{
+	jsonld_facts *f = &m->facts;
+	jsonld_read(m->ld, f);
+	offer_str(m, K_OTITLE, R_JSONLD, f->title);
+	offer_str(m, K_DESC, R_JSONLD, f->description);
+	offer_str(m, K_PUBLISHED, R_JSONLD, f->published);
+	offer_str(m, K_MODIFIED, R_JSONLD, f->modified);
+	offer_str(m, K_IMAGE, R_JSONLD, f->image);
+	offer_str(m, K_SITE, R_JSONLD, f->site_name);
+	offer_str(m, K_LANG, R_JSONLD, f->lang);
+	if (f->author.len)
+		offer(m, K_AUTHOR, R_JSONLD, f->author.p, f->author.len);
+	if (f->author_org.len)
+		offer(m, K_AUTHOR, R_WEAK, f->author_org.p, f->author_org.len);
+	if (json_is_string(f->keywords)) {
+		offer_str(m, K_KEYWORDS, R_JSONLD, json_string_value(f->keywords));
+	} else if (json_is_array(f->keywords)) {
+		size_t i;
+		const json_t *e;
+		json_array_foreach(f->keywords, i, e)
+			if (json_is_string(e))
+				append_list(m, K_KEYWORDS, R_JSONLD, json_string_value(e));
+	}
+}
+
+/* Offers what the page's own text says: the byline and date near the
+ * title heading h, elements named like bylines and dates, <time>. */
+static void
+from_text(meta *m, const GumboNode *h)
+{
+	pbuf *name = &m->tmp2;
+	if (m->rel_author) {
+		pbuf_reset(&m->win);
+		ex_text(&m->win, m->rel_author);
+		if (byline(&m->win, m->order, name))
+			offer(m, K_AUTHOR, R_TEXT, name->p, name->len);
+	}
+	if (h) {
+		win_after(m, h);
+		if (by_name(m->win.p, m->win.len, m->order, name))
+			offer(m, K_AUTHOR, R_TEXT + 1, name->p, name->len);
+		if (m->win_time)
+			offer_str(m, K_PUBLISHED, R_TEXT + 1, tree_attr(m->win_time, "datetime"));
+		text_dates(m, m->win.p, m->win.len, R_TEXT + 2, 0);
+		win_before(m, h);
+		if (by_name(m->win.p, m->win.len, m->order, name))
+			offer(m, K_AUTHOR, R_TEXT + 2, name->p, name->len);
+		text_dates(m, m->win.p, m->win.len, R_TEXT + 3, 1);
+	}
+	if (m->author_link) {
+		pbuf_reset(&m->win);
+		ex_text(&m->win, m->author_link);
+		if (byline(&m->win, m->order, name))
+			offer(m, K_AUTHOR, R_TEXT + 3, name->p, name->len);
+	}
+	for (int i = 0; i < m->nauthors && m->rank[K_AUTHOR] > R_TEXT + 4; i++) {
+		pbuf_reset(&m->win);
+		ex_text(&m->win, m->authors[i]);
+		if (byline(&m->win, m->order, name))
+			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
+	}
+	if (m->time_el)
+		offer_str(m, K_PUBLISHED, R_TEXT + 4, tree_attr(m->time_el, "datetime"));
+	for (int i = 0; i < m->ndates && m->rank[K_PUBLISHED] > R_TEXT + 5; i++) {
+		pbuf_reset(&m->win);
+		ex_text(&m->win, m->dates[i]);
+		if (m->win.len <= META_BYLINE_MAX)
+			text_dates(m, m->win.p, m->win.len, R_TEXT + 5, 0);
+	}
+}
+
+void
+meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, size_t un,
+	  double fetched)
+{
+	m->r = r;
+	m->root = out->document;
+	for (int k = 0; k < K_N; k++) {
+		pbuf_reset(&m->val[k]);
+		m->rank[k] = R_NONE;
+	}
+	jsonld_reset(m->ld);
+	m->nhead = m->nauthors = m->ndates = 0;
+	m->rel_author = m->author_link = m->time_el = NULL;
+	m->tw_label[0] = m->tw_label[1] = m->tw_data[0] = m->tw_data[1] = NULL;
+	m->app_name = NULL;
+	m->article = 0;
+	m->order = date_order(r->lang);
+	set_host(m, url, un);
+	time_t t = (time_t)(fetched > 0 ? fetched : (double)time(NULL)) + 86400;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(m->maxday, sizeof m->maxday, "%Y-%m-%d", &tm);
+
+	offer_str(m, K_LANG, R_PAGE, r->lang);
+	offer_str(m, K_DESC, R_PAGE, r->description);
+	for (const GumboNode *n = out->document; n; ) {
+		if (tree_is_element(n)) {
+			element(m, n);
+			/* Nothing of ours is inside scripts and styles. */
+			if (tree_tag(n) == GUMBO_TAG_SCRIPT || tree_tag(n) == GUMBO_TAG_STYLE) {
+				n = tree_after(n, out->document);
+				continue;
+			}
+		}
+		n = tree_next(n, out->document);
+	}
+	from_jsonld(m);
+	/* Yoast's "Written by" card. */
+	for (int i = 0; i < 2; i++)
+		if (m->tw_label[i] && m->tw_data[i] &&
+		    (strcasestr(m->tw_label[i], "written by") || strcasestr(m->tw_label[i], "author")))
+			offer_str(m, K_AUTHOR, R_TWITTER, m->tw_data[i]);
+	const GumboNode *h = choose_title(m);
+	from_text(m, h);
+	/* A date in the URL's path (/2024/03/05/) is the site's own. */
+	const char *path = url ? memmem(url, un, "://", 3) : NULL;
+	char iso[DATE_MAX];
+	size_t at, dl;
+	if (path && date_find(path + 3, un - (size_t)(path + 3 - url), DATE_MDY, META_TEXT_YEAR, iso, &at, &dl))
+		offer_str(m, K_PUBLISHED, R_WEAK, iso);
+	/* A page that gives only its update's date is known by that date. */
+	if (m->rank[K_PUBLISHED] == R_NONE && m->val[K_MODIFIED].len)
+		offer(m, K_PUBLISHED, R_WEAK, m->val[K_MODIFIED].p, m->val[K_MODIFIED].len);
+	/* og:locale is en_US where a language tag is en-US. */
+	pbuf *l = &m->val[K_LANG];
+	for (size_t i = 0; i < l->len; i++)
+		if (l->p[i] == '_')
+			l->p[i] = '-';
+}
+
+/* ---- writing --------------------------------------------------------- */
+
+static void
+put_val(meta *m, rec_build *b, const char *key, int k)
+{
+	if (m->val[k].len)
+		rec_put_strn(b, key, m->val[k].p, m->val[k].len);
+}
+
+/* Puts `keywords`: the list split at commas, trimmed, each once (ASCII
+ * case aside), at most META_MAX_KEYWORDS. */
+static void
+put_keywords(meta *m, rec_build *b)
+{
+	const pbuf *v = &m->val[K_KEYWORDS];
+	if (!v->len)
+		return;
+	const char *at[META_MAX_KEYWORDS];
+	size_t len[META_MAX_KEYWORDS];
+	int nk = 0;
+	for (size_t i = 0; i < v->len && nk < META_MAX_KEYWORDS; ) {
+		size_t j = i;
+		while (j < v->len && v->p[j] != ',')
+			j++;
+		size_t a = i, z = j;
+		while (a < z && pbuf_isspace((unsigned char)v->p[a]))
+			a++;
+		while (z > a && pbuf_isspace((unsigned char)v->p[z - 1]))
+			z--;
+		int dup = z == a;
+		for (int k = 0; k < nk && !dup; k++)
+			dup = len[k] == z - a && strncasecmp(at[k], v->p + a, z - a) == 0;
+		if (!dup) {
+			at[nk] = v->p + a;
+			len[nk++] = z - a;
+		}
+		i = j + 1;
+	}
+	if (!nk)
+		return;
+	msgpack_packer *pk = rec_key(b, "keywords");
+	msgpack_pack_array(pk, (uint32_t)nk);
+	for (int k = 0; k < nk; k++) {
+		msgpack_pack_str(pk, len[k]);
+		msgpack_pack_str_body(pk, at[k], len[k]);
+	}
+}
+
+void
+meta_put(meta *m, rec_build *b, lnk *links)
+{
+	if (m->title.len || m->r->has_title)
+		rec_put_strn(b, "title", m->title.p ? m->title.p : "", m->title.len);
+	put_val(m, b, "lang", K_LANG);
+	put_val(m, b, "description", K_DESC);
+	put_val(m, b, "author", K_AUTHOR);
+	put_val(m, b, "published", K_PUBLISHED);
+	put_val(m, b, "modified", K_MODIFIED);
+	put_val(m, b, "site_name", K_SITE);
+	const char *s;
+	size_t sn;
+	if (m->val[K_IMAGE].len && lnk_resolve(links, m->val[K_IMAGE].p, &s, &sn))
+		rec_put_strn(b, "image", s, sn);
+	put_keywords(m, b);
+	if (jsonld_count(m->ld)) {
+		msgpack_packer *pk = rec_key(b, "jsonld");
+		jsonld_pack(m->ld, pk);
+	}
+	if (jsonld_skipped(m->ld))
+		rec_put_int(b, "jsonld_skipped", jsonld_skipped(m->ld));
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# parse's page metadata (parser/meta.c, parser/jsonld.c): title, author,
+# published, modified, site_name, lang, description, image and keywords
+# from JSON-LD (an Article, a @graph, an array, a Product, a forum
+# post), OpenGraph, <meta> names, microdata and the page's byline, in
+# docs/parse.md's order of trust; `jsonld` keeps the objects as they
+# are; malformed, too deep and too large blocks are skipped and counted.
+. "${TESTS:-$(dirname "$0")}/lib.sh"
+P=$BIN/parse
+BASE=http://example.com/news/story.html
+KEYS='{title, author, published, modified, site_name, lang, description, image, keywords, jsonld_skipped} | with_entries(select(.value != null))'
+
+# page NAME HEAD BODY: $T/NAME.html.
+page() { printf '<!DOCTYPE html><html lang="en"><head>%s</head><body>%s</body></html>' "$2" "$3" >"$T/$1.html"; }
+# meta NAME: the metadata keys parse writes for $T/NAME.html.
+meta() { "$P" --html --base "$BASE" -j0 --json "$T/$1.html" | jq -c "$KEYS"; }
+ld() { printf '<script type="application/ld+json">%s</script>' "$1"; }
+
+page article "<title>The story | Example News</title>$(ld '{"@context":"https://schema.org","@type":"NewsArticle","headline":"The story","datePublished":"2024-03-05T10:00:00+01:00","dateModified":"2024-03-06T08:30:00Z","author":[{"@type":"Person","name":"Jane Doe"},{"@type":"Person","name":"John Roe"}],"publisher":{"@type":"Organization","name":"Example News"},"image":{"@type":"ImageObject","url":"/img/a.jpg"},"keywords":"one, two,one","inLanguage":"en-GB","description":"What happened."}')" \
+	'<h1>The story</h1><p>Text.</p>'
+expect_eq "JSON-LD Article: authors, dates with offset, publisher, image made absolute, keywords once each" \
+	'{"title":"The story","author":"Jane Doe, John Roe","published":"2024-03-05T10:00:00+01:00","modified":"2024-03-06T08:30:00+00:00","site_name":"Example News","lang":"en","description":"What happened.","image":"http://example.com/img/a.jpg","keywords":["one","two"]}' \
+	"$(meta article)"
+expect_eq "JSON-LD Article: the object kept as it is in jsonld" \
+	'["NewsArticle","Jane Doe"]' \
+	"$("$P" --html --base "$BASE" -j0 --json "$T/article.html" | jq -c '[.jsonld[0]["@type"], .jsonld[0].author[0].name]')"
+
+page graph "<title>Post</title>$(ld '{"@context":"https://schema.org","@graph":[{"@type":"WebSite","@id":"#site","name":"The Blog"},{"@type":"WebPage","@id":"#page","name":"Post page"},{"@type":"BlogPosting","headline":"Post","author":{"@id":"#me"},"datePublished":"2023-11-02"},{"@type":"Person","@id":"#me","name":"Mary Major"},{"@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem","position":1,"name":"Home"}]}]}')" \
+	'<p>Text.</p>'
+expect_eq "@graph: the BlogPosting's author followed by @id, the WebSite's name" \
+	'{"title":"Post","author":"Mary Major","published":"2023-11-02","site_name":"The Blog","lang":"en"}' "$(meta graph)"
+
+page array "<title>Kettle - Shop</title>$(ld '[{"@type":"Organization","name":"Shop"},{"@type":"Product","name":"Kettle","image":["/k1.jpg","/k2.jpg"],"offers":{"@type":"Offer","price":12.5}}]')" \
+	'<p>A kettle.</p>'
+expect_eq "an array of objects: the Product named, the Organization the site" \
+	'{"title":"Kettle","site_name":"Shop","lang":"en","image":"http://example.com/k1.jpg"}' "$(meta array)"
+expect_eq "an array of objects: each kept as one object of jsonld, numbers as numbers" \
+	'[2,12.5]' "$("$P" --html --base "$BASE" -j0 --json "$T/array.html" | jq -c '[(.jsonld | length), .jsonld[1].offers.price]')"
+
+page forum "<title>Why? - Forum</title>$(ld '{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Why?","author":{"@type":"Person","name":"asker42"},"datePublished":"2022-01-09T21:15:00-05:00"}')" \
+	'<h1>Why?</h1>'
+expect_eq "DiscussionForumPosting: its author and date" \
+	'{"title":"Why?","author":"asker42","published":"2022-01-09T21:15:00-05:00","lang":"en"}' "$(meta forum)"
+
+page og '<title>Long title - Site</title><meta property="og:title" content="Long title"><meta property="og:site_name" content="Site"><meta property="article:published_time" content="2021-07-04T12:00:00Z"><meta property="article:tag" content="x"><meta property="article:tag" content="y"><meta property="og:image" content="https://cdn.example.net/i.png"><meta property="og:locale" content="en_US">' \
+	'<p>Text.</p>'
+expect_eq "OpenGraph only: title without the site's name, tags as keywords" \
+	'{"title":"Long title","published":"2021-07-04T12:00:00+00:00","site_name":"Site","lang":"en","image":"https://cdn.example.net/i.png","keywords":["x","y"]}' "$(meta og)"
+
+page metaonly '<title>Notes</title><meta name="author" content="Ann Other"><meta name="DC.date" content="05.03.2019"><meta name="description" content="Some notes."><meta name="keywords" content="a,b">' \
+	'<p>Text.</p>'
+expect_eq "<meta> only: author, a Dublin Core date read day first" \
+	'{"title":"Notes","author":"Ann Other","published":"2019-03-05","lang":"en","description":"Some notes.","keywords":["a","b"]}' "$(meta metaonly)"
+
+page micro '<title>Recipe</title>' \
+	'<article itemscope itemtype="https://schema.org/Article"><h1 itemprop="headline">Recipe</h1><span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Cook Person</span></span><time itemprop="datePublished" datetime="2020-02-29">29 Feb</time></article>'
+expect_eq "microdata: itemprop author's name and datePublished" \
+	'{"title":"Recipe","author":"Cook Person","published":"2020-02-29","lang":"en"}' "$(meta micro)"
+
+page trust "<title>Ranked</title><meta name=\"author\" content=\"Meta Name\"><meta property=\"article:published_time\" content=\"2018-01-01\">$(ld '{"@type":"Article","headline":"Ranked","author":{"@type":"Person","name":"Ld Name"},"datePublished":"2018-02-02"}')" \
+	'<h1>Ranked</h1><p class="byline">By Text Name</p>'
+expect_eq "order of trust: JSON-LD over OpenGraph over <meta> over the byline" \
+	'{"title":"Ranked","author":"Ld Name","published":"2018-02-02","lang":"en"}' "$(meta trust)"
+
+page byline '<title>A plain page title - Blog</title>' \
+	'<h1>A plain page title</h1><p>By Sam Writer | March 5, 2024</p><p>Text.</p>'
+expect_eq "the byline and date under the title heading" \
+	'{"title":"A plain page title","author":"Sam Writer","published":"2024-03-05","lang":"en"}' "$(meta byline)"
+
+page label '<title>Labelled</title><meta name="author" content="By Lee Writer, ">' '<p>x</p>'
+expect_eq "an author's value loses the byline label and marks around it" \
+	'{"title":"Labelled","author":"Lee Writer","lang":"en"}' "$(meta label)"
+page nolabel '<title>Empty</title><meta name="author" content="By "><meta name="author" content="12345">' '<p>x</p>'
+expect_eq "an author of a label alone, or of digits, is none" '{"title":"Empty","lang":"en"}' "$(meta nolabel)"
+
+page headline '<title>Search title | Site</title><meta property="og:type" content="article"><meta property="og:title" content="Search title">' \
+	'<header><h2>Site</h2></header><h1>The headline as written</h1><p>Text.</p>'
+expect_eq "an article's only h1 is its title, though <title> and og:title differ" \
+	'{"title":"The headline as written","lang":"en"}' "$(meta headline)"
+page notarticle '<title>Search title | Site</title><meta property="og:title" content="Search title">' \
+	'<h1>A slogan of the service</h1><p>Text.</p>'
+expect_eq "a page not an article keeps its <title> without the site's name" \
+	'{"title":"Search title","lang":"en"}' "$(meta notarticle)"
+
+page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
+expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
+
+deep=$(python3 -c "print('{\"a\":' * 20 + '1' + '}' * 20)")
+big=$(python3 -c "print('{\"@type\":\"Article\",\"text\":\"' + 'x' * (1100 * 1024) + '\"}')")
+page bad "<title>Bad</title>$(ld '{"@type":"Article",')$(ld '<!-- {"@type":"Article","headline":"Fine","author":"Ok Author"} -->')$(ld "$deep")$(ld "$big")$(ld '   ')" \
+	'<p>x</p>'
+expect_eq "malformed, too deep (20) and too large (1.1 MB) blocks skipped and counted; a commented one kept" \
+	'{"title":"Bad","author":"Ok Author","lang":"en","jsonld_skipped":3}' "$(meta bad)"
+expect_eq "malformed blocks: only the good one in jsonld" \
+	'1' "$("$P" --html --base "$BASE" -j0 --json "$T/bad.html" | jq '.jsonld | length')"
+
+bomb=$(python3 -c "print('[' * 100000 + ']' * 100000)")
+page bomb "<title>Bomb</title>$(ld "$bomb")" '<p>x</p>'
+expect_eq "a JSON-LD bomb nested 100000 deep: skipped, the page still parsed" \
+	'{"title":"Bomb","lang":"en","jsonld_skipped":1}' "$(meta bomb)"
+
+finish
