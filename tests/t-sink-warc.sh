@@ -183,7 +183,29 @@ expect_eq "ReplayWeb.page replays the WACZ: the page's title and text" "OK page 
 replay /x.warc.gz "$URL/chunked?gzip=1" Chunked "$SHOTS/sink-warc-warc.png" >"$T/p.json"
 expect_eq "... and the WARC: a chunked, gzip'd page as it was" "Chunked true " \
 	"$(jq -r '"\(.title) \(.text | contains("sent in chunks"))"' "$T/p.json") $(cat "$T/replay.err")"
-echo "# screenshots: $SHOTS/sink-warc-wacz.png $SHOTS/sink-warc-warc.png"
+
+# A page collected with render --screenshot: a shell whose script
+# builds the content from /items.json, which the archive does not hold.
+# Its DOM after scripts, kept as a resource at the page's URL (no --raw,
+# so no response holds the URL), replays with what the script wrote.
+# The script, run again in replay, leaves a built page alone, as a
+# hydrating one does.  (As root, Chromium runs as nobody, its profile
+# under $TMPDIR: on the way.)
+cp "$TESTS/fixtures/render/items.json" "$T/www/"
+cat >"$T/www/js.html" <<'EOF'
+<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app"></div>
+<script>if (!document.querySelector('#app h1')) fetch('/items.json').then(r => r.json()).then(j => { document.title = j.title; document.getElementById('app').innerHTML = '<h1>' + j.title + '</h1><p>' + j.items.join(', ') + '</p>'; });</script></body></html>
+EOF
+chmod 711 "$T" && mkdir -p "$T/rtmp" && chmod 1777 "$T/rtmp"
+echo "http://127.0.0.1:$NP/js.html" | TMPDIR=$T/rtmp "$BIN/render" -q --no-robots --screenshot |
+	"$BIN/sink" -q "$T/www/r.wacz" 2>"$T/r.err"
+expect_eq "render --screenshot | sink r.wacz: the DOM at the URL and the shot at urn:fullPage:" \
+	"resource http://127.0.0.1:$NP/js.html|resource urn:fullPage:http://127.0.0.1:$NP/js.html" \
+	"$(cd "$T" && rm -rf ru && mkdir ru && cd ru && unzip -q ../www/r.wacz && check records archive/*.warc* | jq -r 'select(.type != "warcinfo" and .type != "metadata") | "\(.type) \(.uri)"' | sort | paste -sd'|' -)"
+replay /r.wacz "http://127.0.0.1:$NP/js.html" "Rendered Items" "$SHOTS/sink-warc-render.png" >"$T/p.json"
+expect_eq "... and ReplayWeb.page replays the rendered page: the script's title and text" "Rendered Items true " \
+	"$(jq -r '"\(.title) \(.text | contains("banana"))"' "$T/p.json") $(cat "$T/replay.err")"
+echo "# screenshots: $SHOTS/sink-warc-wacz.png $SHOTS/sink-warc-warc.png $SHOTS/sink-warc-render.png"
 
 # The round trip: what a WARC gives back is what was fetched.
 if "$BIN/fetch" --help 2>&1 | grep -q -- --from-warc; then
