@@ -51,6 +51,7 @@ static const struct {
 } rules[ALERT_N] = {
 	[ALERT_YIELD] = { "yield", "the yield guard halved a host's rate" },
 	[ALERT_PAUSED] = { "paused", "the yield guard paused a host" },
+	[ALERT_BLOCKED] = { "blocked", "the yield guard acted on a host whose rejections are mostly blocked" },
 	[ALERT_BREAKER] = { "breaker", "a host's circuit breaker opened" },
 	[ALERT_429] = { "429", "a host's 429 share over its last 20 answers reached --alert-429" },
 	[ALERT_LAG] = { "lag", "the event loop ran a timer --alert-lag late" },

@@ -190,7 +190,8 @@ struct host;
 struct origin;
 
 /* The rules that run --on-alert's command (alert.c's table names them). */
-enum alert_rule { ALERT_YIELD, ALERT_PAUSED, ALERT_BREAKER, ALERT_429, ALERT_LAG, ALERT_N };
+enum alert_rule { ALERT_YIELD, ALERT_PAUSED, ALERT_BLOCKED, ALERT_BREAKER, ALERT_429, ALERT_LAG,
+		  ALERT_N };
 
 #define ALERT_429_WINDOW 20      /* answers the 429 share is taken over */
 
@@ -463,7 +464,7 @@ void beat_close(void);
  * --min-yield over a fresh window, or slowed and not below. */
 typedef struct guard_judged {
 	char *host;
-	double share;
+	double share, blocked;   /* the window's accepted and blocked parts */
 	int low;
 } guard_judged;
 /* The hosts one heartbeat judged. */
@@ -473,12 +474,14 @@ typedef struct guard_list {
 } guard_list;
 /* fr_yields's callback, on the frontier's thread (arg: a guard_list):
  * keeps a host of ours that is below --min-yield, or slowed. */
-void guard_judge(void *arg, const char *host, double share, int slowed);
+void guard_judge(void *arg, const char *host, double share, double blocked, int slowed);
 /* The guard's next step for g: its rate halved, halved again, then the
  * host paused for every fetch on the job (a fresh window back at
  * --min-yield undoes one halving); each step stored, said, counted and
- * alerted.  Returns 1 when it paused the host, with the reason in why
- * (n bytes): the caller holds it at once.  Else 0. */
+ * alerted, with the rule `blocked` too when most of the window's
+ * rejections were validate's `blocked`.  Returns 1 when it paused the
+ * host, with the reason in why (n bytes): the caller holds it at once.
+ * Else 0. */
 int guard_step(const guard_judged *g, char *why, size_t n);
 void guard_list_free(guard_list *l);
 
@@ -677,8 +680,8 @@ int shard_takes(const char *host);  /* NULL host: an input not fetched */
 /* ---- services */
 
 /* alert.c */
-/* The rule's word, as SLUICE_RULE has it ("yield", "paused", "breaker",
- * "429", "lag"). */
+/* The rule's word, as SLUICE_RULE has it ("yield", "paused", "blocked",
+ * "breaker", "429", "lag"). */
 const char *alert_word(enum alert_rule r);
 /* Starts the loop-lag watch with --on-alert and --alert-lag. */
 void alert_init(void);

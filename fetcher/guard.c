@@ -9,7 +9,10 @@
  * at the new rate.  A fresh window back at --min-yield undoes one
  * halving.  Each step is stored in the frontier (so --report shows it
  * and a rerun keeps it), said on stderr, counted in --stats and sent to
- * --on-alert.
+ * --on-alert; a step down for a host whose rejections are mostly
+ * validate's `blocked` (challenges, captchas, login walls: sink stores
+ * which) sends the rule `blocked` too.  The guard only slows and
+ * pauses: nothing tries to get past a challenge.
  */
 #include "fetch.h"
 
@@ -25,7 +28,7 @@
 #define GUARD_HALVINGS 2   /* x0.5, then x0.25, then the pause */
 
 void
-guard_judge(void *arg, const char *host, double share, int slowed)
+guard_judge(void *arg, const char *host, double share, double blocked, int slowed)
 {
 	guard_list *l = arg;
 	int low = share < F.o.min_yield;
@@ -35,7 +38,7 @@ guard_judge(void *arg, const char *host, double share, int slowed)
 		l->cap = l->cap ? l->cap * 2 : 8;
 		l->v = xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
 	}
-	l->v[l->n++] = (guard_judged){ xstrdup(host), share, low };
+	l->v[l->n++] = (guard_judged){ xstrdup(host), share, blocked, low };
 }
 
 void
@@ -74,6 +77,19 @@ step_done(dbq_task *t)
 	free(s);
 }
 
+/* Sends the rule `blocked` for a step down of h when most of g's
+ * rejections were blocked. */
+static void
+alert_blocked(host *h, const guard_judged *g)
+{
+	if (g->blocked * 2 <= 1 - g->share)
+		return;
+	char m[256];
+	snprintf(m, sizeof m, "%s: %.0f%% of the last %ld stored were blocked (challenges, captchas, login walls)",
+		 g->host, g->blocked * 100, F.o.yield_window);
+	alert_fire(h, ALERT_BLOCKED, g->blocked, m);
+}
+
 /* Stores host's step: pause, or the reason its rate is what it is. */
 static void
 post_step(const char *host, const char *reason, int pause)
@@ -107,6 +123,7 @@ guard_step(const guard_judged *g, char *why, size_t n)
 		pace_brake(&h->pace, &c, 0);
 		counters_guard(h, 1);
 		alert_fire(h, ALERT_PAUSED, g->share, m);
+		alert_blocked(h, g);
 		return 1;
 	}
 	if (!g->low && brake == 0) {   /* a reason left by an earlier run */
@@ -129,6 +146,7 @@ guard_step(const guard_judged *g, char *why, size_t n)
 	if (g->low) {
 		counters_guard(h, 0);
 		alert_fire(h, ALERT_YIELD, g->share, m);
+		alert_blocked(h, g);
 	}
 	return 0;
 }

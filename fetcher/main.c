@@ -273,7 +273,7 @@ static const opt_def opts[O_N] = {
 	[H_ALERTS] = OPT_HEADING("Alerts (docs/fetch.md, \"Alerts\"):"),
 	[O_ON_ALERT] = OPT_STRING(0, "on-alert", "CMD", &F.o.on_alert, NULL,
 		"run CMD (sh -c) when a rule trips: the yield guard,\na breaker, --alert-429, --alert-lag",
-		.man = "run \\fICMD\\fR through \\fBsh \\-c\\fR when a rule trips, with SLUICE_RULE (yield, paused, breaker, 429 or lag), SLUICE_HOST (empty for lag), SLUICE_VALUE and SLUICE_MESSAGE in its environment, at most once per host per rule per \\fB\\-\\-alert\\-every\\fR (a pause always), at most 4 at once (more are dropped and said); see ALERTS"),
+		.man = "run \\fICMD\\fR through \\fBsh \\-c\\fR when a rule trips, with SLUICE_RULE (yield, paused, blocked, breaker, 429 or lag), SLUICE_HOST (empty for lag), SLUICE_VALUE and SLUICE_MESSAGE in its environment, at most once per host per rule per \\fB\\-\\-alert\\-every\\fR (a pause always), at most 4 at once (more are dropped and said); see ALERTS"),
 	[O_ALERT_EVERY] = OPT_DURATION(0, "alert-every", "AGE", &F.o.alert_every, "10m",
 		"run it at most once per host and rule in AGE",
 		.man = "at most one run per host and rule in \\fIAGE\\fR (seconds, or a number with s, m, h or d)"),

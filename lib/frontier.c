@@ -53,7 +53,7 @@ const char fr_schema_sqlite[] =
 "  reason      TEXT,                       -- why paused, or slowed, for --report\n"
 "  stored      INTEGER NOT NULL DEFAULT 0, -- records sink stored, validated\n"
 "  accepted    INTEGER NOT NULL DEFAULT 0, -- of those, accepted\n"
-"  recent      TEXT NOT NULL DEFAULT '',   -- the last outcomes, 1 accepted 0 not\n"
+"  recent      TEXT NOT NULL DEFAULT '',   -- the last outcomes: 1 accepted, 0 rejected, 2 blocked\n"
 "  owner       INTEGER,                    -- frontier_owner that alone starts it\n"
 "  next_start  REAL NOT NULL DEFAULT 0,    -- no request to it starts before\n"
 "  min_gap     REAL NOT NULL DEFAULT 0,    -- its owner's interval between starts\n"
@@ -233,8 +233,8 @@ static const char *const common[S_N] = {
 	[S_RESUME] = "UPDATE frontier_host SET paused = 0, reason = NULL, recent = '', updated_at = ?2"
 		     " WHERE host = ?1 AND paused = 1",
 	[S_STORED] = "INSERT INTO frontier_host(host, stored, accepted, recent, updated_at)"
-		     " VALUES (?1, 1, ?2, ?2, ?3) ON CONFLICT(host) DO UPDATE SET"
-		     " stored = frontier_host.stored + 1, accepted = frontier_host.accepted + ?2,"
+		     " VALUES (?1, 1, ?2 = 1, ?2, ?3) ON CONFLICT(host) DO UPDATE SET"
+		     " stored = frontier_host.stored + 1, accepted = frontier_host.accepted + (?2 = 1),"
 		     " recent = substr(frontier_host.recent || ?2, -" FR_RECENT_S "), updated_at = ?3",
 	[S_AGES] = "SELECT host, max(?1 - max(added_at, next_at)) FROM frontier"
 		   " WHERE state = 'pending' AND next_at <= ?1 GROUP BY host ORDER BY host",
@@ -322,9 +322,9 @@ static const char *const pg_only[S_N] = {
 	/* ?2, the outcome, is a number and a digit of recent: one type
 	 * for PostgreSQL's inference, cast where text is wanted. */
 	[S_STORED] = "INSERT INTO frontier_host(host, stored, accepted, recent, updated_at)"
-		     " VALUES (?1, 1, CAST(?2 AS bigint), CAST(?2 AS bigint)::text, ?3)"
+		     " VALUES (?1, 1, (CAST(?2 AS bigint) = 1)::int, CAST(?2 AS bigint)::text, ?3)"
 		     " ON CONFLICT(host) DO UPDATE SET stored = frontier_host.stored + 1,"
-		     " accepted = frontier_host.accepted + CAST(?2 AS bigint),"
+		     " accepted = frontier_host.accepted + (CAST(?2 AS bigint) = 1)::int,"
 		     " recent = right(frontier_host.recent || CAST(?2 AS bigint)::text, " FR_RECENT_S "),"
 		     " updated_at = ?3",
 	[S_AGES] = "SELECT host, max(?1 - greatest(added_at, next_at)) FROM frontier"
@@ -939,13 +939,14 @@ fr_cookies(fr *f, double now)
 }
 
 int
-fr_stored(fr *f, const char *host, int accepted)
+fr_stored(fr *f, const char *host, enum fr_outcome outcome)
 {
-	return RUN(f, S_STORED, FA_S(host), FA_I(accepted != 0), FA_D(tm_wall()));
+	return RUN(f, S_STORED, FA_S(host), FA_I(outcome), FA_D(tm_wall()));
 }
 
 int
-fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share, int slowed),
+fr_yields(fr *f, int window,
+	  void (*each)(void *arg, const char *host, double share, double blocked, int slowed),
 	  void *arg)
 {
 	fr_store *s = f->s;
@@ -954,12 +955,15 @@ fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double sh
 		return -1;
 	int n = 0, rc;
 	while ((rc = s->row(s)) == 1) {
-		/* The accepted share of the last window outcomes in recent. */
+		/* The shares of the last window outcomes in recent. */
 		const char *recent = s->text(s, 1);
-		size_t len = strlen(recent), ones = 0;
-		for (size_t i = len - (size_t)window; i < len; i++)
-			ones += recent[i] == '1';
-		each(arg, s->text(s, 0), (double)ones / window, s->text(s, 2) != NULL);
+		size_t len = strlen(recent), ones = 0, blocked = 0;
+		for (size_t i = len - (size_t)window; i < len; i++) {
+			ones += recent[i] == '0' + FR_ACCEPTED;
+			blocked += recent[i] == '0' + FR_BLOCKED;
+		}
+		each(arg, s->text(s, 0), (double)ones / window, (double)blocked / window,
+		     s->text(s, 2) != NULL);
 		n++;
 	}
 	s->end(s);

@@ -168,14 +168,22 @@ int fr_slow(fr *f, const char *host, const char *reason, double now);
 /* Whether host is ours (leased by this owner and not being handed
  * back): only its owner paces it. */
 int fr_owns(fr *f, const char *host);
-/* sink stored a validated record of host: counts it, and whether it was
- * accepted, in the host's last FR_RECENT outcomes.  -1 on error. */
-int fr_stored(fr *f, const char *host, int accepted);
-/* Calls each(arg, host, share, slowed) for every host not paused with
- * at least window recent outcomes: share is the accepted part of the
- * last window, slowed whether fr_slow left a reason.  Returns how many,
- * or -1 on error. */
-int fr_yields(fr *f, int window, void (*each)(void *arg, const char *host, double share, int slowed),
+/* What became of a validated record, each outcome a digit of its
+ * host's recent outcomes.  A rejection as validate's `blocked` (a
+ * challenge, a captcha, a login wall) is told apart for --on-alert's
+ * rule; a job made before it holds 0s and 1s, rejections not known to
+ * be blocked, and needs no migration. */
+enum fr_outcome { FR_REJECTED = 0, FR_ACCEPTED = 1, FR_BLOCKED = 2 };
+/* sink stored a validated record of host: counts it, accepted or not,
+ * and its outcome in the host's last FR_RECENT.  -1 on error. */
+int fr_stored(fr *f, const char *host, enum fr_outcome outcome);
+/* Calls each(arg, host, share, blocked, slowed) for every host not
+ * paused with at least window recent outcomes: share is the accepted
+ * part of the last window, blocked its part rejected as blocked,
+ * slowed whether fr_slow left a reason.  Returns how many, or -1 on
+ * error. */
+int fr_yields(fr *f, int window,
+	      void (*each)(void *arg, const char *host, double share, double blocked, int slowed),
 	      void *arg);
 /* Calls each(arg, host, age) for every host with due pending URLs, in
  * host order: age is how long the oldest of them has been due, in

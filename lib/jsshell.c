@@ -49,7 +49,8 @@ jsshell_html(const char *h, size_t n, long min)
 	size_t chars = 0, i = 0;
 	int skip = -1;        /* the hidden element being skipped */
 	int space = 1;        /* the last thing counted was whitespace */
-	while (i < n && chars < (size_t)min) {
+	/* One past min: a separator counted last may yet be trailing. */
+	while (i < n && chars <= (size_t)min) {
 		if (h[i] == '<') {
 			size_t j = i + 1;
 			int close = j < n && h[j] == '/';

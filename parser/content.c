@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "consent.h"
 #include "extract.h"
 #include "tree.h"
 #include "xalloc.h"
@@ -1077,6 +1078,31 @@ ct_noscript(content *c, const GumboOutput *out)
 		c->body = best;
 }
 
+/* consent_notices' answer: a cookie notice is hidden from every
+ * attempt, however much of the page it holds (parser/consent.h).  The
+ * notices come in document order, as the elements are: each is looked
+ * for from the last one on (and then from the start, for one holding
+ * it), so a page of thousands costs one pass. */
+typedef struct ct_notices {
+	content *c;
+	uint32_t at;
+} ct_notices;
+
+static void
+ct_consent(const GumboNode *n, void *arg)
+{
+	ct_notices *h = arg;
+	content *c = h->c;
+	for (uint32_t k = 0; k < c->nel; k++) {
+		uint32_t i = (h->at + k) % c->nel;
+		if (c->el[i].n == n) {
+			c->el[i].flags |= CT_HIDE;
+			h->at = i;
+			return;
+		}
+	}
+}
+
 void
 content_main(content *c, const GumboOutput *out, int parts, pbuf *b)
 {
@@ -1088,6 +1114,7 @@ content_main(content *c, const GumboOutput *out, int parts, pbuf *b)
 	if (c->body == CT_NONE)
 		return;
 	ct_noscript(c, out);
+	consent_notices(out, ct_consent, &(ct_notices){ c, 0 });
 	ct_title(c);
 	/* As readability does: when names mislead (a wrapper called
 	 * "has-sidebar"), try again without them, and take the longer of

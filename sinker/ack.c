@@ -15,7 +15,7 @@ typedef struct ack {
 	char *url;
 	char *dead;        /* reason, or NULL for done */
 	char *host;        /* for the yield guard, with ... */
-	int verdict;       /* ... accepted 1, rejected 0, not validated -1 */
+	int verdict;       /* ... an enum fr_outcome, or -1: not validated */
 	char *etag, *last_modified;  /* the validators for fr_done, with ... */
 	int replace;       /* ... whether they replace the row's (a new page) */
 	char **links;      /* to follow, or NULL */
@@ -80,6 +80,12 @@ ack_note(const msgpack_object *rec, int stored)
 	a->url = url;
 	const msgpack_object *acc = rec_get(rec, "accepted");
 	a->verdict = acc && acc->type == MSGPACK_OBJECT_BOOLEAN ? acc->via.boolean : -1;
+	/* A page that refused us: the guard's alert tells it apart. */
+	const char *reason;
+	size_t rn;
+	if (a->verdict == 0 && rec_str(rec, "reason", &reason, &rn) && rn >= 7 &&
+	    memcmp(reason, "blocked", 7) == 0 && (rn == 7 || reason[7] == ' '))
+		a->verdict = FR_BLOCKED;
 	/* The frontier keeps the validators of the row stored: a page
 	 * stored replaces them with its own; any other record stored as
 	 * the row (a failure, a rejected page or a 304 with no good page
@@ -198,7 +204,7 @@ ack_flush(void)
 		if ((a->dead ? fr_dead(front, a->url, a->dead)
 			     : fr_done(front, a->url, a->etag, a->last_modified, a->replace)) != 0)
 			goto fail;
-		if (a->host && fr_stored(front, a->host, a->verdict) != 0)
+		if (a->host && fr_stored(front, a->host, (enum fr_outcome)a->verdict) != 0)
 			goto fail;
 		if (a->links)
 			follow(a);

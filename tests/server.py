@@ -45,6 +45,8 @@ Endpoints (GET and HEAD; other methods get 501; a bad parameter is 400):
                                          then 200 "Retry K"
                               (both: &ms=M sleeps M ms before every answer)
     /retry-after-date?...     same with an HTTP-date N seconds ahead
+    /challenge?key=K&after=N&status=S    N x 200 "Story K" (default 5), then
+                                         S (200) with a bot-check page
     /robots.txt               --robots FILE (re-read), --robots-status N, or 404
     /need-header?name=H&value=V  200 when header H (x-api-key) came (with V), else 403
     /login?name=N&value=V     200 with Set-Cookie N=V (session=s3cret)
@@ -672,7 +674,24 @@ def ep_cond(h, name, q):
             headers=headers)
 
 
-ROUTES.update({"status-only": ep_status_only, "hugeheader": ep_hugeheader,
+# A host whose bot management starts to answer challenges: an
+# interstitial of this server's own making, with the words such pages say.
+CHALLENGE = (b'<!DOCTYPE html><html><head><title>One more step</title></head><body>'
+             b'<h1>Checking your browser</h1><p>Verify you are human by completing the action '
+             b'below.</p><div id="check"></div><noscript>Enable JavaScript and cookies to '
+             b'continue</noscript></body></html>')
+
+
+def ep_challenge(h, _, q):
+    key = q.get("key", "")
+    after = qint(q, "after", 5)
+    status = qint(q, "status", 200, 100, 999)
+    if h.st.bump("challenge", key) < after:
+        return h.reply(200, page("Story %s" % key, "<p>a story of %s</p>" % key))
+    h.reply(status, CHALLENGE)
+
+
+ROUTES.update({"status-only": ep_status_only, "challenge": ep_challenge, "hugeheader": ep_hugeheader,
                "close-after": ep_close_after, "cond": ep_cond})
 
 

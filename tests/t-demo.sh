@@ -5,10 +5,10 @@ out=$(DEMO_DB="$T/demo.db" BIN="$BIN" sh "$TESTS/../scripts/demo.sh" 2>&1)
 expect_eq "demo exits 0" 0 $?
 expect_match "demo prints the row count" "^rows: +9$" "$out"
 expect_match "demo prints the accepted count" "^accepted: +4$" "$out"
-expect_eq "rejected by reason" "ctype image/png
+expect_eq "rejected by reason (the members page named by validate's signatures)" "blocked access denied
+ctype image/png
 fetch_error robots
 js_shell 0 chars
-rejected /Access Denied/
 status 404" "$(sqlite3 "$T/demo.db" 'select reason from pages where not accepted order by reason')"
 expect_eq "the Latin-1 page is decoded by its meta charset" 1 \
 	"$(sqlite3 "$T/demo.db" "select count(*) from pages where json_extract(record, '\$.text') like '%café and naïve%'")"

@@ -207,4 +207,11 @@ server_restart --port "$old"
 expect_eq "--port binds that port" "$old" "$PORT"
 expect_eq "--port serves on every addr" "200" "$($C -o /dev/null -w '%{http_code}' "http://127.0.0.3:$PORT/ok")"
 
+# /challenge: a host that turns to bot checks after N pages.
+expect_eq "/challenge: N stories, then the bot check with status S" \
+	"200 Story k|200 Story k|503 One more step|503 One more step" \
+	"$(for i in 1 2 3 4; do
+		$C -o "$T/ch" -w '%{http_code} ' "$URL/challenge?key=k&after=2&status=503&n=$i"
+		printf "%s\n" "$(title <"$T/ch")"
+	done | paste -sd'|' -)"
 finish

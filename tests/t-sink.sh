@@ -121,7 +121,7 @@ expect_eq "--max-record refuses a larger record" "65 sink: malformed record at b
 
 # validate | sink: the verdicts land in their columns
 mkrec "$TESTS/fixtures/validate/pages.jsonl" |
-	"$BIN/validate" -q --reject 'Access Denied' | "$BIN/sink" -q "$T/v.db"
+	"$BIN/validate" -q --refusals off --reject 'Access Denied' | "$BIN/sink" -q "$T/v.db"
 expect_eq "validate | sink stores accepted and reason" \
 "http://a.test/down|0|status 503
 http://a.test/logo.png|0|ctype image/png

@@ -11,13 +11,13 @@ verdicts() {
 		jq -r '"\(.url | sub("http://"; "")) \(.accepted) \(.reason // "-")"'
 }
 
-expect_eq "default rules: status 2xx, text/html, non-empty title" \
+expect_eq "default rules: status 2xx, text/html, non-empty title, no page that refuses us" \
 "a.test/ok true -
 a.test/slow false fetch_error timeout
 a.test/down false status 503
 a.test/logo.png false ctype image/png
 b.test/empty false missing title
-b.test/blocked true -
+b.test/blocked false blocked access denied
 b.test/app true -
 b.test/again true -" "$(verdicts)"
 
@@ -41,22 +41,24 @@ a.test/down false missing fields.price" \
 expect_eq "--require fields.price rejects a page without it" "b.test/empty false missing fields.price" \
 	"$(verdicts --require fields.price | grep empty)"
 expect_eq "--require is repeatable and checked in order" "b.test/blocked false missing fields.price" \
-	"$(verdicts --require title --require fields.price | grep blocked)"
+	"$(verdicts --refusals off --require title --require fields.price | grep blocked)"
 expect_eq "--marker must match the title or the text" \
 "a.test/ok true -
-b.test/blocked false no_marker /Price/
+b.test/blocked false blocked access denied
 b.test/app false no_marker /Price/
 b.test/again true -" \
 	"$(verdicts --marker Price | grep -E 'ok|blocked|app|again')"
 expect_eq "--marker matches the title too" "b.test/app true -" \
 	"$(verdicts --marker '^App$' | grep app)"
+# The signature table (t-validate-blocked) names that page first; off,
+# the page is left to the user's own patterns.
 expect_eq "soft error: --reject catches a 200 Access Denied page" \
 	"b.test/blocked false rejected /Access Denied/" \
-	"$(verdicts --reject 'Access Denied' | grep blocked)"
+	"$(verdicts --refusals off --reject 'Access Denied' | grep blocked)"
 expect_eq "--reject is repeatable and matches text" "b.test/again false rejected /shipping/" \
 	"$(verdicts --reject nomatch --reject shipping | grep again)"
 expect_eq "--reject with (?i) is case-insensitive" "b.test/blocked false rejected /(?i)access denied/" \
-	"$(verdicts --reject '(?i)access denied' | grep blocked)"
+	"$(verdicts --refusals off --reject '(?i)access denied' | grep blocked)"
 expect_eq "JavaScript shell: --min-text counts characters, not bytes" \
 	"b.test/app false js_shell 8 chars" "$(verdicts --min-text 9 | grep app)"
 expect_eq "--min-text at the exact length passes" "b.test/app true -" \
@@ -80,7 +82,7 @@ expect_eq "msgpack out when stdout is not a terminal, and it round-trips" \
 
 # --drop
 expect_eq "--drop keeps only accepted records" \
-	"a.test/ok b.test/blocked b.test/app b.test/again" \
+	"a.test/ok b.test/app b.test/again" \
 	"$("$BIN/validate" -q --json --drop <"$T/pages.mp" | jq -r '.url | sub("http://"; "")' | tr '\n' ' ' | sed 's/ $//')"
 
 # the rules file, with a host section
@@ -90,7 +92,7 @@ a.test/slow false fetch_error timeout
 a.test/down false status 503
 a.test/logo.png false ctype image/png
 b.test/empty false missing title
-b.test/blocked false rejected /Access Denied/
+b.test/blocked false blocked access denied
 b.test/app false js_shell 8 chars
 b.test/again true -" "$(verdicts --rules "$F/rules.txt")"
 cat >"$T/scalar.txt" <<'R'
@@ -111,7 +113,7 @@ a.test/down false status 503" "$(verdicts --rules "$T/wild.txt" | grep -E 'ok|do
 printf '[host *.a.test]\nreject Widget\n[host A.TEST]\nreject stock\n' >"$T/bare.txt"
 expect_eq "[host *.a.test] covers a.test itself; host names ignore case" \
 	"a.test/ok false rejected /Widget/|b.test/blocked true -" \
-	"$(verdicts --rules "$T/bare.txt" | grep -E '/ok|blocked' | paste -sd'|' -)"
+	"$(verdicts --refusals off --rules "$T/bare.txt" | grep -E '/ok|blocked' | paste -sd'|' -)"
 printf '[host A.TEST]\nreject stock\n' >"$T/case.txt"
 expect_eq "[host A.TEST] matches host a.test" "a.test/ok false rejected /stock/" \
 	"$(verdicts --rules "$T/case.txt" | grep /ok)"
@@ -124,12 +126,12 @@ expect_eq "a record without host gets only the global rules" '{"accepted":true}'
 # the summary
 "$BIN/validate" --rules "$F/rules.txt" --summary "$T/sum.json" <"$T/pages.mp" >/dev/null 2>"$T/err"
 expect_eq "--summary JSON: per host raw, accepted, rejected by reason, yield" \
-'{"hosts":{"a.test":{"raw":4,"accepted":1,"rejected":3,"reasons":{"fetch_error":1,"status":1,"ctype":1},"yield":0.25},"b.test":{"raw":4,"accepted":1,"rejected":3,"reasons":{"rejected":1,"js_shell":1,"missing":1},"yield":0.25}},"total":{"raw":8,"accepted":2,"rejected":6,"reasons":{"fetch_error":1,"status":1,"ctype":1,"rejected":1,"js_shell":1,"missing":1},"yield":0.25}}' \
+'{"hosts":{"a.test":{"raw":4,"accepted":1,"rejected":3,"reasons":{"fetch_error":1,"status":1,"ctype":1},"yield":0.25},"b.test":{"raw":4,"accepted":1,"rejected":3,"reasons":{"blocked":1,"js_shell":1,"missing":1},"yield":0.25}},"total":{"raw":8,"accepted":2,"rejected":6,"reasons":{"fetch_error":1,"blocked":1,"status":1,"ctype":1,"js_shell":1,"missing":1},"yield":0.25}}' \
 	"$(cat "$T/sum.json")"
 expect_eq "summary on stderr" \
 "validate: a.test: 4 raw, 1 accepted, 3 rejected (fetch_error 1, status 1, ctype 1), yield 25.0%
-validate: b.test: 4 raw, 1 accepted, 3 rejected (rejected 1, js_shell 1, missing 1), yield 25.0%
-validate: total: 8 raw, 2 accepted, 6 rejected (fetch_error 1, status 1, ctype 1, rejected 1, js_shell 1, missing 1), yield 25.0%" \
+validate: b.test: 4 raw, 1 accepted, 3 rejected (blocked 1, js_shell 1, missing 1), yield 25.0%
+validate: total: 8 raw, 2 accepted, 6 rejected (fetch_error 1, blocked 1, status 1, ctype 1, js_shell 1, missing 1), yield 25.0%" \
 	"$(cat "$T/err")"
 "$BIN/validate" -q --drop --summary "$T/sum2.json" <"$T/nohost.mp" >/dev/null 2>"$T/err"
 expect_eq "-q silences the summary; --drop still counts; no host is (none)" \

@@ -6,6 +6,7 @@
 
 #include "jsshell.h"
 #include "rec.h"
+#include "refusal.h"
 
 /* Sections one record can match: the global one and up to 31 host
  * sections (more than a sane rules file names for one host). */
@@ -18,8 +19,8 @@ static const vsection defaults = {
 };
 
 static const char *const code_names[VCODE_COUNT] = {
-	"accepted", "fetch_error", "status", "ctype", "rejected", "js_shell",
-	"missing", "no_marker",
+	"accepted", "fetch_error", "blocked", "status", "ctype", "consent", "rejected",
+	"js_shell", "missing", "no_marker",
 };
 
 const char *
@@ -102,6 +103,7 @@ vcheck_record(const vrules *rs, const msgpack_object *rec, char *reason,
 	/* Single-valued rules: the last section that sets one wins. */
 	const vsection *st_sec = NULL, *ct_sec = NULL;
 	long min_text = 0;
+	int refusals = 1;
 	size_t nrequire = 0;
 	for (size_t i = 0; i < nsec; i++) {
 		if (secs[i]->has_status)
@@ -110,8 +112,14 @@ vcheck_record(const vrules *rs, const msgpack_object *rec, char *reason,
 			ct_sec = secs[i];
 		if (secs[i]->has_min_text)
 			min_text = secs[i]->min_text;
+		if (secs[i]->has_refusals)
+			refusals = secs[i]->refusals;
 		nrequire += secs[i]->nrequire;
 	}
+
+	const struct sig *sig;
+	if (refusals && (sig = refusal_find(rec, SIG_BLOCKED)))
+		return why(VCODE_BLOCKED, reason, len, "%.*s", sig->what, strlen(sig->what));
 
 	const vsection *dflt = &defaults;
 	int64_t st = 0;
@@ -129,6 +137,9 @@ vcheck_record(const vrules *rs, const msgpack_object *rec, char *reason,
 	if (!ctype_ok(ct_sec ? ct_sec : dflt, s ? s : "", n))
 		return s ? why(VCODE_CTYPE, reason, len, "%.*s", s, n)
 			 : why(VCODE_CTYPE, reason, len, "%.*s", "none", 4);
+
+	if (refusals && (sig = refusal_find(rec, SIG_CONSENT)))
+		return why(VCODE_CONSENT, reason, len, "%.*s", sig->what, strlen(sig->what));
 
 	const char *title = NULL, *text = NULL;
 	size_t tn = 0, xn = 0;

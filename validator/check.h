@@ -1,9 +1,12 @@
 /* check — judges one record against the rules that apply to its host.
  *
  * Checks run in a fixed order and the first failure is the reason, most
- * specific diagnosis first: a dead letter, then the HTTP status, the
- * content type, a reject pattern (soft errors: a 200 "Access Denied"
- * page), the JavaScript-shell signal, required fields, markers.
+ * specific diagnosis first: a dead letter, a page that refuses us (a
+ * challenge, a captcha, a login wall: before the status, which a 403 or
+ * 503 interstitial would fail with less to say), the HTTP status, the
+ * content type, a consent wall over a page that answered well, a reject
+ * pattern (soft errors: a 200 "Access Denied" page), the
+ * JavaScript-shell signal, required fields, markers.
  */
 #ifndef VALIDATE_CHECK_H
 #define VALIDATE_CHECK_H
@@ -16,8 +19,8 @@
 /* Reason codes: the stable first word of `reason`, and the summary's
  * buckets.  VCODE_NONE means accepted. */
 enum vcode {
-	VCODE_NONE, VCODE_FETCH_ERROR, VCODE_STATUS, VCODE_CTYPE,
-	VCODE_REJECTED, VCODE_JS_SHELL, VCODE_MISSING, VCODE_NO_MARKER,
+	VCODE_NONE, VCODE_FETCH_ERROR, VCODE_BLOCKED, VCODE_STATUS, VCODE_CTYPE,
+	VCODE_CONSENT, VCODE_REJECTED, VCODE_JS_SHELL, VCODE_MISSING, VCODE_NO_MARKER,
 	VCODE_COUNT
 };
 

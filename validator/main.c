@@ -16,6 +16,7 @@
 #include "msg.h"
 #include "opt.h"
 #include "rec.h"
+#include "refusal.h"
 #include "stop.h"
 #include "rules.h"
 #include "summary.h"
@@ -27,7 +28,7 @@ static const char usage[] =
 	"\n";
 
 enum {
-	O_STATUS, O_CTYPE, O_REQUIRE, O_MARKER, O_REJECT, O_MIN_TEXT,
+	O_STATUS, O_CTYPE, O_REQUIRE, O_MARKER, O_REJECT, O_MIN_TEXT, O_REFUSALS,
 	O_RULES, O_DROP, O_SUMMARY, O_JSON, O_MAX_RECORD, O_QUIET, O_HELP,
 	O_VERSION, O_N
 };
@@ -46,8 +47,8 @@ typedef struct vopts {
 static void
 parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 {
-	/* The first six are rules: their long name is the rule's name, and
-	 * the rules keep their defaults themselves. */
+	/* The first seven are rules: their long name is the rule's name,
+	 * and the rules keep their defaults themselves. */
 	const opt_def tab[O_N] = {
 		[O_STATUS] = OPT_SPECIAL(0, "status", "RANGE[,RANGE]", "acceptable statuses: N, N-M or Nxx; any",
 			.dflt = "200-299",
@@ -62,6 +63,10 @@ parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 		[O_MIN_TEXT] = OPT_SPECIAL(0, "min-text", "N", "shorter text is a JavaScript shell",
 			.dflt = "0: off",
 			.man = "text shorter than \\fIN\\fR characters is a JavaScript shell"),
+		[O_REFUSALS] = OPT_SPECIAL(0, "refusals", "on|off", "name pages that refuse us (blocked, consent)",
+			.dflt = "on",
+			.man = "name the pages that refuse us by the signature table: challenges, captchas and"
+			       " login walls as \\fBblocked\\fR, cookie walls as \\fBconsent\\fR"),
 		[O_RULES] = OPT_SPECIAL(0, "rules", "FILE", "rules file, with [host NAME] sections",
 			.man = "rules, one per line as \\fIname value\\fR, with \\fB[host\\fR \\fINAME\\fR\\fB]\\fR and \\fB[global]\\fR sections and \\fB#\\fR comments"),
 		[O_DROP] = OPT_FLAG(0, "drop", &opts->drop, 1, "do not write rejected records"),
@@ -80,7 +85,7 @@ parse_args(int argc, char **argv, vrules *rs, vopts *opts)
 	while ((i = opt_next(argc, argv, usage, tab, O_N)) != -1) {
 		switch (i) {
 		case O_STATUS: case O_CTYPE: case O_REQUIRE:
-		case O_MARKER: case O_REJECT: case O_MIN_TEXT:
+		case O_MARKER: case O_REJECT: case O_MIN_TEXT: case O_REFUSALS:
 			if (vrules_add(rs, NULL, tab[i].name, optarg, err, sizeof err) < 0)
 				msg_usage("--%s: %s", tab[i].name, err);
 			break;
@@ -183,5 +188,6 @@ main(int argc, char **argv)
 	rec_out_free(&out);
 	rec_in_free(&in);
 	vrules_free(&rs);
+	refusal_free();
 	return 0;
 }

@@ -135,6 +135,13 @@ vrules_add(vrules *rs, vsection *s, const char *name, const char *value,
 			return -1;
 		}
 		s->has_min_text = 1;
+	} else if (strcmp(name, "refusals") == 0) {
+		if (strcasecmp(value, "on") != 0 && strcasecmp(value, "off") != 0) {
+			snprintf(err, errlen, "bad refusals '%s': want on or off", value);
+			return -1;
+		}
+		s->refusals = strcasecmp(value, "on") == 0;
+		s->has_refusals = 1;
 	} else {
 		snprintf(err, errlen, "unknown rule '%s'", name);
 		return -1;

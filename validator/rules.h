@@ -1,15 +1,16 @@
 /* rules — what validate checks, from flags and from a rules file.
  *
  * A rule is `NAME VALUE` with NAME one of the long flags without dashes:
- * status, ctype, require, marker, reject, min-text.  Rules live in
+ * status, ctype, require, marker, reject, min-text, refusals.  Rules live in
  * sections: the global one, and `[host NAME]` sections that apply only to
  * records whose `host` is NAME (or, for `*.example.org`, is example.org
  * or ends in `.example.org`); host names compare case-insensitively.
  * For a record, list rules (require, marker, reject)
  * are the union of the global section and every matching host section;
- * single-valued rules (status, ctype, min-text) are taken from the last
- * matching host section that sets them, else the global section, else
- * the defaults (status 200-299, ctype text/html, no min-text).
+ * single-valued rules (status, ctype, min-text, refusals) are taken from
+ * the last matching host section that sets them, else the global
+ * section, else the defaults (status 200-299, ctype text/html, no
+ * min-text, refusals on).
  */
 #ifndef VALIDATE_RULES_H
 #define VALIDATE_RULES_H
@@ -23,7 +24,7 @@ typedef num_range vrange;
 
 typedef struct vsection {
 	char *host;          /* NULL in the global section */
-	int has_status, has_ctype, has_min_text;
+	int has_status, has_ctype, has_min_text, has_refusals;
 	vrange *status;      /* empty with has_status means "any" */
 	size_t nstatus;
 	char **ctype;        /* lowercase prefixes; empty means "any" */
@@ -35,6 +36,7 @@ typedef struct vsection {
 	vre **reject;        /* none may match title or text */
 	size_t nreject;
 	long min_text;
+	int refusals;        /* judge by the signature table (sig.h) */
 } vsection;
 
 typedef struct vrules {

@@ -44,6 +44,9 @@ main(void)
 	check_len("an entity is one character", "<p>&amp;&#233;x</p>", 3);
 	check_len("comments are not text", "<!-- a long comment -->ab", 2);
 	check_len("an empty body", "", 0);
+	check_len("the bound reached on a space between words", "<p>ab cd</p>", 5);
+	check_int("html: the bound reached on a space between words is no shell", 0,
+		  jsshell_html("<p>ab cd</p>", 12, 3));
 	check_int("html: threshold 0 is off", 0, jsshell_html("", 0, 0));
 	return check_done();
 }
