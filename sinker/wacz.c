@@ -135,6 +135,8 @@ swacz_put(swacz *z, const msgpack_object *rec)
 		return rc;
 	char *url = rec_strdup(rec, "url"), *title = rec_strdup(rec, "title");
 	double t = page_time(rec);
+	if (!(t >= 0 && t < 253402300800.0)) /* as warc.c dates a record */
+		t = 0;
 	time_t sec = (time_t)t;
 	struct tm tm;
 	char ts[40];
@@ -245,9 +247,11 @@ merge(char **in, size_t n, const char *path)
 				best = i;
 		if (best == n)
 			break;
+		/* An index line holds no NUL; one from a damaged package is
+		 * written up to it, never read before its start. */
 		size_t len = strlen(line[best]);
 		if (fwrite(line[best], 1, len, out) != len ||
-		    (line[best][len - 1] != '\n' && fputc('\n', out) == EOF))
+		    ((len == 0 || line[best][len - 1] != '\n') && fputc('\n', out) == EOF))
 			rc = -1;
 		if (getline(&line[best], &cap[best], f[best]) < 0)
 			free(line[best]), line[best] = NULL;
@@ -425,18 +429,22 @@ build(swacz *z, char *err, size_t errlen)
 	char *prev = NULL;
 	if (had) {
 		prev = xjoin(z->stage, "/", "pages-prev.jsonl");
-		rename(all_pages, prev);
+		if (rename(all_pages, prev) < 0) {
+			free(prev);
+			goto sys_fail;
+		}
 	}
-	if (!(pages = fopen(all_pages, "we")) ||
-	    fputs("{\"format\": \"json-pages-1.0\", \"id\": \"pages\", \"title\": \"All Pages\"}\n", pages) == EOF ||
-	    (prev && copy_lines(prev, pages, 1) < 0) || copy_lines(z->pages, pages, 0) < 0 ||
-	    fclose(pages) != 0) {
-		pages = NULL;
+	int ok = (pages = fopen(all_pages, "we")) &&
+		 fputs("{\"format\": \"json-pages-1.0\", \"id\": \"pages\", \"title\": \"All Pages\"}\n", pages) != EOF &&
+		 !(prev && copy_lines(prev, pages, 1) < 0) && copy_lines(z->pages, pages, 0) >= 0;
+	if (pages && fclose(pages) != 0)
+		ok = 0;
+	pages = NULL;
+	if (!ok) {
 		if (prev)
 			unlink(prev), free(prev);
 		goto sys_fail;
 	}
-	pages = NULL;
 	if (prev)
 		unlink(prev), free(prev);
 
@@ -480,7 +488,7 @@ build(swacz *z, char *err, size_t errlen)
 		else if (strcmp(name, "pages/pages.jsonl") == 0)
 			path = all_pages;
 		for (size_t w = 0; !path && w < nw; w++)
-			if (strcmp(name + 8, strrchr(warcs[w], '/') + 1) == 0 && strncmp(name, "archive/", 8) == 0)
+			if (strncmp(name, "archive/", 8) == 0 && strcmp(name + 8, strrchr(warcs[w], '/') + 1) == 0)
 				path = warcs[w];
 		if (path) {
 			int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -531,9 +539,10 @@ build(swacz *z, char *err, size_t errlen)
 	if (sql_sync() == SQL_SYNC_FULL) {
 		int fd = open(z->target, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || fsync(fd) != 0) {
+			snprintf(err, errlen, "%s: %s", z->target, strerror(errno));
 			if (fd >= 0)
 				close(fd);
-			goto sys_fail;
+			goto out;
 		}
 		close(fd);
 	}

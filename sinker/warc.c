@@ -348,7 +348,8 @@ swarc_sort_index(const char *path)
 	int rc = ferror(f) ? -1 : 0;
 	fclose(f);
 	if (rc == 0) {
-		qsort(lines, n, sizeof *lines, by_text);
+		if (n)
+			qsort(lines, n, sizeof *lines, by_text);
 		rc = write_lines(path, lines, n);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -388,7 +389,8 @@ file_end(swarc *w)
 		return 0;
 	if (swarc_commit(w) < 0)
 		return -1;
-	qsort(w->lines, w->n_lines, sizeof *w->lines, by_text);
+	if (w->n_lines)   /* qsort's base may not be NULL, even for none */
+		qsort(w->lines, w->n_lines, sizeof *w->lines, by_text);
 	int rc = write_lines(w->index, w->lines, w->n_lines);
 	if (rc < 0)
 		snprintf(w->err, sizeof w->err, "%s: %s", w->index, strerror(errno));
