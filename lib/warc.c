@@ -561,7 +561,7 @@ warc_http_parse(warc_http *h, char *block, size_t n)
 {
 	size_t scan = 0, hlen = header_end(block, n, &scan);
 	char *lf = memchr(block, '\n', n);
-	if (!hlen || !lf || n < 12 || memcmp(block, "HTTP/", 5) != 0)
+	if (!hlen || !lf || n < 12 || memcmp(block, "HTTP/", 5) != 0 || hlen > WARC_HTTP_HEAD_MAX)
 		return -1;
 	if (hlen > h->store_cap) {
 		h->store_cap = hlen;
@@ -582,6 +582,8 @@ warc_http_parse(warc_http *h, char *block, size_t n)
 	h->status = (sp[1] - '0') * 100 + (sp[2] - '0') * 10 + (sp[3] - '0');
 	size_t first = (size_t)(lf + 1 - block), bad;
 	fields(h->store + first, hlen - first, &h->headers, &h->n_headers, &h->headers_cap, 1, 0, &bad);
+	if (h->n_headers > WARC_HTTP_FIELDS_MAX)
+		return -1;
 	h->body = block + hlen;
 	h->body_len = n - hlen;
 	return 0;

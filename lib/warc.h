@@ -92,9 +92,15 @@ typedef struct warc_http {
 	size_t store_cap, headers_cap;
 } warc_http;
 
+/* What fetch itself would take of an answer's head: libcurl's 300 KiB
+ * (fetch's too_large), and a count of fields no server sends, so that
+ * a hostile file cannot make the joining of repeated names quadratic. */
+enum { WARC_HTTP_HEAD_MAX = 300 * 1024, WARC_HTTP_FIELDS_MAX = 1000 };
+
 /* Reads the status line and headers of block[0..n) into h (its buffers
  * reused from one call to the next): 0, or -1 when it is no HTTP
- * response (no status line, no end of the headers). */
+ * response (no status line, no end of the headers, a head over
+ * WARC_HTTP_HEAD_MAX bytes or WARC_HTTP_FIELDS_MAX fields). */
 int warc_http_parse(warc_http *h, char *block, size_t n);
 
 /* The value of header name (lowercase) in h, or NULL. */

@@ -154,6 +154,20 @@ expect_eq "a 100 MB header block: refused after the records before it, 65" \
 	"$rc $(jq -r .url "$T/out" | paste -sd' ' -)|$(head -1 "$T/err")"
 expect_cmd "... in less than 64 MB" test "$(tail -1 "$T/rss")" -lt 65536
 
+# An HTTP head no server sends (5000 fields, or over libcurl's 300 KiB):
+# malformed HTTP, skipped and counted, the records around it read; its
+# repeated names are never joined (that would be quadratic).
+python3 -c '
+import json
+print(json.dumps({"url": "http://a.test/1", "body": "one"}))
+print(json.dumps({"url": "http://a.test/2", "headers": [["x%d" % (i % 7), "v"] for i in range(5000)], "body": "two"}))
+print(json.dumps({"url": "http://a.test/3", "headers": [["X-Big", "v" * 400000]], "body": "three"}))
+print(json.dumps({"url": "http://a.test/4", "body": "four"}))' | mkwarc "$T/fields.gz"
+FW "$T/fields.gz" >"$T/out" 2>"$T/err"
+expect_eq "5000 header fields, a 400 KB head: malformed HTTP, skipped and counted; 1 and 4 read, 0" \
+	"0 http://a.test/1 http://a.test/4|fetch: 4 WARC records read, 2 written; skipped 2 malformed HTTP" \
+	"$? $(jq -r .url "$T/out" | paste -sd' ' -)|$(cat "$T/err")"
+
 # A block over --max-body is passed over, said and counted; the rest
 # are read.  A body that decodes past it is too_large, as fetch's own.
 python3 -c '
