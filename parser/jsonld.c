@@ -343,7 +343,10 @@ deref(const jsonld *j, const json_t *v)
 	return v;
 }
 
-/* Appends name to b, ", " between, unless b holds it already. */
+/* Appends name to b, ", " between, unless b holds it already or holds
+ * AUTHOR_MAX bytes: a byline longer than that is a list of everyone, not
+ * an author, and a bound keeps the look-up linear on a hostile page. */
+enum { AUTHOR_MAX = 1024 };
 static void
 add_name(pbuf *b, const char *name)
 {
@@ -353,10 +356,11 @@ add_name(pbuf *b, const char *name)
 	while (n && is_ws((unsigned char)name[n - 1]))
 		n--;
 	/* A URL is a profile, not a name. */
-	if (!n || strncmp(name, "http://", 7) == 0 || strncmp(name, "https://", 8) == 0)
+	if (!n || b->len >= AUTHOR_MAX || strncmp(name, "http://", 7) == 0 || strncmp(name, "https://", 8) == 0)
 		return;
-	for (const char *p = b->p; p && (p = strstr(p, name)) != NULL; p += n)
-		if ((p == b->p || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+	const char *end = b->p + b->len;
+	for (const char *p = b->p; p && (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
+		if ((p == b->p || p[-1] == ' ') && (p + n == end || p[n] == ','))
 			return;
 	if (b->len)
 		pbuf_put(b, ", ", 2);

@@ -908,6 +908,13 @@ set_host(meta *m, const char *url, size_t un)
 	if (!p)
 		return;
 	p += 3;
+	/* past "user:password@", which names no site */
+	size_t auth = 0;
+	while (p + auth < url + un && p[auth] != '/' && p[auth] != '?' && p[auth] != '#')
+		auth++;
+	const char *at = memrchr(p, '@', auth);
+	if (at)
+		p = at + 1;
 	size_t i = 0;
 	char host[sizeof m->host];
 	while (p + i < url + un && i < sizeof host - 1 && p[i] != '/' && p[i] != ':' && p[i] != '?' &&
