@@ -58,6 +58,7 @@ typedef struct cookie_counts {
 cookie_jar *cookie_jar_new(size_t max_total, size_t max_site);
 void cookie_jar_free(cookie_jar *j);
 
+/* What j holds and has pushed out so far, for --stats and the notes. */
 cookie_counts cookie_jar_counts(const cookie_jar *j);
 
 /* Stores the cookie of Set-Cookie value line (len bytes, without the

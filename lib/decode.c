@@ -225,13 +225,3 @@ decode_free(decoder *d)
 		free(d->buf[i]);
 	*d = (decoder){ 0 };
 }
-
-const char *
-decode_versions(void)
-{
-	static char v[64];
-	uint32_t b = BrotliDecoderVersion();
-	snprintf(v, sizeof v, "brotli/%u.%u.%u zstd/%s", b >> 24, (b >> 12) & 0xfff, b & 0xfff,
-		 ZSTD_versionString());
-	return v;
-}

@@ -27,9 +27,8 @@ typedef struct decoder {
 int decode_body(decoder *d, const char *coding, const char *in, size_t n, size_t max, int partial,
 		const char **out, size_t *out_len);
 
+/* Frees d's buffers (an output of decode_body with them) and zeroes it. */
 void decode_free(decoder *d);
 
-/* "brotli/1.0.9 zstd/1.5.4": for --version. */
-const char *decode_versions(void);
 
 #endif

@@ -20,6 +20,7 @@ typedef struct digest digest;
 /* A running digest of kind; dies of out of memory (xalloc). */
 digest *digest_new(enum digest_kind kind);
 
+/* Adds p[0..n) to the running digest. */
 void digest_update(digest *d, const void *p, size_t n);
 
 /* Writes the digest of everything given since digest_new (or the last
@@ -27,6 +28,7 @@ void digest_update(digest *d, const void *p, size_t n);
  * starts d again, empty. */
 void digest_final(digest *d, char *out);
 
+/* Frees d; NULL is nothing. */
 void digest_free(digest *d);
 
 /* The label of p[0..n)'s digest of kind into out (DIGEST_LABEL_SIZE

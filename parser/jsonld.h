@@ -73,6 +73,8 @@ typedef struct jsonld_facts {
 	int is_main;              /* the main entity is article-like, not a WebPage */
 } jsonld_facts;
 
+/* An empty f, and its buffers freed: f can be filled again after
+ * init, freed once after the last fill. */
 void jsonld_facts_init(jsonld_facts *f);
 void jsonld_facts_free(jsonld_facts *f);
 

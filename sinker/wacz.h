@@ -35,8 +35,10 @@ int swacz_put(swacz *z, const msgpack_object *rec);
 /* swarc_commit, and the pages put since the last one.  0, or -1. */
 int swacz_commit(swacz *z);
 
+/* As swarc_errmsg, for the package and its WARC series. */
 const char *swacz_errmsg(const swacz *z);
 
+/* As swarc_count, for the package's WARC series. */
 swarc_counts swacz_count(const swacz *z);
 
 /* Commits, builds the package over the target and removes the staging

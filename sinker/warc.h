@@ -60,6 +60,8 @@ int swarc_commit(swarc *w);
  * -1 with the reason in err. */
 int swarc_close(swarc *w, char *err, size_t errlen);
 
+/* Why the last call that failed failed: a message w owns, valid until
+ * the next call; "" before any failure. */
 const char *swarc_errmsg(const swarc *w);
 
 /* The counts of the closing note. */
@@ -72,6 +74,7 @@ typedef struct swarc_counts {
 	unsigned long long dead;      /* dead letters, not written */
 } swarc_counts;
 
+/* The counts so far, for the closing note. */
 swarc_counts swarc_count(const swarc *w);
 
 /* The CDXJ key of url u[0..n) into out, as pywb and ReplayWeb.page
