@@ -358,8 +358,8 @@ add_name(pbuf *b, const char *name)
 	/* A URL is a profile, not a name. */
 	if (!n || b->len >= AUTHOR_MAX || strncmp(name, "http://", 7) == 0 || strncmp(name, "https://", 8) == 0)
 		return;
-	const char *end = b->p + b->len;
-	for (const char *p = b->p; p && (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
+	const char *end = b->len ? b->p + b->len : NULL;
+	for (const char *p = b->p; end && (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
 		if ((p == b->p || p[-1] == ' ') && (p + n == end || p[n] == ','))
 			return;
 	if (b->len)
