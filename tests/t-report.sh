@@ -21,7 +21,9 @@ expect_eq "the healthy host: 7 raw, 6 accepted (the 404 is rejected)" "127.0.0.1
 expect_eq "the rate-limited host: 3 raw, none accepted, three 429s" "127.0.0.2 3 0 0.0% 3" \
 	"$(grep '^127.0.0.2 ' "$T/out" | tr -s ' ' | cut -d' ' -f1-4,7)"
 p50=$(grep '^127.0.0.3 ' "$T/out" | tr -s ' ' | cut -d' ' -f5)
-expect_cmd "the 100 ms host shows p50 near 100 ms ($p50)" test "$p50" -ge 95 -a "$p50" -lt 200
+# (at least the server's 100 ms; a loaded CI machine adds to it, and
+# the other hosts answer at once)
+expect_cmd "the 100 ms host shows p50 of its 100 ms or more ($p50)" test "$p50" -ge 95 -a "$p50" -lt 1000
 
 # render's crashes: its pages that ended as render_crash or browser_lost.
 printf '%s\n' '{"url":"http://r.test/a","host":"r.test","status":0,"error":"render_crash","rendered":{"ms":1}}' \
