@@ -8,16 +8,57 @@
 #include "url.h"
 #include "xalloc.h"
 
-/* Whether header line l (n bytes) is one redact names. */
+/* Whether header line l (n bytes) is one of names (NULL-terminated),
+ * or of redact's. */
 static int
-redacted(const struct curl_slist *redact, const char *l, size_t n)
+named(const char *const *names, const struct curl_slist *redact, const char *l, size_t n)
 {
+	for (size_t i = 0; names && names[i]; i++) {
+		size_t k = strlen(names[i]);
+		if (n > k && l[k] == ':' && strncasecmp(l, names[i], k) == 0)
+			return 1;
+	}
 	for (const struct curl_slist *r = redact; r; r = r->next) {
 		size_t k = strlen(r->data);
 		if (n > k && l[k] == ':' && strncasecmp(l, r->data, k) == 0)
 			return 1;
 	}
 	return 0;
+}
+
+char *
+exchange_head_rewrite(const char *h, size_t n, const char *const *orig,
+		      const struct curl_slist *redact, size_t *out_n)
+{
+	/* A line grows by at most "X-Orig-" and " ***" (an empty value). */
+	size_t lines = 1;
+	for (size_t i = 0; i < n; i++)
+		lines += h[i] == '\n';
+	char *out = xmalloc(n + lines * 11 + 1);
+	size_t o = 0;
+	for (size_t i = 0; i < n;) {
+		const char *l = h + i, *nl = memchr(l, '\n', n - i);
+		size_t len = nl ? (size_t)(nl - l) + 1 : n - i;
+		const char *colon = memchr(l, ':', len);
+		if (i && colon && named(orig, NULL, l, len)) {
+			memcpy(out + o, "X-Orig-", 7);
+			o += 7;
+		}
+		if (i && colon && named(NULL, redact, l, len)) {
+			size_t keep = (size_t)(colon - l) + 1;
+			const char *tail = len >= 2 && l[len - 2] == '\r' ? " ***\r\n" : nl ? " ***\n" : " ***";
+			memcpy(out + o, l, keep);
+			o += keep;
+			memcpy(out + o, tail, strlen(tail));
+			o += strlen(tail);
+		} else {
+			memcpy(out + o, l, len);
+			o += len;
+		}
+		i += len;
+	}
+	*out_n = o;
+	return out;
 }
 
 /* Packs header block b[0..len) as bin, the values of redact's names as
@@ -31,29 +72,8 @@ pack_head(msgpack_packer *pk, const char *b, size_t len, const struct curl_slist
 		msgpack_pack_bin_with_body(pk, b, len);
 		return;
 	}
-	/* A line grows by at most " ***" for an empty value. */
-	size_t lines = 1;
-	for (size_t i = 0; i < len; i++)
-		lines += b[i] == '\n';
-	char *out = xmalloc(len + lines * 4 + 1);
-	size_t o = 0;
-	for (size_t i = 0; i < len;) {
-		const char *l = b + i, *nl = memchr(l, '\n', len - i);
-		size_t n = nl ? (size_t)(nl - l) + 1 : len - i;
-		const char *colon = memchr(l, ':', n);
-		if (colon && redacted(redact, l, n)) {
-			size_t keep = (size_t)(colon - l) + 1;
-			const char *tail = n >= 2 && l[n - 2] == '\r' ? " ***\r\n" : nl ? " ***\n" : " ***";
-			memcpy(out + o, l, keep);
-			o += keep;
-			memcpy(out + o, tail, strlen(tail));
-			o += strlen(tail);
-		} else {
-			memcpy(out + o, l, n);
-			o += n;
-		}
-		i += n;
-	}
+	size_t o;
+	char *out = exchange_head_rewrite(b, len, NULL, redact, &o);
 	msgpack_pack_bin_with_body(pk, out, o);
 	free(out);
 }

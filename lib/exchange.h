@@ -21,6 +21,14 @@ typedef struct exchange_parts {
 	int decoded;                   /* its content coding was undone (render's) */
 } exchange_parts;
 
+/* Header block h[0..n) (a request or status line, then header lines)
+ * rewritten line by line past its first: a header orig names
+ * (NULL-terminated, any case; NULL: none) kept as X-Orig-Name, as an
+ * archive keeps a coding that was undone; the value of one redact names
+ * shown as ***.  Malloc'd, its length in *out_n. */
+char *exchange_head_rewrite(const char *h, size_t n, const char *const *orig,
+			    const struct curl_slist *redact, size_t *out_n);
+
 /* Packs x as one exchange map: the URL's password shown as ***, and in
  * the request and response header blocks the value of every header
  * redact names (case-insensitively; NULL: none) as ***, for an archive

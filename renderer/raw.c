@@ -208,15 +208,11 @@ static void
 put_text(msgpack_sbuffer *b, const char *text, int decoded)
 {
 	int coded = decoded && strcasestr(text, "\ncontent-encoding:") != NULL;
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-		if (p != text && ((decoded && strncasecmp(p, "content-encoding:", 17) == 0) ||
-				  (coded && strncasecmp(p, "content-length:", 15) == 0)))
-			put(b, "X-Orig-");
-		msgpack_sbuffer_write(b, p, n);
-		p += n;
-	}
+	const char *const orig[] = { "content-encoding", coded ? "content-length" : NULL, NULL };
+	size_t n;
+	char *out = exchange_head_rewrite(text, strlen(text), decoded ? orig : NULL, NULL, &n);
+	msgpack_sbuffer_write(b, out, n);
+	free(out);
 }
 
 /* The request target of URL u: its path and query, "/" for none. */

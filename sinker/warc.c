@@ -16,6 +16,7 @@
 
 #include "db.h"
 #include "digest.h"
+#include "exchange.h"
 #include "htab.h"
 #include "jstr.h"
 #include "rec.h"
@@ -631,34 +632,6 @@ head_mime(const char *h, size_t n, char *out, size_t outlen)
 		out[k] = '\0';
 }
 
-/* Head h[0..n) with its Transfer-Encoding header kept as
- * X-Orig-Transfer-Encoding, as Browsertrix keeps a coding it undid: the
- * payload after it is no longer chunked, and a reader must not try to
- * undo the chunks again.  Malloc'd, its length in *out_n. */
-static char *
-head_unchunked(const char *h, size_t n, size_t *out_n)
-{
-	static const char te[] = "transfer-encoding:";
-	size_t lines = 1;
-	for (size_t i = 0; i < n; i++)
-		lines += h[i] == '\n';
-	char *out = xmalloc(n + lines * 7 + 1);
-	size_t o = 0;
-	for (size_t i = 0; i < n;) {
-		const char *l = h + i, *nl = memchr(l, '\n', n - i);
-		size_t len = nl ? (size_t)(nl - l) + 1 : n - i;
-		if (i && len >= sizeof te - 1 && strncasecmp(l, te, sizeof te - 1) == 0) {
-			memcpy(out + o, "X-Orig-", 7);
-			o += 7;
-		}
-		memcpy(out + o, l, len);
-		o += len;
-		i += len;
-	}
-	*out_n = o;
-	return out;
-}
-
 /* A msgpack string or bin value as a C string (malloc'd), or NULL. */
 static char *
 str_of(const msgpack_object *map, const char *key)
@@ -695,7 +668,11 @@ put_exchange(swarc *w, const msgpack_object *x, int not_modified, char resp_id[I
 	const msgpack_object *te = rec_get(x, "transfer_encoding");
 	char *unchunked = NULL;
 	if (te && rec_eq(te, "chunked"))
-		head = unchunked = head_unchunked(head, head_n, &head_n);
+		/* Transfer-Encoding kept as X-Orig-Transfer-Encoding, as
+		 * Browsertrix keeps a coding it undid: the payload is no
+		 * longer chunked, and a reader must not undo the chunks. */
+		head = unchunked = exchange_head_rewrite(head, head_n, (const char *const[]){ "transfer-encoding", NULL },
+							 NULL, &head_n);
 	const msgpack_object *cut = rec_get(x, "payload_cut");
 	int truncated = cut && cut->type == MSGPACK_OBJECT_BOOLEAN && cut->via.boolean;
 
