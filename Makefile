@@ -95,6 +95,7 @@ UNIT_DEPS_test_retry := fetcher/retry.c
 UNIT_DEPS_test_redirect := fetcher/redirect.c
 UNIT_DEPS_test_robots := fetcher/robots.c fetcher/retry.c
 UNIT_DEPS_test_sig := validator/sig.c
+UNIT_DEPS_test_cols := sinker/cols.c
 # test_opt_PROG includes PROG's main.c (its option table and parsing are
 # static there) and links the rest of the program.
 UNIT_DEPS_test_opt_fetch := $(filter-out fetcher/main.c,$(wildcard fetcher/*.c))

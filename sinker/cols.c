@@ -10,31 +10,85 @@
 
 const char *const cols_names[COLS_N] = {
 	"url", "final_url", "host", "status", "error", "accepted", "reason",
-	"title", "fetched_at", "parser",
+	"title", "fetched_at", "parser", "author", "published", "modified",
+	"site_name", "lang", "description", "image", "keywords", "page_kind",
 };
+
+const cols_column cols_added[COLS_ADDED_N] = {
+	{ "etag", "TEXT", "text" },
+	{ "last_modified", "TEXT", "text" },
+	{ "last_checked", "REAL", "double precision" },
+	{ "last_error", "TEXT", "text" },
+	{ "content_hash", "TEXT", "text" },
+	{ "simhash", "TEXT", "text" },
+	{ "dup_of", "TEXT", "text" },
+	{ "sim0", "INTEGER", "integer" },
+	{ "sim1", "INTEGER", "integer" },
+	{ "sim2", "INTEGER", "integer" },
+	{ "sim3", "INTEGER", "integer" },
+	{ "screenshot", "BLOB", "bytea" },
+	{ "pdf", "BLOB", "bytea" },
+	{ "author", "TEXT", "text" },
+	{ "published", "TEXT", "timestamptz" },
+	{ "modified", "TEXT", "timestamptz" },
+	{ "site_name", "TEXT", "text" },
+	{ "lang", "TEXT", "text" },
+	{ "description", "TEXT", "text" },
+	{ "image", "TEXT", "text" },
+	{ "keywords", "TEXT", "jsonb" },
+	{ "page_kind", "TEXT", "text" },
+};
+
+/* The upsert's columns after those of cols_names, with their
+ * parameters; body last, as only --body stores it. */
+static const struct {
+	const char *name;
+	int p;
+} upsert_rest[] = {
+	{ "stored_at", COLS_P_STORED_AT }, { "record", COLS_P_RECORD },
+	{ "etag", COLS_P_ETAG }, { "last_modified", COLS_P_LAST_MODIFIED },
+	{ "last_checked", COLS_P_STORED_AT }, { "last_error", COLS_P_LAST_ERROR },
+	{ "content_hash", COLS_P_CONTENT_HASH }, { "simhash", COLS_P_SIMHASH },
+	{ "dup_of", COLS_P_DUP_OF }, { "sim0", COLS_P_SIM0 }, { "sim1", COLS_P_SIM0 + 1 },
+	{ "sim2", COLS_P_SIM0 + 2 }, { "sim3", COLS_P_SIM0 + 3 },
+	{ "screenshot", COLS_P_SCREENSHOT }, { "pdf", COLS_P_PDF }, { "body", COLS_P_BODY },
+};
+
+/* Column i of the upsert, its parameter into *p. */
+static const char *
+upsert_col(size_t i, int *p)
+{
+	if (i < COLS_N) {
+		*p = (int)i + 1;
+		return cols_names[i];
+	}
+	*p = upsert_rest[i - COLS_N].p;
+	return upsert_rest[i - COLS_N].name;
+}
 
 void
 cols_upsert(char *sql, size_t n, int body)
 {
-	snprintf(sql, n,
-		 "INSERT INTO pages (url, final_url, host, status, error, accepted, reason,"
-		 " title, fetched_at, parser, stored_at, record, etag, last_modified,"
-		 " last_checked, last_error, content_hash, simhash, dup_of, sim0, sim1, sim2, sim3,"
-		 " screenshot, pdf%s)"
-		 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?11, ?15,"
-		 " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24%s)"
-		 " ON CONFLICT(url) DO UPDATE SET final_url = excluded.final_url,"
-		 " host = excluded.host, status = excluded.status, error = excluded.error,"
-		 " accepted = excluded.accepted, reason = excluded.reason,"
-		 " title = excluded.title, fetched_at = excluded.fetched_at,"
-		 " parser = excluded.parser, stored_at = excluded.stored_at,"
-		 " record = excluded.record, etag = excluded.etag,"
-		 " last_modified = excluded.last_modified, last_checked = excluded.last_checked,"
-		 " last_error = excluded.last_error, content_hash = excluded.content_hash,"
-		 " simhash = excluded.simhash, dup_of = excluded.dup_of, sim0 = excluded.sim0,"
-		 " sim1 = excluded.sim1, sim2 = excluded.sim2, sim3 = excluded.sim3,"
-		 " screenshot = excluded.screenshot, pdf = excluded.pdf%s",
-		 body ? ", body" : "", body ? ", ?25" : "", body ? ", body = excluded.body" : "");
+	size_t cols = COLS_N + sizeof upsert_rest / sizeof upsert_rest[0] - !body, at = 0;
+	const char *c;
+	int p;
+#define CAT(...) (at += at < n ? (size_t)snprintf(sql + at, n - at, __VA_ARGS__) : 0)
+	CAT("INSERT INTO pages (");
+	for (size_t i = 0; i < cols; i++) {
+		c = upsert_col(i, &p);
+		CAT("%s%s", i ? ", " : "", c);
+	}
+	CAT(") VALUES (");
+	for (size_t i = 0; i < cols; i++) {
+		upsert_col(i, &p);
+		CAT("%s?%d", i ? ", " : "", p);
+	}
+	CAT(") ON CONFLICT(url) DO UPDATE SET ");
+	for (size_t i = 1; i < cols; i++) {   /* all but url */
+		c = upsert_col(i, &p);
+		CAT("%s%s = excluded.%s", i > 1 ? ", " : "", c, c);
+	}
+#undef CAT
 }
 
 const char cols_keep[] =
@@ -145,9 +199,74 @@ cols_fits(size_t i, const msgpack_object *v)
 		return v->type == MSGPACK_OBJECT_POSITIVE_INTEGER ||
 		       v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER ||
 		       v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64;
+	case COLS_PUBLISHED: case COLS_MODIFIED:
+		return v->type == MSGPACK_OBJECT_STR && cols_time(v->via.str.ptr, v->via.str.size);
+	case COLS_KEYWORDS:   /* jsonb refuses \u0000 */
+		if (v->type != MSGPACK_OBJECT_ARRAY)
+			return 0;
+		for (uint32_t k = 0; k < v->via.array.size; k++) {
+			const msgpack_object *e = &v->via.array.ptr[k];
+			if (e->type != MSGPACK_OBJECT_STR || memchr(e->via.str.ptr, 0, e->via.str.size))
+				return 0;
+		}
+		return 1;
 	default:          /* text */
 		return v->type == MSGPACK_OBJECT_STR;
 	}
+}
+
+/* The k digits of s[0..n) at at, as a number into *v: 1, or 0. */
+static int
+digits(const char *s, size_t n, size_t at, size_t k, int *v)
+{
+	if (at + k > n)
+		return 0;
+	*v = 0;
+	for (size_t i = at; i < at + k; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return 1;
+}
+
+int
+cols_time(const char *s, size_t n)
+{
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, mo, d, h, mi, sec;
+	if (n < 10 || !digits(s, n, 0, 4, &y) || y < 1 || s[4] != '-' || !digits(s, n, 5, 2, &mo) ||
+	    mo < 1 || mo > 12 || s[7] != '-' || !digits(s, n, 8, 2, &d) || d < 1 ||
+	    d > mdays[mo - 1] || (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+		return 0;
+	if (n == 10)
+		return 1;
+	if (n < 17 || s[10] != 'T' || !digits(s, n, 11, 2, &h) || h > 23 || s[13] != ':' ||
+	    !digits(s, n, 14, 2, &mi) || mi > 59)
+		return 0;
+	size_t i = 16;
+	if (s[i] == ':') {
+		if (!digits(s, n, 17, 2, &sec) || sec > 59)
+			return 0;
+		i = 19;
+		if (i < n && s[i] == '.') {
+			size_t from = ++i;
+			while (i < n && i - from < 9 && s[i] >= '0' && s[i] <= '9')
+				i++;
+			if (i == from)
+				return 0;
+		}
+	}
+	if (i < n && s[i] == 'Z')
+		return i + 1 == n;
+	if (i >= n || (s[i] != '+' && s[i] != '-') || !digits(s, n, i + 1, 2, &h) || h > 14)
+		return 0;
+	i += 3;
+	if (i == n)
+		return 1;
+	if (s[i] == ':')
+		i++;
+	return digits(s, n, i, 2, &mi) && mi <= 59 && i + 2 == n;
 }
 
 /* Whether key k (with value v) goes to a column rather than `record`. */

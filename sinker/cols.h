@@ -7,21 +7,57 @@
 #include <msgpack.h>
 #include <stddef.h>
 
-/* The record keys with a column, in bind order (url first). */
+/* The record keys with a column, in bind order (url first): fetch's,
+ * validate's and parse's title, then parse's metadata (docs/records.md). */
 extern const char *const cols_names[];
-#define COLS_N 10
+#define COLS_N 19
+/* Columns of cols_names PostgreSQL types: published and modified as
+ * timestamptz, keywords as jsonb. */
+#define COLS_PUBLISHED 11
+#define COLS_MODIFIED 12
+#define COLS_KEYWORDS 17
 
 /* Whether value v of column i has the column's type: SQLite takes
  * anything; PostgreSQL's typed columns (status, accepted: integers or
- * booleans; fetched_at: a number) take only what fits. */
+ * booleans; fetched_at: a number; published, modified: a cols_time;
+ * keywords: an array of strings without NUL, as jsonb) take only what
+ * fits. */
 int cols_fits(size_t i, const msgpack_object *v);
 
-/* Writes the upsert of one row into sql: the columns ?1..?10, stored_at
- * ?11 (also last_checked), record ?12, etag ?13, last_modified ?14,
- * last_error ?15, content_hash ?16, simhash ?17, dup_of ?18, the simhash's
- * bands sim0..sim3 ?19..?22, screenshot ?23, pdf ?24 and, with body,
- * body ?25; an existing url's row takes the new values. */
+/* Whether s[0..n) is a time PostgreSQL's timestamptz takes as meant: a
+ * date YYYY-MM-DD (years 0001 to 9999, a day its month has), or one
+ * with a time, YYYY-MM-DDTHH:MM[:SS[.FRACTION]], and a zone: Z, +HH,
+ * +HH:MM or +HHMM (or -).  A time without a zone is not: the server
+ * would read it in its own. */
+int cols_time(const char *s, size_t n);
+
+/* The upsert's parameters after the columns of cols_names (?1..?COLS_N);
+ * screenshot, pdf and body are bytes, the rest text. */
+enum cols_param {
+	COLS_P_STORED_AT = COLS_N + 1,   /* also last_checked */
+	COLS_P_RECORD, COLS_P_ETAG, COLS_P_LAST_MODIFIED, COLS_P_LAST_ERROR,
+	COLS_P_CONTENT_HASH, COLS_P_SIMHASH, COLS_P_DUP_OF,
+	COLS_P_SIM0,                     /* the simhash's bands, 4 of them */
+	COLS_P_SCREENSHOT = COLS_P_SIM0 + 4, COLS_P_PDF,
+	COLS_P_BODY,                     /* only with body: the last */
+};
+
+/* The longest statement cols_upsert writes, with its NUL. */
+#define COLS_UPSERT_MAX 4096
+
+/* Writes the upsert of one row into sql (n at least COLS_UPSERT_MAX):
+ * the parameters of cols_names and enum cols_param, and body only with
+ * body; an existing url's row takes the new values. */
 void cols_upsert(char *sql, size_t n, int body);
+
+/* The columns later versions added to `pages`, with their SQLite and
+ * PostgreSQL types: a table made before them gains the missing ones
+ * when sink opens it. */
+typedef struct cols_column {
+	const char *name, *sqlite, *pg;
+} cols_column;
+extern const cols_column cols_added[];
+#define COLS_ADDED_N 22
 
 /* What a record does to the row stored for its url (docs/sink.md,
  * "Recrawls"). */

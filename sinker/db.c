@@ -39,7 +39,16 @@
 	"  dup_of        TEXT,   -- the url of the page this one copies, or NULL\n" \
 	"  sim0 INTEGER, sim1 INTEGER, sim2 INTEGER, sim3 INTEGER,  -- simhash's 16-bit bands\n" \
 	"  screenshot    BLOB,   -- render --screenshot's PNG\n" \
-	"  pdf           BLOB    -- render --pdf's PDF\n" \
+	"  pdf           BLOB,   -- render --pdf's PDF\n" \
+	"  author        TEXT,   -- parse's metadata (docs/records.md)\n" \
+	"  published     TEXT,   -- ISO 8601, as parse wrote it\n" \
+	"  modified      TEXT,\n" \
+	"  site_name     TEXT,\n" \
+	"  lang          TEXT,\n" \
+	"  description   TEXT,\n" \
+	"  image         TEXT,\n" \
+	"  keywords      TEXT,   -- a JSON array of strings\n" \
+	"  page_kind     TEXT\n" \
 	");\n" \
 	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n" \
 	"CREATE TABLE IF NOT EXISTS links (\n" \
@@ -55,23 +64,6 @@
 	"CREATE INDEX IF NOT EXISTS pages_sim3 ON pages(sim3);\n"
 
 const char sdb_schema[] = TABLES INDEXES;
-
-/* The columns later versions added, for files made before them. */
-static const sql_column added[] = {
-	{ "pages", "etag", "TEXT" },
-	{ "pages", "last_modified", "TEXT" },
-	{ "pages", "last_checked", "REAL" },
-	{ "pages", "last_error", "TEXT" },
-	{ "pages", "content_hash", "TEXT" },
-	{ "pages", "simhash", "TEXT" },
-	{ "pages", "dup_of", "TEXT" },
-	{ "pages", "sim0", "INTEGER" },
-	{ "pages", "sim1", "INTEGER" },
-	{ "pages", "sim2", "INTEGER" },
-	{ "pages", "sim3", "INTEGER" },
-	{ "pages", "screenshot", "BLOB" },
-	{ "pages", "pdf", "BLOB" },
-};
 
 struct sdb {
 	pgdb *pg;                /* a PostgreSQL target: everything goes there */
@@ -105,8 +97,12 @@ sdb_open(const char *path, int flags, char *err, size_t errlen)
 		}
 		return db;
 	}
+	/* The columns later versions added, for files made before them. */
+	sql_column added[COLS_ADDED_N];
+	for (size_t i = 0; i < COLS_ADDED_N; i++)
+		added[i] = (sql_column){ "pages", cols_added[i].name, cols_added[i].sqlite };
 	db->h = sql_open(path, TABLES, err, errlen);
-	if (!db->h || sql_add_columns(db->h, added, sizeof added / sizeof added[0]) != 0 ||
+	if (!db->h || sql_add_columns(db->h, added, COLS_ADDED_N) != 0 ||
 	    sql_exec(db->h, INDEXES) != SQLITE_OK) {
 		if (db->h)
 			snprintf(err, errlen, "%s", sqlite3_errmsg(db->h));
@@ -118,7 +114,7 @@ sdb_open(const char *path, int flags, char *err, size_t errlen)
 	 * the file at every page.  32 MiB holds them for about a million
 	 * pages; SQLite's default is 2 MiB. */
 	sqlite3_exec(db->h, "PRAGMA cache_size = -32768", NULL, NULL, NULL);
-	char sql[2000];
+	char sql[COLS_UPSERT_MAX];
 	cols_upsert(sql, sizeof sql, flags & SDB_BODY);
 	if (prepare(db, "BEGIN IMMEDIATE", &db->begin) != SQLITE_OK ||
 	    prepare(db, "COMMIT", &db->commit) != SQLITE_OK ||
@@ -289,35 +285,35 @@ sdb_put(sdb *db, const msgpack_object *rec, double stored_at)
 	sqlite3_stmt *st = db->upsert;
 	for (size_t i = 0; i < COLS_N; i++)
 		bind_obj(st, (int)i + 1, rec_get(rec, cols_names[i]), &tmp);
-	sqlite3_bind_double(st, 11, stored_at);
+	sqlite3_bind_double(st, COLS_P_STORED_AT, stored_at);
 	cols_rest_json(&db->rest, rec, db->flags & SDB_LINKS, 0);
-	sqlite3_bind_text(st, 12, db->rest.json.data ? db->rest.json.data : "{}",
+	sqlite3_bind_text(st, COLS_P_RECORD, db->rest.json.data ? db->rest.json.data : "{}",
 			  (int)db->rest.json.size, SQLITE_STATIC);
-	bind_obj(st, 13, cols_header(rec, "etag"), &tmp);
-	bind_obj(st, 14, cols_header(rec, "last-modified"), &tmp);
+	bind_obj(st, COLS_P_ETAG, cols_header(rec, "etag"), &tmp);
+	bind_obj(st, COLS_P_LAST_MODIFIED, cols_header(rec, "last-modified"), &tmp);
 	if (*why)
-		sqlite3_bind_text(st, 15, why, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, COLS_P_LAST_ERROR, why, -1, SQLITE_STATIC);
 	int rc = 0;
 	uint64_t h;
 	char *dup = NULL;
-	bind_obj(st, 16, rec_get(rec, "content_hash"), &tmp);
-	bind_obj(st, 17, rec_get(rec, "simhash"), &tmp);
+	bind_obj(st, COLS_P_CONTENT_HASH, rec_get(rec, "content_hash"), &tmp);
+	bind_obj(st, COLS_P_SIMHASH, rec_get(rec, "simhash"), &tmp);
 	if (cols_simhash(rec, &h)) {
 		dup = sdb_dup_lookup(db->dups, rec, url, h, &rc);
 		for (int i = 0; i < 4; i++)
-			sqlite3_bind_int(st, 19 + i, cols_band(h, i));
+			sqlite3_bind_int(st, COLS_P_SIM0 + i, cols_band(h, i));
 	}
 	if (dup)
-		sqlite3_bind_text(st, 18, dup, -1, SQLITE_STATIC);
-	bind_blob(st, 23, rec, "screenshot");
-	bind_blob(st, 24, rec, "pdf");
+		sqlite3_bind_text(st, COLS_P_DUP_OF, dup, -1, SQLITE_STATIC);
+	bind_blob(st, COLS_P_SCREENSHOT, rec, "screenshot");
+	bind_blob(st, COLS_P_PDF, rec, "pdf");
 	if (db->flags & SDB_BODY) {
 		const msgpack_object *b = rec_get(rec, "body");
 		if (b && b->type == MSGPACK_OBJECT_STR)
-			sqlite3_bind_blob(st, 25, b->via.str.ptr, (int)b->via.str.size,
+			sqlite3_bind_blob(st, COLS_P_BODY, b->via.str.ptr, (int)b->via.str.size,
 					  SQLITE_STATIC);
 		else
-			bind_obj(st, 25, b, &tmp);
+			bind_obj(st, COLS_P_BODY, b, &tmp);
 	}
 	if (rc == 0)
 		rc = step(st);

@@ -15,46 +15,48 @@
 #include "pgsql.h"
 #include "rec.h"
 
-const char pgdb_schema[] =
-	"BEGIN;\n"
-	"SELECT pg_advisory_xact_lock(7368);\n"
-	"CREATE TABLE IF NOT EXISTS pages (\n"
-	"  url        text PRIMARY KEY,\n"
-	"  final_url  text,\n"
-	"  host       text,\n"
-	"  status     integer,\n"
-	"  error      text,\n"
-	"  accepted   integer,\n"
-	"  reason     text,\n"
-	"  title      text,\n"
-	"  fetched_at double precision,\n"
-	"  parser     text,\n"
-	"  stored_at  double precision NOT NULL,\n"
-	"  record     text NOT NULL,\n"
-	"  body       bytea\n"
+/* The schema run at open: SCHEMA_HEAD, the columns of cols_added a
+ * table made before them lacks added, SCHEMA_TAIL. */
+#define SCHEMA_HEAD \
+	"BEGIN;\n" \
+	"SELECT pg_advisory_xact_lock(7368);\n" \
+	"CREATE TABLE IF NOT EXISTS pages (\n" \
+	"  url        text PRIMARY KEY,\n" \
+	"  final_url  text,\n" \
+	"  host       text,\n" \
+	"  status     integer,\n" \
+	"  error      text,\n" \
+	"  accepted   integer,\n" \
+	"  reason     text,\n" \
+	"  title      text,\n" \
+	"  fetched_at double precision,\n" \
+	"  parser     text,\n" \
+	"  stored_at  double precision NOT NULL,\n" \
+	"  record     text NOT NULL,\n" \
+	"  body       bytea\n" \
 	");\n"
-	/* Columns later versions added, for tables made before them: looked
-	 * up first, since ALTER TABLE locks the table even when it adds
-	 * nothing, and every sink of a shared job opens it. */
-	"DO $$ DECLARE c text[]; BEGIN FOREACH c SLICE 1 IN ARRAY ARRAY[['etag','text'],['last_modified','text'],['last_checked','double precision'],['last_error','text'],"
-	"    ['content_hash','text'],['simhash','text'],['dup_of','text'],['sim0','integer'],['sim1','integer'],"
-	"    ['sim2','integer'],['sim3','integer'],['screenshot','bytea'],['pdf','bytea']] LOOP\n"
-	"  IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()\n"
-	"      AND table_name = 'pages' AND column_name = c[1]) THEN\n"
-	"    EXECUTE format('ALTER TABLE pages ADD COLUMN %I %s', c[1], c[2]);\n"
+/* Looked up first, since ALTER TABLE locks the table even when it adds
+ * nothing, and every sink of a shared job opens it. */
+#define SCHEMA_ADD_HEAD "DO $$ DECLARE c text[]; BEGIN FOREACH c SLICE 1 IN ARRAY ARRAY["
+#define SCHEMA_ADD_TAIL "] LOOP\n" \
+	"  IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()\n" \
+	"      AND table_name = 'pages' AND column_name = c[1]) THEN\n" \
+	"    EXECUTE format('ALTER TABLE pages ADD COLUMN %I %s', c[1], c[2]);\n" \
 	"  END IF; END LOOP; END $$;\n"
-	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n"
-	/* Each band of the simhash indexed: dup_of's lookup (cols_dups). */
-	"CREATE INDEX IF NOT EXISTS pages_sim0 ON pages(sim0);\n"
-	"CREATE INDEX IF NOT EXISTS pages_sim1 ON pages(sim1);\n"
-	"CREATE INDEX IF NOT EXISTS pages_sim2 ON pages(sim2);\n"
-	"CREATE INDEX IF NOT EXISTS pages_sim3 ON pages(sim3);\n"
-	"CREATE TABLE IF NOT EXISTS links (\n"
-	"  src text NOT NULL,\n"
-	"  dst text NOT NULL,\n"
-	"  PRIMARY KEY (src, dst)\n"
-	");\n"
-	"COMMIT;\n";
+/* The indexes, each band of the simhash's among them (dup_of's lookup,
+ * cols_dups), and links. */
+#define SCHEMA_TAIL \
+	"CREATE INDEX IF NOT EXISTS pages_host ON pages(host);\n" \
+	"CREATE INDEX IF NOT EXISTS pages_sim0 ON pages(sim0);\n" \
+	"CREATE INDEX IF NOT EXISTS pages_sim1 ON pages(sim1);\n" \
+	"CREATE INDEX IF NOT EXISTS pages_sim2 ON pages(sim2);\n" \
+	"CREATE INDEX IF NOT EXISTS pages_sim3 ON pages(sim3);\n" \
+	"CREATE TABLE IF NOT EXISTS links (\n" \
+	"  src text NOT NULL,\n" \
+	"  dst text NOT NULL,\n" \
+	"  PRIMARY KEY (src, dst)\n" \
+	");\n" \
+	"COMMIT;\n"
 
 struct pgdb {
 	PGconn *c;
@@ -66,13 +68,13 @@ struct pgdb {
 enum { P_UPSERT, P_KEEP, P_DEL_LINKS, P_INS_LINK, P_DUPS };
 
 /* The most parameters a statement takes: the upsert's (cols_upsert). */
-#define MAXP 25
+#define MAXP COLS_P_BODY
 
 /* Runs prepared statement k with n text parameters (bit i of bin marks
  * parameter i, from 0, sent as bytes); the rows it changed, or -1 with
  * the reason in db->err. */
 static int
-exec(pgdb *db, int k, int n, const char *const *v, const int *len, unsigned bin)
+exec(pgdb *db, int k, int n, const char *const *v, const int *len, uint64_t bin)
 {
 	int fmt[MAXP] = { 0 };
 	for (int i = 0; i < n; i++)
@@ -105,10 +107,15 @@ pgdb_open(const char *uri, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	db->flags = flags;
+	char schema[4096], sql[COLS_UPSERT_MAX];
+	size_t at = (size_t)snprintf(schema, sizeof schema, "%s", SCHEMA_HEAD SCHEMA_ADD_HEAD);
+	for (size_t i = 0; i < COLS_ADDED_N; i++)
+		at += (size_t)snprintf(schema + at, sizeof schema - at, "%s['%s','%s']", i ? "," : "",
+				       cols_added[i].name, cols_added[i].pg);
+	snprintf(schema + at, sizeof schema - at, "%s", SCHEMA_ADD_TAIL SCHEMA_TAIL);
 	if (!(db->c = pgsql_connect(uri, err, errlen)) ||
-	    pgsql_exec(db->c, pgdb_schema, err, errlen) != 0)
+	    pgsql_exec(db->c, schema, err, errlen) != 0)
 		goto fail;
-	char sql[2000];
 	cols_upsert(sql, sizeof sql, flags & SDB_BODY);
 	if (prepare(db, P_UPSERT, sql) != 0 || prepare(db, P_KEEP, cols_keep) != 0 ||
 	    prepare(db, P_DUPS, cols_dups) != 0 ||
@@ -125,16 +132,28 @@ fail:
 }
 
 /* Value v of column i as a text parameter, malloc'd; NULL for SQL NULL
- * (none, nil, or not of the column's type). */
+ * (none, nil, or not of the column's type).  An array (keywords) as
+ * JSON; a bare date as its midnight UTC, not the server's zone's. */
 static char *
 text_of(size_t i, const msgpack_object *v)
 {
 	if (!v || v->type == MSGPACK_OBJECT_NIL || !cols_fits(i, v))
 		return NULL;
-	char buf[32];
+	char buf[32], *t;
+	msgpack_sbuffer json;
 	switch (v->type) {
 	case MSGPACK_OBJECT_STR:
+		if ((i == COLS_PUBLISHED || i == COLS_MODIFIED) && v->via.str.size == 10) {
+			snprintf(buf, sizeof buf, "%.10sT00:00:00Z", v->via.str.ptr);
+			return strdup(buf);
+		}
 		return pgsql_text(v->via.str.ptr, v->via.str.size);
+	case MSGPACK_OBJECT_ARRAY:
+		msgpack_sbuffer_init(&json);
+		rec_json(v, &json);
+		t = pgsql_text(json.data, json.size);
+		msgpack_sbuffer_destroy(&json);
+		return t;
 	case MSGPACK_OBJECT_BOOLEAN:
 		return strdup(v->via.boolean ? "1" : "0");
 	case MSGPACK_OBJECT_POSITIVE_INTEGER:
@@ -258,43 +277,46 @@ pgdb_put(pgdb *db, const msgpack_object *rec, double stored_at)
 		}
 	}
 	char *v[COLS_N] = { 0 };
-	int len[MAXP] = { 0 }, n = 24, rc = 0;
+	int len[MAXP] = { 0 }, n = COLS_P_BODY - 1, rc = 0;
 	for (size_t i = 0; i < COLS_N; i++)
 		v[i] = text_of(i, rec_get(rec, cols_names[i]));
 	cols_rest_json(&db->rest, rec, db->flags & SDB_LINKS, 1);
 	msgpack_sbuffer_write(&db->rest.json, "", 1);   /* a C string */
+	/* vals[P(k)]: parameter ?k. */
+#define P(k) ((k) - 1)
 	const char *vals[MAXP] = { 0 };
 	for (int i = 0; i < COLS_N; i++)
 		vals[i] = v[i];
-	vals[10] = stored;
-	vals[11] = db->rest.json.data;
-	vals[12] = etag;
-	vals[13] = lm;
-	vals[14] = *why ? why : NULL;
+	vals[P(COLS_P_STORED_AT)] = stored;
+	vals[P(COLS_P_RECORD)] = db->rest.json.data;
+	vals[P(COLS_P_ETAG)] = etag;
+	vals[P(COLS_P_LAST_MODIFIED)] = lm;
+	vals[P(COLS_P_LAST_ERROR)] = *why ? why : NULL;
 	/* The fingerprints: strings, as text_of takes them (index 4). */
 	char *hash = text_of(4, rec_get(rec, "content_hash"));
 	char *sim = text_of(4, rec_get(rec, "simhash"));
 	char *dup = NULL, band[4][8];
 	uint64_t h;
-	vals[15] = hash;
-	vals[16] = sim;
+	vals[P(COLS_P_CONTENT_HASH)] = hash;
+	vals[P(COLS_P_SIMHASH)] = sim;
 	if (v[0] && cols_simhash(rec, &h)) {
 		dup = dup_of(db, rec, v[0], h, &rc);
 		for (int i = 0; i < 4; i++) {
 			snprintf(band[i], sizeof band[i], "%d", cols_band(h, i));
-			vals[18 + i] = band[i];
+			vals[P(COLS_P_SIM0) + i] = band[i];
 		}
 	}
-	vals[17] = dup;
+	vals[P(COLS_P_DUP_OF)] = dup;
 	/* The binary outputs and the body as they came, bytes and all. */
-	bytes_of(rec, "screenshot", &vals[22], &len[22]);
-	bytes_of(rec, "pdf", &vals[23], &len[23]);
-	unsigned bin = 1u << 22 | 1u << 23;
+	bytes_of(rec, "screenshot", &vals[P(COLS_P_SCREENSHOT)], &len[P(COLS_P_SCREENSHOT)]);
+	bytes_of(rec, "pdf", &vals[P(COLS_P_PDF)], &len[P(COLS_P_PDF)]);
+	uint64_t bin = 1ull << P(COLS_P_SCREENSHOT) | 1ull << P(COLS_P_PDF);
 	if (db->flags & SDB_BODY) {
-		bytes_of(rec, "body", &vals[24], &len[24]);
-		bin |= 1u << 24;
-		n = 25;
+		bytes_of(rec, "body", &vals[P(COLS_P_BODY)], &len[P(COLS_P_BODY)]);
+		bin |= 1ull << P(COLS_P_BODY);
+		n = COLS_P_BODY;
 	}
+#undef P
 	if (!v[0])
 		rc = -1;   /* out of memory: the url is a string */
 	if (rc == 0)

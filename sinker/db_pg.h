@@ -11,9 +11,6 @@
 
 typedef struct pgdb pgdb;
 
-/* The schema, as run at open. */
-extern const char pgdb_schema[];
-
 /* Connects to uri, creates the schema, prepares the statements (flags as
  * sdb_open's).  NULL with the reason in err. */
 pgdb *pgdb_open(const char *uri, int flags, char *err, size_t errlen);

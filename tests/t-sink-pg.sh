@@ -33,7 +33,7 @@ open(sys.argv[1] + ".dead", "wb").write(enc({"url": "http://a.test/9", "host": "
 recs = [
     {"url": "http://a.test/1", "host": "a.test", "status": 200, "title": "One",
      "fetched_at": 1764680000.25, "accepted": True, "links": ["http://a.test/2", "http://a.test/3"],
-     "body": b"<p>one\x00\xff</p>", "lang": "en"},
+     "body": b"<p>one\x00\xff</p>", "job": "j1"},
     {"url": "http://a.test/2", "host": "a.test", "status": "abc", "accepted": "yes",
      "fetched_at": "now", "title": b"T\x00w\xffo\xe2\x82", "links": "none"},
     {"host": "a.test", "title": "no url"},
@@ -47,8 +47,8 @@ expect_eq "three rows (the record without url skipped and said so)" "3 1" \
 	"$(pq "$PG" 'select count(*) from pages') $(grep -c 'has no url: skipped' "$T/err")"
 expect_eq "typed columns hold the record's values" "200|One|1764680000.25|1" \
 	"$(pq "$PG" "select status, title, fetched_at, accepted from pages where url = 'http://a.test/1'")"
-expect_eq "other keys are the record JSON" '"en"' \
-	"$(pq "$PG" "select record from pages where url = 'http://a.test/1'" | jq -c .lang)"
+expect_eq "other keys are the record JSON" '"j1"' \
+	"$(pq "$PG" "select record from pages where url = 'http://a.test/1'" | jq -c .job)"
 expect_eq "--body keeps the bytes, NUL and all" \
 	"$(printf '<p>one\000\377</p>' | md5sum | cut -d' ' -f1)" \
 	"$(pq "$PG" "select md5(body) from pages where url = 'http://a.test/1'")"
@@ -64,6 +64,45 @@ before=$(pq "$PG" 'select stored_at from pages order by url' | md5sum)
 "$BIN/sink" -q --links --body "$PG" <"$T/in.mp"
 expect_eq "the same input again: upserts, still three rows, new stored_at" "3 changed" \
 	"$(pq "$PG" 'select count(*) from pages') $([ "$(pq "$PG" 'select stored_at from pages order by url' | md5sum)" != "$before" ] && echo changed)"
+
+# parse's metadata: a column each (published and modified timestamptz,
+# a bare date its midnight UTC; keywords jsonb), out of record; jsonld
+# stays in it.  Values a typed column does not take (a month, a day its
+# month has not, a keyword with NUL) are NULL there and kept in record.
+META='"author":"Jane Doe, John Roe","published":"2024-03-05T10:00:00+01:00","modified":"2024-03-06","site_name":"Example News","lang":"en-GB","description":"What: \"happened\"","image":"http://m.test/a.jpg","keywords":["one","two, three"],"page_kind":"article"'
+{
+	echo "{\"url\":\"http://m.test/1\",\"status\":200,$META,\"jsonld\":[{\"@type\":\"NewsArticle\"}]}"
+	echo '{"url":"http://m.test/2","status":200,"published":"2024-05","modified":"2024-02-30","keywords":["a","b\u0000"],"author":"A"}'
+} | mkrec >"$T/meta.mp"
+META_COLS="author, to_char(published at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS'),
+	to_char(modified at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS'), site_name, lang, description,
+	image, keywords, page_kind"
+M=$(pg_db meta)
+"$BIN/sink" -q "$M" <"$T/meta.mp"
+expect_eq "metadata: each key in its column, times in UTC, keywords jsonb" \
+	'Jane Doe, John Roe|2024-03-05T09:00:00|2024-03-06T00:00:00|Example News|en-GB|What: "happened"|http://m.test/a.jpg|["one", "two, three"]|article|t|{"jsonld":[{"@type":"NewsArticle"}]}' \
+	"$(pq "$M" "select $META_COLS, keywords ? 'one', record from pages where url = 'http://m.test/1'")"
+expect_eq "metadata that does not fit: NULL in the column, kept in record" \
+	'A||||{"published":"2024-05","modified":"2024-02-30","keywords":["a","b\u0000"]}' \
+	"$(pq "$M" "select author, published, modified, keywords from pages where url = 'http://m.test/2'")|$(pq "$M" "select record from pages where url = 'http://m.test/2'" | jq -c '{published, modified, keywords}')"
+
+# A table made by the sink before the metadata columns (as it was):
+# gains them once, keeps its rows, takes the new keys.
+O=$(pg_db old)
+pq "$O" "CREATE TABLE pages (url text PRIMARY KEY, final_url text, host text, status integer,
+	error text, accepted integer, reason text, title text, fetched_at double precision,
+	parser text, stored_at double precision NOT NULL, record text NOT NULL, body bytea,
+	etag text, last_modified text, last_checked double precision, last_error text,
+	content_hash text, simhash text, dup_of text, sim0 integer, sim1 integer, sim2 integer,
+	sim3 integer, screenshot bytea, pdf bytea);
+	INSERT INTO pages (url, title, stored_at, record) VALUES ('http://old.test/', 'Old', 1, '{}')"
+"$BIN/sink" -q "$O" <"$T/meta.mp"
+"$BIN/sink" -q "$O" </dev/null
+expect_eq "an old table gains the metadata columns once, keeps its row, takes the keys" \
+	"35|http://old.test/|Old|t
+Jane Doe, John Roe|2024-03-05T09:00:00|2024-03-06T00:00:00|Example News|en-GB|What: \"happened\"|http://m.test/a.jpg|[\"one\", \"two, three\"]|article" \
+	"$(pq "$O" "select count(*) from information_schema.columns where table_name = 'pages'")|$(pq "$O" "select url, title, author is null from pages where url = 'http://old.test/'")
+$(pq "$O" "select $META_COLS from pages where url = 'http://m.test/1'")"
 
 # sink --queue on the same database: the acknowledgement of a dead
 # letter with such a reason is stored, cleaned, not refused (the reason

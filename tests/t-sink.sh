@@ -38,6 +38,46 @@ expect_eq "the database is in WAL mode" wal "$(q "$T/a.db" 'pragma journal_mode'
 expect_eq "without --body the body is not stored, without --links no links" "|0" \
 	"$(q "$T/a.db" "select body from pages where url = 'http://a.test/'")|$(q "$T/a.db" 'select count(*) from links')"
 
+# parse's metadata: a column each, out of record; jsonld stays in it
+META='"author":"Jane Doe, John Roe","published":"2024-03-05T10:00:00+01:00","modified":"2024-03-06","site_name":"Example News","lang":"en-GB","description":"What: \"happened\"","image":"http://m.test/a.jpg","keywords":["one","two, three"],"page_kind":"article"'
+echo "{\"url\":\"http://m.test/\",\"status\":200,\"title\":\"T\",$META,\"jsonld\":[{\"@type\":\"NewsArticle\"}]}" |
+	mkrec >"$T/meta.mp"
+"$BIN/sink" -q "$T/m.db" <"$T/meta.mp"
+META_COLS="author, published, modified, site_name, lang, description, image, keywords, page_kind"
+expect_eq "metadata: each key in its column, keywords a JSON array" \
+	'Jane Doe, John Roe|2024-03-05T10:00:00+01:00|2024-03-06|Example News|en-GB|What: "happened"|http://m.test/a.jpg|["one","two, three"]|article' \
+	"$(q "$T/m.db" "select $META_COLS from pages")"
+expect_eq "metadata: keywords read by json_each" "one/two, three" \
+	"$(q "$T/m.db" "select group_concat(j.value, '/') from pages, json_each(pages.keywords) j")"
+expect_eq "metadata: record keeps jsonld, not the keys with a column" '{"jsonld":[{"@type":"NewsArticle"}]}' \
+	"$(q "$T/m.db" "select record from pages")"
+
+# A file made by the sink before the metadata columns (its schema as it
+# was): gains them once, keeps its rows, and takes the new keys.
+sqlite3 "$T/old.db" "CREATE TABLE pages (url TEXT PRIMARY KEY, final_url TEXT, host TEXT,
+	status INTEGER, error TEXT, accepted INTEGER, reason TEXT, title TEXT, fetched_at REAL,
+	parser TEXT, stored_at REAL NOT NULL, record TEXT NOT NULL, body BLOB, etag TEXT,
+	last_modified TEXT, last_checked REAL, last_error TEXT, content_hash TEXT, simhash TEXT,
+	dup_of TEXT, sim0 INTEGER, sim1 INTEGER, sim2 INTEGER, sim3 INTEGER, screenshot BLOB,
+	pdf BLOB);
+	INSERT INTO pages (url, title, stored_at, record) VALUES ('http://old.test/', 'Old', 1, '{}');"
+"$BIN/sink" -q "$T/old.db" <"$T/meta.mp"
+"$BIN/sink" -q "$T/old.db" </dev/null
+expect_eq "an old file gains the metadata columns once, keeps its row, takes the keys" \
+	"35|http://old.test/|Old|1
+http://m.test/|T|Jane Doe, John Roe|2024-03-05T10:00:00+01:00|2024-03-06|Example News|en-GB|What: \"happened\"|http://m.test/a.jpg|[\"one\",\"two, three\"]|article" \
+	"$(q "$T/old.db" "select count(*) from pragma_table_info('pages')")|$(q "$T/old.db" "select url, title, author is null from pages where url = 'http://old.test/'")
+$(q "$T/old.db" "select url, title, $META_COLS from pages where url = 'http://m.test/'")"
+
+# parse | sink: a page's JSON-LD author and dates land in the row
+printf '%s' '<!DOCTYPE html><html lang="de"><head><title>Bericht | Die Zeitung</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Bericht","author":{"@type":"Person","name":"Erika Mustermann"},"datePublished":"2024-05-01T08:15:00+02:00","dateModified":"2024-05-02","publisher":{"@type":"Organization","name":"Die Zeitung"},"keywords":["Politik","Wetter"]}</script>
+</head><body><h1>Bericht</h1><p>Der Bericht hat einen langen Text, der hier steht.</p></body></html>' >"$T/page.html"
+"$BIN/parse" --html --base http://z.test/bericht -j0 --main "$T/page.html" | "$BIN/sink" -q "$T/p.db"
+expect_eq "parse | sink: JSON-LD's author, dates, publisher and keywords in the row" \
+	'Bericht|Erika Mustermann|2024-05-01T08:15:00+02:00|2024-05-02|Die Zeitung|de|["Politik","Wetter"]|article' \
+	"$(q "$T/p.db" "select title, author, published, modified, site_name, lang, keywords, page_kind from pages where url = 'http://z.test/bericht'")"
+
 # upserts
 "$BIN/sink" -q "$T/a.db" <"$T/pages.mp"
 expect_eq "same input twice: same row count" 3 "$(q "$T/a.db" 'select count(*) from pages')"
