@@ -11,6 +11,8 @@
  * validate's and parse's title, then parse's metadata (docs/records.md). */
 extern const char *const cols_names[];
 #define COLS_N 19
+/* cols_names from COLS_META on: parse's page metadata. */
+#define COLS_META 10
 /* Columns of cols_names PostgreSQL types: published and modified as
  * timestamptz, keywords as jsonb. */
 #define COLS_PUBLISHED 11

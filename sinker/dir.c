@@ -306,6 +306,30 @@ yaml_key(msgpack_sbuffer *b, const char *key, const char *s, size_t n)
 	puts_(b, "\n");
 }
 
+/* A front matter line for key of rec when it is a string, or an array
+ * (keywords) as a flow sequence of its strings. */
+static void
+yaml_rec_key(msgpack_sbuffer *b, const msgpack_object *rec, const char *key)
+{
+	const msgpack_object *v = rec_get(rec, key);
+	if (v && v->type == MSGPACK_OBJECT_STR) {
+		yaml_key(b, key, v->via.str.ptr, v->via.str.size);
+	} else if (v && v->type == MSGPACK_OBJECT_ARRAY) {
+		puts_(b, key);
+		puts_(b, ": [");
+		const char *sep = "";
+		for (uint32_t i = 0; i < v->via.array.size; i++) {
+			const msgpack_object *e = &v->via.array.ptr[i];
+			if (e->type != MSGPACK_OBJECT_STR)
+				continue;
+			puts_(b, sep);
+			yaml_str(b, e->via.str.ptr, e->via.str.size);
+			sep = ", ";
+		}
+		puts_(b, "]\n");
+	}
+}
+
 /* The Markdown file of rec into d->file. */
 static void
 markdown_file(sdir *d, const msgpack_object *rec, const msgpack_object *url, const char *dup)
@@ -319,6 +343,8 @@ markdown_file(sdir *d, const msgpack_object *rec, const msgpack_object *url, con
 	yaml_key(b, "url", url->via.str.ptr, url->via.str.size);
 	if (rec_str(rec, "title", &s, &n))
 		yaml_key(b, "title", s, n);
+	for (size_t i = COLS_META; i < COLS_N; i++)
+		yaml_rec_key(b, rec, cols_names[i]);
 	if (rec_double(rec, "fetched_at", &t) && t >= 0 && t < 253402300800.0) {
 		time_t sec = (time_t)t;
 		struct tm tm;

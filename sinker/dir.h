@@ -2,13 +2,14 @@
  * accepted page (docs/sink.md, "A folder of Markdown").
  *
  * Each page becomes DIR/HOST/PATH.md, named from its url (dir_name), with
- * a YAML front matter (url, title, fetched_at, content_hash, dup_of) and
- * the record's `markdown`, else `main_text`, else `text` as its body; a
- * record's `screenshot` and `pdf` go next to it as .png and .pdf.  Every
- * file is written to a temporary name and renamed over the old one, so a
- * reader (or a crash) sees the old file or the new, never a part.  The
- * directories are walked with openat(O_NOFOLLOW): a symlink planted in
- * DIR is refused, not followed out of it.
+ * a YAML front matter (url, title, parse's page metadata, fetched_at,
+ * content_hash, dup_of) and the record's `markdown`, else `main_text`,
+ * else `text` as its body; a record's `screenshot` and `pdf` go next to
+ * it as .png and .pdf.  Every file is written to a temporary name and
+ * renamed over the old one, so a reader (or a crash) sees the old file
+ * or the new, never a part.  The directories are walked with
+ * openat(O_NOFOLLOW): a symlink planted in DIR is refused, not followed
+ * out of it.
  *
  * dup_of needs the pages stored before, in this run and earlier ones:
  * they are kept in DIR/.sluice.db, a small SQLite index (url, the

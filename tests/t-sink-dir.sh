@@ -26,8 +26,12 @@ import json, sys, time
 r = json.loads(sys.stdin.readline())
 t = r["fetched_at"]
 iso = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(int(t))) + ".%03dZ" % (int((t - int(t)) * 1000) % 1000)
-sys.stdout.write("---\nurl: %s\ntitle: %s\nfetched_at: \"%s\"\ncontent_hash: \"%s\"\n---\n\n%s\n" % (
-    json.dumps(r["url"]), json.dumps(r["title"]), iso, r["content_hash"], r["main_text"]))' >"$T/a.want"
+meta = "".join("%s: %s\n" % (k, "[%s]" % ", ".join(map(json.dumps, r[k])) if isinstance(r[k], list)
+                            else json.dumps(r[k]))
+               for k in ("author", "published", "modified", "site_name", "lang", "description",
+                         "image", "keywords", "page_kind") if k in r)
+sys.stdout.write("---\nurl: %s\ntitle: %s\n%sfetched_at: \"%s\"\ncontent_hash: \"%s\"\n---\n\n%s\n" % (
+    json.dumps(r["url"]), json.dumps(r["title"]), meta, iso, r["content_hash"], r["main_text"]))' >"$T/a.want"
 expect_eq "a.html.md: front matter and main_text, exactly" "$(md5sum <"$T/a.want")" "$(md5sum <"$T/out/$H/a.html.md")"
 expect_eq "b.html.md (the same article, other menus): dup_of a" "dup_of: \"$URL/a.html\"" \
 	"$(grep '^dup_of:' "$T/out/$H/b.html.md")"
@@ -57,6 +61,26 @@ expect_eq "the title read back by a YAML parser" "$(printf 'He said "hi"\\ \n---
 	"$(python3 -c 'import sys, yaml; f = open(sys.argv[1]).read().split("---\n")[1]; sys.stdout.write(yaml.safe_load(f)["title"])' "$T/b/x.test/p.md" | od -c)"
 expect_eq "screenshot and pdf beside the .md, exactly" "$(md5sum <"$T/shot.png") $(md5sum <"$T/page.pdf")" \
 	"$(md5sum <"$T/b/x.test/p.png") $(md5sum <"$T/b/x.test/p.pdf")"
+# The page's metadata in the front matter (only the keys the record
+# has), read back by a YAML parser exactly, however hostile its values.
+cat >"$T/meta.jsonl" <<'JSON'
+{"url":"http://x.test/meta","status":200,"title":"- # Title: \"quoted\"\n---\nnext","author":"- Jane: Doe, #1","published":"2024-05-01","modified":"2024-05-02T08:15:00+02:00","site_name":"&anchor *alias !tag","lang":"en","description":"line\u2028sep\u0085nel\ttab \\ back","image":"http://x.test/a.jpg?x=1#y","keywords":["a: b","- c","#d","e\"f","g\nh","[x], {y}",""],"page_kind":"article","jsonld":[{"@type":"NewsArticle"}],"markdown":"body"}
+{"url":"http://x.test/bare","status":200,"author":"Only Author","markdown":"body"}
+JSON
+mkrec <"$T/meta.jsonl" | "$BIN/sink" -q "$T/b/"
+frontmatter() {
+	python3 -c '
+import json, sys, yaml
+f = open(sys.argv[1], encoding="utf-8").read().split("---\n")
+print(json.dumps(yaml.safe_load(f[1]), sort_keys=True))' "$1"
+}
+expect_eq "front matter: every metadata key read back exactly, jsonld not in it" \
+	"$(head -n 1 "$T/meta.jsonl" | jq -cS 'del(.status, .jsonld, .markdown)' | python3 -c 'import json, sys; print(json.dumps(json.loads(sys.stdin.read()), sort_keys=True))')" \
+	"$(frontmatter "$T/b/x.test/meta.md")"
+expect_eq "front matter: only the keys the record has" '{"author": "Only Author", "url": "http://x.test/bare"}' \
+	"$(frontmatter "$T/b/x.test/bare.md")"
+expect_eq "front matter: the body after it untouched" "body" "$(tail -n 1 "$T/b/x.test/meta.md")"
+
 mkrec <<'JSON' | "$BIN/sink" -q "$T/b/"
 {"url":"http://x.test/p","status":200,"markdown":"again"}
 JSON
