@@ -34,6 +34,8 @@ enum {
 #define META_HEADS 20
 /* Letters (meta_letters) a title heading needs, as content.c's. */
 #define META_TITLE_LETTERS 10
+/* Letters a heading needs when it is the first segment of <title>. */
+#define META_SEG_LETTERS 3
 /* Elements named like a byline or a date looked at, in page order. */
 #define META_NAMED 8
 /* Visible text read after the title heading, and before it, for its
@@ -837,6 +839,37 @@ strip_site(meta *m, const char *t, size_t n, pbuf *out)
 	pbuf_text(out, t + start[a], end[z] - start[a]);
 }
 
+/* Whether letters l are those of the first segment of title t (cut
+ * at title_sep), which holds more than that segment. */
+static int
+first_segment(meta *m, const pbuf *t, const pbuf *l)
+{
+	for (size_t i = 0; i < t->len; i++)
+		if (title_sep(t->p, t->len, i)) {
+			letters(&m->sa, t->p, i);
+			return m->sa.len == l->len && memcmp(m->sa.p, l->p, l->len) == 0;
+		}
+	return 0;
+}
+
+/* Cuts title t at its first " | " or " - ": what follows the page's
+ * name there is a tagline or a section ("Cloudflare CDN | Content
+ * Delivery Network"); en and em dashes join the parts of one title
+ * more often. */
+static void
+keep_first_segment(meta *m, pbuf *t)
+{
+	for (size_t i = 0; i + 3 <= t->len; i++)
+		if (memcmp(t->p + i, " | ", 3) == 0 || memcmp(t->p + i, " - ", 3) == 0) {
+			letters(&m->sa, t->p, i);
+			if (m->sa.len >= META_SEG_LETTERS) {
+				t->len = i;
+				t->p[i] = '\0';
+			}
+			return;
+		}
+}
+
 /* Chooses `title` into m->title: the title heading (an h1 or h2 that
  * names the page after its <title> or metadata title); else the
  * metadata title when the <title> is it plus a site's name; else the
@@ -860,6 +893,17 @@ choose_title(meta *m)
 	for (int i = 0; i < m->nhead; i++)
 		if (tree_tag(m->head[i]) == GUMBO_TAG_H1 && !nh1++)
 			h1 = m->head[i];
+	/* A heading that is the first segment of the <title> names the page
+	 * however short it is ("Flexbox - Learn web development | MDN"),
+	 * before one that another segment or the whole title holds. */
+	for (int i = 0; i < m->nhead && !head; i++) {
+		pbuf_reset(&m->tmp2);
+		ex_text(&m->tmp2, m->head[i]);
+		letters(lh, m->tmp2.p ? m->tmp2.p : "", m->tmp2.len);
+		if (lh->len >= META_SEG_LETTERS && m->tmp2.len <= META_BYLINE_MAX &&
+		    first_segment(m, t, lh) && !site_segment(m, m->tmp2.p, m->tmp2.len))
+			head = m->head[i];
+	}
 	for (int i = 0; i < m->nhead && !head; i++) {
 		const GumboNode *h = m->head[i];
 		pbuf_reset(&m->tmp2);
@@ -883,14 +927,19 @@ choose_title(meta *m)
 			head = h1;
 	}
 	if (head) {
-		pbuf_reset(t);
-		pbuf_put(t, m->tmp2.p, m->tmp2.len);
+		/* A heading may carry the site's name as a <title> does. */
+		strip_site(m, m->tmp2.p, m->tmp2.len, t);
 	} else if (lo->len && lo->len < lt->len && contains(lt, lo)) {
 		pbuf_reset(t);
 		pbuf_put(t, o->p, o->len);
 	} else if (!t->len && o->len) {
 		pbuf_put(t, o->p, o->len);
 	}
+	keep_first_segment(m, t);
+	/* validate --require title and sink's column count on a title
+	 * wherever the page has one. */
+	if (!t->len)
+		pbuf_text(t, ts, tn);
 	return head ? head : h1;
 }
 

@@ -82,6 +82,31 @@ page notarticle '<title>Search title | Site</title><meta property="og:title" con
 expect_eq "a page not an article keeps its <title> without the site's name" \
 	'{"title":"Search title","lang":"en"}' "$(meta notarticle)"
 
+page firstseg '<title>Flexbox - Learn web development | MDN</title><meta property="og:site_name" content="MDN Web Docs">' \
+	'<h1>Menu</h1><h1>Flexbox</h1><p>Text.</p>'
+expect_eq "a heading that is the <title>'s first segment is the title, however short" \
+	'{"title":"Flexbox","site_name":"MDN Web Docs","lang":"en"}' "$(meta firstseg)"
+page earliest '<title>Recoverable Errors - The Rust Book</title>' \
+	'<h1>The Rust Book</h1><h2>Recoverable Errors</h2><p>Text.</p>'
+expect_eq "the heading of the first segment wins over an earlier heading of a later one" \
+	'{"title":"Recoverable Errors","lang":"en"}' "$(meta earliest)"
+page headsite '<title>Rental news | WRAL</title><meta property="og:site_name" content="WRAL.com">' \
+	'<h1>Rental news and coverage | WRAL</h1><p>Text.</p>'
+expect_eq "a title heading loses the site's name as <title> does" \
+	'{"title":"Rental news and coverage","site_name":"WRAL.com","lang":"en"}' "$(meta headsite)"
+page tagline '<title>Acme CDN | Content Delivery Network | Acme</title>' '<p>Text.</p>'
+expect_eq "a tagline after the first ' | ' is cut with the site's name" \
+	'{"title":"Acme CDN","lang":"en"}' "$(meta tagline)"
+page hyphen '<title>Marietta Costs &amp; Prices - Cost Report</title>' '<p>Text.</p>'
+expect_eq "so is one after the first ' - '; en and em dashes are kept" \
+	'{"title":"Marietta Costs & Prices","lang":"en"}' "$(meta hyphen)"
+page dash '<title>Gym Workouts &mdash; Strength Training</title>' '<p>Text.</p>'
+expect_eq "an em dash joins the parts of one title" \
+	'{"title":"Gym Workouts — Strength Training","lang":"en"}' "$(meta dash)"
+page onlysite '<title> | Example</title><meta property="og:site_name" content="Example">' '<p>Text.</p>'
+expect_eq "a <title> that is only the site's name stays the title" \
+	'{"title":"| Example","site_name":"Example","lang":"en"}' "$(meta onlysite)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
