@@ -107,6 +107,18 @@ page onlysite '<title> | Example</title><meta property="og:site_name" content="E
 expect_eq "a <title> that is only the site's name stays the title" \
 	'{"title":"| Example","site_name":"Example","lang":"en"}' "$(meta onlysite)"
 
+page citation '<title>A paper</title><meta name="citation_author" content="Roy, Aniruddha"><meta name="citation_author" content="Mary Major"><meta name="citation_author" content="Lee,  Ann ">' '<p>x</p>'
+expect_eq "citation_author: every author, in order, each as First Last" \
+	'{"title":"A paper","author":"Aniruddha Roy, Mary Major, Ann Lee","lang":"en"}' "$(meta citation)"
+page role '<title>Role</title>' \
+	'<h1>A headline of some length</h1><p>By <a href="/people/mr">Matt Ride</a> &sdot; Review Editor &sdot; March 5, 2024</p><p>Text.</p>'
+expect_eq "a byline's name ends at a symbol such as a dot operator" \
+	'{"title":"Role","author":"Matt Ride","published":"2024-03-05","lang":"en"}' "$(meta role)"
+page namepart '<title>Box</title>' \
+	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
+expect_eq "an author box's element named name is the name, not the role run into it" \
+	'{"title":"Box","author":"Ann Other","lang":"en"}' "$(meta namepart)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
