@@ -685,7 +685,7 @@ text_dates(meta *m, const char *s, size_t n, int rank, int last)
 
 /* Whether p starts a capitalized word: an ASCII capital, or a letter
  * of another script; lead byte 0xe2 starts U+2000-U+2FFF, punctuation
- * and symbols ("Jane Doe &sdot; Editor"). */
+ * and symbols (a dot operator in "Jane Doe ⋅ Editor"). */
 static int
 is_upper_start(const unsigned char *p)
 {
@@ -909,12 +909,13 @@ keep_first_segment(meta *m, pbuf *t)
 		}
 }
 
-/* Chooses `title` into m->title: the title heading (an h1 or h2 that
+/* Chooses `title` into m->title: the heading that is the first
+ * segment of the <title>; else the title heading (an h1 or h2 that
  * names the page after its <title> or metadata title); else the
  * metadata title when the <title> is it plus a site's name; else the
- * <title> without the site's name; else the metadata title.  Returns
- * the heading, or the first h1, or NULL: where the byline is looked
- * for. */
+ * <title> without the site's name; else the metadata title; cut at
+ * its first tagline, never empty when the <title> is not.  Returns the heading, or the first
+ * h1, or NULL: where the byline is looked for. */
 static const GumboNode *
 choose_title(meta *m)
 {
