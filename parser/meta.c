@@ -25,6 +25,7 @@ enum {
 	R_OG = 20,
 	R_TWITTER = 30,
 	R_META = 40,
+	R_CITATION = 43,    /* citation_author, one <meta> an author */
 	R_TEXT = 50,        /* <time>, bylines, dates near the title */
 	R_WEAK = 60,        /* an organization as author */
 	R_NONE = 1000,
@@ -34,6 +35,8 @@ enum {
 #define META_HEADS 20
 /* Letters (meta_letters) a title heading needs, as content.c's. */
 #define META_TITLE_LETTERS 10
+/* Letters a heading needs when it is the first segment of <title>. */
+#define META_SEG_LETTERS 3
 /* Elements named like a byline or a date looked at, in page order. */
 #define META_NAMED 8
 /* Visible text read after the title heading, and before it, for its
@@ -44,6 +47,9 @@ enum {
  * author's biography, a sentence). */
 #define META_BYLINE_MAX 160
 #define META_NAME_MAX 100
+/* Authors joined from citation_author, at most: a paper of hundreds of
+ * authors is not named by all of them. */
+#define META_AUTHORS_MAX 400
 /* Keywords written at most: a page stuffed with thousands is not
  * described by them. */
 #define META_MAX_KEYWORDS 64
@@ -216,7 +222,7 @@ static const struct { const char *name; int key, rank; } meta_names[] = {
 	{ "author", K_AUTHOR, R_META }, { "article:author", K_AUTHOR, R_OG },
 	{ "og:article:author", K_AUTHOR, R_OG }, { "book:author", K_AUTHOR, R_OG },
 	{ "dc.creator", K_AUTHOR, R_META + 1 }, { "dcterms.creator", K_AUTHOR, R_META + 1 },
-	{ "citation_author", K_AUTHOR, R_META + 1 }, { "parsely-author", K_AUTHOR, R_META + 1 },
+	{ "parsely-author", K_AUTHOR, R_META + 1 },
 	{ "sailthru.author", K_AUTHOR, R_META + 1 }, { "byl", K_AUTHOR, R_META + 2 },
 	{ "article:published_time", K_PUBLISHED, R_OG },
 	{ "og:article:published_time", K_PUBLISHED, R_OG },
@@ -262,6 +268,34 @@ append_list(meta *m, int key, int rank, const char *s)
 	m->rank[key] = rank;
 }
 
+/* Google Scholar's citation_author: one <meta> an author, in the paper's
+ * order, "Last, First" or "First Last"; all of them are the authors,
+ * each written "First Last". */
+static void
+citation_author(meta *m, const char *c)
+{
+	const char *comma = strchr(c, ',');
+	pbuf *name = &m->tmp2;
+	pbuf_reset(name);
+	if (comma && !strchr(comma + 1, ',')) {
+		pbuf_text(name, comma + 1, strlen(comma + 1));
+		pbuf_text(name, " ", 1);
+		pbuf_text(name, c, (size_t)(comma - c));
+	} else {
+		pbuf_text(name, c, strlen(c));
+	}
+	if (!name->len)
+		return;
+	if (m->rank[K_AUTHOR] == R_CITATION && m->val[K_AUTHOR].len) {
+		if (m->val[K_AUTHOR].len + 2 + name->len > META_AUTHORS_MAX)
+			return;
+		pbuf_put(&m->val[K_AUTHOR], ", ", 2);
+		pbuf_put(&m->val[K_AUTHOR], name->p, name->len);
+	} else {
+		offer(m, K_AUTHOR, R_CITATION, name->p, name->len);
+	}
+}
+
 static void
 meta_tag(meta *m, const GumboNode *n)
 {
@@ -288,6 +322,10 @@ meta_tag(meta *m, const GumboNode *n)
 	low[i] = '\0';
 	/* An itemprop <meta> is microdata: <meta itemprop="datePublished">. */
 	int micro = !tree_attr(n, "property") && !tree_attr(n, "name");
+	if (!micro && strcmp(low, "citation_author") == 0) {
+		citation_author(m, c);
+		return;
+	}
 	for (size_t j = 0; j < sizeof meta_names / sizeof meta_names[0]; j++)
 		if (strcmp(low, meta_names[j].name) == 0) {
 			offer_str(m, meta_names[j].key, micro ? R_MICRODATA : meta_names[j].rank, c);
@@ -645,10 +683,13 @@ text_dates(meta *m, const char *s, size_t n, int rank, int last)
 		offer_str(m, K_MODIFIED, rank, mod);
 }
 
+/* Whether p starts a capitalized word: an ASCII capital, or a letter
+ * of another script; lead byte 0xe2 starts U+2000-U+2FFF, punctuation
+ * and symbols (a dot operator in "Jane Doe ⋅ Editor"). */
 static int
 is_upper_start(const unsigned char *p)
 {
-	return (*p >= 'A' && *p <= 'Z') || *p >= 0xc3;
+	return (*p >= 'A' && *p <= 'Z') || (*p >= 0xc3 && *p != 0xe2);
 }
 
 /* Lowercase words a name may hold: van der Berg, da Silva, bin Ali. */
@@ -837,12 +878,44 @@ strip_site(meta *m, const char *t, size_t n, pbuf *out)
 	pbuf_text(out, t + start[a], end[z] - start[a]);
 }
 
-/* Chooses `title` into m->title: the title heading (an h1 or h2 that
+/* Whether letters l are those of the first segment of title t (cut
+ * at title_sep), which holds more than that segment. */
+static int
+first_segment(meta *m, const pbuf *t, const pbuf *l)
+{
+	for (size_t i = 0; i < t->len; i++)
+		if (title_sep(t->p, t->len, i)) {
+			letters(&m->sa, t->p, i);
+			return m->sa.len == l->len && memcmp(m->sa.p, l->p, l->len) == 0;
+		}
+	return 0;
+}
+
+/* Cuts title t at its first " | " or " - ": what follows the page's
+ * name there is a tagline or a section ("Cloudflare CDN | Content
+ * Delivery Network"); en and em dashes join the parts of one title
+ * more often. */
+static void
+keep_first_segment(meta *m, pbuf *t)
+{
+	for (size_t i = 0; i + 3 <= t->len; i++)
+		if (memcmp(t->p + i, " | ", 3) == 0 || memcmp(t->p + i, " - ", 3) == 0) {
+			letters(&m->sa, t->p, i);
+			if (m->sa.len >= META_SEG_LETTERS) {
+				t->len = i;
+				t->p[i] = '\0';
+			}
+			return;
+		}
+}
+
+/* Chooses `title` into m->title: the heading that is the first
+ * segment of the <title>; else the title heading (an h1 or h2 that
  * names the page after its <title> or metadata title); else the
  * metadata title when the <title> is it plus a site's name; else the
- * <title> without the site's name; else the metadata title.  Returns
- * the heading, or the first h1, or NULL: where the byline is looked
- * for. */
+ * <title> without the site's name; else the metadata title; cut at
+ * its first tagline, never empty when the <title> is not.  Returns the heading, or the first
+ * h1, or NULL: where the byline is looked for. */
 static const GumboNode *
 choose_title(meta *m)
 {
@@ -860,6 +933,17 @@ choose_title(meta *m)
 	for (int i = 0; i < m->nhead; i++)
 		if (tree_tag(m->head[i]) == GUMBO_TAG_H1 && !nh1++)
 			h1 = m->head[i];
+	/* A heading that is the first segment of the <title> names the page
+	 * however short it is ("Flexbox - Learn web development | MDN"),
+	 * before one that another segment or the whole title holds. */
+	for (int i = 0; i < m->nhead && !head; i++) {
+		pbuf_reset(&m->tmp2);
+		ex_text(&m->tmp2, m->head[i]);
+		letters(lh, m->tmp2.p ? m->tmp2.p : "", m->tmp2.len);
+		if (lh->len >= META_SEG_LETTERS && m->tmp2.len <= META_BYLINE_MAX &&
+		    first_segment(m, t, lh) && !site_segment(m, m->tmp2.p, m->tmp2.len))
+			head = m->head[i];
+	}
 	for (int i = 0; i < m->nhead && !head; i++) {
 		const GumboNode *h = m->head[i];
 		pbuf_reset(&m->tmp2);
@@ -883,14 +967,19 @@ choose_title(meta *m)
 			head = h1;
 	}
 	if (head) {
-		pbuf_reset(t);
-		pbuf_put(t, m->tmp2.p, m->tmp2.len);
+		/* A heading may carry the site's name as a <title> does. */
+		strip_site(m, m->tmp2.p, m->tmp2.len, t);
 	} else if (lo->len && lo->len < lt->len && contains(lt, lo)) {
 		pbuf_reset(t);
 		pbuf_put(t, o->p, o->len);
 	} else if (!t->len && o->len) {
 		pbuf_put(t, o->p, o->len);
 	}
+	keep_first_segment(m, t);
+	/* validate --require title and sink's column count on a title
+	 * wherever the page has one. */
+	if (!t->len)
+		pbuf_text(t, ts, tn);
 	return head ? head : h1;
 }
 
@@ -972,6 +1061,23 @@ from_jsonld(meta *m)
 	}
 }
 
+/* The part of author box n that holds the name: its first element
+ * whose class says name ("author__name", hCard's "fn"), as a box
+ * often runs the name into a role ("Jane DoeFounder") or a biography;
+ * else n. */
+static const GumboNode *
+name_part(const GumboNode *n)
+{
+	int seen = 0;
+	for (const GumboNode *k = tree_next(n, n); k && seen < 64; k = tree_next(k, n), seen++) {
+		const char *c;
+		if (tree_is_element(k) && (c = tree_attr(k, "class")) &&
+		    (strcasestr(c, "name") || has_token(c, "fn")))
+			return k;
+	}
+	return n;
+}
+
 /* Offers what the page's own text says: the byline and date near the
  * title heading h, elements named like bylines and dates, <time>. */
 static void
@@ -1004,7 +1110,7 @@ from_text(meta *m, const GumboNode *h)
 	}
 	for (int i = 0; i < m->nauthors && m->rank[K_AUTHOR] > R_TEXT + 4; i++) {
 		pbuf_reset(&m->win);
-		ex_text(&m->win, m->authors[i]);
+		ex_text(&m->win, name_part(m->authors[i]));
 		if (byline(&m->win, m->order, name))
 			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
 	}

@@ -82,6 +82,43 @@ page notarticle '<title>Search title | Site</title><meta property="og:title" con
 expect_eq "a page not an article keeps its <title> without the site's name" \
 	'{"title":"Search title","lang":"en"}' "$(meta notarticle)"
 
+page firstseg '<title>Flexbox - Learn web development | MDN</title><meta property="og:site_name" content="MDN Web Docs">' \
+	'<h1>Menu</h1><h1>Flexbox</h1><p>Text.</p>'
+expect_eq "a heading that is the <title>'s first segment is the title, however short" \
+	'{"title":"Flexbox","site_name":"MDN Web Docs","lang":"en"}' "$(meta firstseg)"
+page earliest '<title>Recoverable Errors - The Rust Book</title>' \
+	'<h1>The Rust Book</h1><h2>Recoverable Errors</h2><p>Text.</p>'
+expect_eq "the heading of the first segment wins over an earlier heading of a later one" \
+	'{"title":"Recoverable Errors","lang":"en"}' "$(meta earliest)"
+page headsite '<title>Rental news | WRAL</title><meta property="og:site_name" content="WRAL.com">' \
+	'<h1>Rental news and coverage | WRAL</h1><p>Text.</p>'
+expect_eq "a title heading loses the site's name as <title> does" \
+	'{"title":"Rental news and coverage","site_name":"WRAL.com","lang":"en"}' "$(meta headsite)"
+page tagline '<title>Acme CDN | Content Delivery Network | Acme</title>' '<p>Text.</p>'
+expect_eq "a tagline after the first ' | ' is cut with the site's name" \
+	'{"title":"Acme CDN","lang":"en"}' "$(meta tagline)"
+page hyphen '<title>Marietta Costs &amp; Prices - Cost Report</title>' '<p>Text.</p>'
+expect_eq "so is one after the first ' - '; en and em dashes are kept" \
+	'{"title":"Marietta Costs & Prices","lang":"en"}' "$(meta hyphen)"
+page dash '<title>Gym Workouts &mdash; Strength Training</title>' '<p>Text.</p>'
+expect_eq "an em dash joins the parts of one title" \
+	'{"title":"Gym Workouts — Strength Training","lang":"en"}' "$(meta dash)"
+page onlysite '<title> | Example</title><meta property="og:site_name" content="Example">' '<p>Text.</p>'
+expect_eq "a <title> that is only the site's name stays the title" \
+	'{"title":"| Example","site_name":"Example","lang":"en"}' "$(meta onlysite)"
+
+page citation '<title>A paper</title><meta name="citation_author" content="Roy, Aniruddha"><meta name="citation_author" content="Mary Major"><meta name="citation_author" content="Lee,  Ann ">' '<p>x</p>'
+expect_eq "citation_author: every author, in order, each as First Last" \
+	'{"title":"A paper","author":"Aniruddha Roy, Mary Major, Ann Lee","lang":"en"}' "$(meta citation)"
+page role '<title>Role</title>' \
+	'<h1>A headline of some length</h1><p>By <a href="/people/mr">Matt Ride</a> &sdot; Review Editor &sdot; March 5, 2024</p><p>Text.</p>'
+expect_eq "a byline's name ends at a symbol such as a dot operator" \
+	'{"title":"Role","author":"Matt Ride","published":"2024-03-05","lang":"en"}' "$(meta role)"
+page namepart '<title>Box</title>' \
+	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
+expect_eq "an author box's element named name is the name, not the role run into it" \
+	'{"title":"Box","author":"Ann Other","lang":"en"}' "$(meta namepart)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
