@@ -12,7 +12,8 @@
  *              never reach a tab (sched_)
  * policy
  *   host.c     what a host lets start: its pacing (lib/pace), its
- *              robots.txt fetched on libuv's thread pool (host_)
+ *              robots.txt fetched on libuv's thread pool, the verdict
+ *              on a page or a hop to its host (host_)
  * services
  *   tab.c      one page in one tab: DevTools steps, its record, the
  *              done list (tab_)
@@ -87,6 +88,12 @@ typedef struct page {
 	rhost *h;
 	int tries;                     /* times a lost Chromium took it down (0 or 1) */
 	struct page *next;
+	/* A request of its main document to another origin than url's (a
+	 * redirect, or a navigation of the page's own), held in its tab
+	 * until hop_h lets it go (canonical; NULL: none held). */
+	char *hop;
+	rhost *hop_h;
+	struct page *hop_next;
 } page;
 
 typedef struct render_state {
@@ -123,6 +130,14 @@ rhost *host_of(const char *canon);
  * page's error (tab_done's fields). */
 void host_answered(rhost *h, long status, double latency, double retry_after, double started,
 		   enum fetcherr e);
+/* What h says to a request for canonical URL url now: HOST_GO (its
+ * robots.txt allows url and its pacing lets a request start: whoever
+ * starts one calls pace_started), HOST_WAIT (until *at, tm_mono's
+ * clock; INFINITY while its robots.txt is not in: host_robots_ask it
+ * when robots_state is 0), or HOST_REFUSE (robots.txt disallows url,
+ * *why its robots_reason).  -p is the caller's to count. */
+enum host_verdict { HOST_GO, HOST_WAIT, HOST_REFUSE };
+enum host_verdict host_may(rhost *h, const char *url, double now, double *at, const char **why);
 /* Fetches h's robots.txt on the thread pool: robots_state 1, then 2
  * with h->robots (NULL: no rules) and its Crawl-delay. */
 void host_robots_ask(rhost *h);
@@ -134,9 +149,11 @@ void host_close(void);
 /* ---- tab.c */
 /* What a tab lets go of, on the done list the driver drains: an
  * answer (the fields below), a page ended (its record written, its
- * host's slot free, p the taker's to free), or a page taken from its
- * tab unended (a hung Chromium's) to be tried again. */
-enum { TAB_ANSWERED, TAB_ENDED, TAB_AGAIN };
+ * host's slot free, p the taker's to free), a page taken from its
+ * tab unended (a hung Chromium's) to be tried again, or a request of
+ * p's main document to another origin than p's URL, held until
+ * tab_hop says what becomes of it (url: its URL). */
+enum { TAB_ANSWERED, TAB_ENDED, TAB_AGAIN, TAB_HOP };
 typedef struct tab_done {
 	int how;
 	page *p;
@@ -147,6 +164,7 @@ typedef struct tab_done {
 	long status;
 	double latency, retry_after, started;
 	enum fetcherr err;
+	char *url;                     /* TAB_HOP: the taker's to free */
 } tab_done;
 
 void tab_init(void);
@@ -157,6 +175,10 @@ int tab_done_next(tab_done *d);
 int tab_free_slot(void);
 /* Starts p in tab slot. */
 void tab_start(int slot, page *p);
+/* p's held hop (TAB_HOP) goes on (e FETCHERR_NONE), or is refused and
+ * p ends with error e, its detail naming the hop and why.  Nothing when
+ * p's tab holds none (the page ended meanwhile). */
+void tab_hop(page *p, enum fetcherr e, const char *why);
 /* The browser answered command tag of tab slot (gen: the page it was
  * sent for); error is NULL on success. */
 void tab_reply(int slot, unsigned gen, int tag, json_t *result, json_t *error);
