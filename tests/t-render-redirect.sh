@@ -4,17 +4,7 @@
 # before.  127.0.0.1 and .3 redirect, 127.0.0.2 is the target.
 # run.sh: alone (a busy Chromium beside other tests blurs -d's gaps)
 . "$TESTS/lib.sh"
-mkdir -p "$T/www" "$T/tmp"
-chmod 711 "$T"   # as root, Chromium runs as nobody, its profile under $TMPDIR
-cp "$TESTS"/fixtures/render/* "$T/www/"
-server_start --root "$T/www" --robots "$T/robots.txt"   # robots.txt: 404 until written
-export TMPDIR=$T/tmp
-
-echo "$URL/static.html" | "$BIN/render" -q --no-robots --json >"$T/probe.json" 2>"$T/probe.err"
-if [ "$(jq -r .status "$T/probe.json" 2>/dev/null)" != 200 ]; then
-	echo "ok - $NAME: # skip headless Chromium cannot start here: $(tail -1 "$T/probe.err") (make deps)"
-	finish
-fi
+render_setup --robots "$T/robots.txt"   # robots.txt: 404 until written
 # at ADDR: the paths ADDR was asked for, in order
 at() { jq -r --arg a "$1" 'select(.addr == $a) | .path' "$LOG" | tr '\n' ' ' | sed 's/ $//'; }
 
