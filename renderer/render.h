@@ -40,6 +40,10 @@
 #include "rec.h"
 
 enum render_wait { WAIT_LOAD, WAIT_IDLE, WAIT_SELECTOR };
+/* --load: what a page's requests may fetch.  LOAD_DOM refuses what only
+ * its looks need (stylesheets, images, media, fonts); LOAD_ALL is 1, as
+ * --load-images, the older spelling, sets it. */
+enum render_load { LOAD_DOM, LOAD_ALL };
 
 typedef struct render_opts {
 	long tabs, per_host, pending, max_hosts;
@@ -52,7 +56,8 @@ typedef struct render_opts {
 	const char *cookies;           /* --cookies FILE, or NULL */
 	int share_context;             /* one browser context for every tab */
 	const char *robots_agent;
-	int robots, load_images, only_shells, screenshot, pdf, json;
+	int load;                      /* enum render_load */
+	int robots, only_shells, screenshot, pdf, json;
 	int raw;                       /* --raw: the page's own answer as exchanges */
 	struct curl_slist *warc_redact;  /* --warc-redact NAME: shown as *** there */
 	long min_text;                 /* --only-shells threshold */

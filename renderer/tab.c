@@ -267,7 +267,7 @@ setup_session(tab *t)
 	if (R.o.user_agent)
 		setup(t, "Network.setUserAgentOverride", json_pack("{s:s}", "userAgent", R.o.user_agent));
 	/* Every request passes through us: the page's own schemes and
-	 * addresses are checked, images, media and fonts refused. */
+	 * addresses are checked, what --load leaves out refused. */
 	setup(t, "Fetch.enable",
 	      json_pack("{s:[{s:s, s:s}]}", "patterns", "urlPattern", "*", "requestStage", "Request"));
 	if (R.o.screenshot)
@@ -776,15 +776,16 @@ refused(tab *t, const char *url, const char *type, const char **why)
 		*why = "only http and https are rendered";
 		return FETCHERR_SCHEME;
 	}
-	if (!R.o.load_images && type &&
-	    (!strcmp(type, "Image") || !strcmp(type, "Media") || !strcmp(type, "Font"))) {
-		*why = "images, media and fonts are not loaded (--load-images)";
+	if (R.o.load == LOAD_DOM && type &&
+	    (!strcmp(type, "Stylesheet") || !strcmp(type, "Image") || !strcmp(type, "Media") ||
+	     !strcmp(type, "Font"))) {
+		*why = "stylesheets, images, media and fonts are not loaded (--load all)";
 		return FETCHERR_OTHER;
 	}
 	/* The tab's icon: the browser's request, not the page's ("Other"). */
-	if (!R.o.load_images && type && !strcmp(type, "Other") && n >= 12 &&
+	if (R.o.load == LOAD_DOM && type && !strcmp(type, "Other") && n >= 12 &&
 	    !strcmp(url + n - 12, "/favicon.ico")) {
-		*why = "the favicon is an image (--load-images)";
+		*why = "the favicon is an image (--load all)";
 		return FETCHERR_OTHER;
 	}
 	if (t->from_public && !R.o.allow_private && strncmp(url, "http", 4) == 0) {

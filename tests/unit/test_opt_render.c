@@ -26,7 +26,7 @@ main(void)
 	check_double("max_body", 16 << 20, o->max_body);
 	check_true("Chromium's user agent", !o->user_agent);
 	check_true("no headers, cookies", !o->headers && !o->cookies);
-	check_int("load_images", 0, o->load_images);
+	check_int("load", LOAD_DOM, o->load);
 	check_str("private ranges", CIDR_PRIVATE, private_ranges);
 	check_int("allow_private", 0, o->allow_private);
 	check_str("robots_agent", "sluice", o->robots_agent);
