@@ -67,7 +67,7 @@ typedef struct render_opts {
 	const char *browser_user;      /* who Chromium runs as when render is root */
 	int no_sandbox;                /* --no-sandbox: Chromium's sandbox off */
 	long recycle;                  /* pages a browser opens before it is restarted; 0: no limit */
-	size_t max_browser_memory;     /* the tree's RSS that restarts it; 0: no limit */
+	size_t max_browser_memory;     /* the tree's PSS that restarts it; 0: no limit */
 	int browser_log;               /* Chromium's stderr passed through */
 	double browser_timeout;        /* a browser command unanswered this long: hung */
 	struct cidr *private_ranges;
@@ -273,12 +273,14 @@ long browser_send(int slot, unsigned gen, int tag, const char *sid, const char *
  * does not; the lost callback then says BROWSER_RECYCLED, and
  * browser_start may start the next.  For a browser with no tab open. */
 void browser_recycle(void);
-/* The browser's processes (its session) as /proc shows them. */
+/* The browser's processes (its session) as /proc shows them: each
+ * one's PSS (lib/smaps: a page shared by n processes counts 1/n in
+ * each), its RSS where PSS cannot be read. */
 typedef struct browser_mem {
-	size_t rss;                    /* bytes resident, summed */
+	size_t pss;                    /* bytes, summed */
 	int procs;
 	int renderer;                  /* pid of the largest renderer, 0: none */
-	size_t renderer_rss;
+	size_t renderer_pss;
 } browser_mem;
 /* Fills m for the running browser: 0, or -1 when none is ready. */
 int browser_memory(browser_mem *m);

@@ -323,15 +323,15 @@ memory_check(void)
 {
 	browser_mem m;
 	mem_due = 0;
-	if (!R.o.max_browser_memory || browser_memory(&m) != 0 || m.rss <= R.o.max_browser_memory)
+	if (!R.o.max_browser_memory || browser_memory(&m) != 0 || m.pss <= R.o.max_browser_memory)
 		return;
 	if (!draining)
 		msg_note("chromium's processes hold %zu MiB, more than --max-browser-memory: "
-			 "restarting it once its open pages are done", m.rss >> 20);
+			 "restarting it once its open pages are done", m.pss >> 20);
 	draining = 1;
-	if (m.rss > R.o.max_browser_memory / 2 * 3 && m.renderer) {
+	if (m.pss > R.o.max_browser_memory / 2 * 3 && m.renderer) {
 		msg_warn("chromium's processes hold %zu MiB: killing the largest renderer (%zu MiB)",
-			 m.rss >> 20, m.renderer_rss >> 20);
+			 m.pss >> 20, m.renderer_pss >> 20);
 		browser_kill(m.renderer);
 	}
 }
