@@ -33,7 +33,7 @@ LIBS_fetch    := $(shell pkg-config --libs libcurl libidn2 libpsl libuv msgpack 
 LIBS_parse    := $(shell pkg-config --libs gumbo libidn2 libpsl libxml-2.0 zlib msgpack libcrypto jansson 2>/dev/null) -lm
 LIBS_validate := $(shell pkg-config --libs libpcre2-8 msgpack 2>/dev/null) -lm
 LIBS_sink     := $(shell pkg-config --libs sqlite3 libpcre2-8 libidn2 libpsl msgpack libpq zlib libcrypto libzip 2>/dev/null) -lm
-LIBS_render   := $(shell pkg-config --libs libcurl libidn2 libuv jansson msgpack 2>/dev/null) -lm
+LIBS_render   := $(shell pkg-config --libs libcurl libidn2 libpsl libuv jansson msgpack 2>/dev/null) -lm
 LIBS_unit     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 PROGS     := fetch parse validate sink render

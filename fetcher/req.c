@@ -18,15 +18,12 @@
 #include "fetch.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
+#include "cookiefile.h"
 #include "hdr.h"
 #include "msg.h"
 #include "tm.h"
@@ -118,41 +115,12 @@ req_url_credentials(CURL *e, const job *j)
  * at start, written at exit, and copied to the job with --queue
  * (beat.c). */
 static cookie_jar *jar;
-/* The file a save writes first, for on_save_signal. */
-static char save_tmp[4096];
-
-/* Says, once per load, what a jar (from) left out. */
-static void
-say_loaded(const char *from, const cookie_loaded *r)
-{
-	if (r->bad)
-		msg_warn("%s: %lu lines skipped: malformed, holding control bytes or for a public suffix",
-			 from, r->bad);
-	if (r->evicted)
-		msg_note("%s: kept the newest %lu of its %lu cookies (--max-cookies %ld, %d a site)", from,
-			 r->cookies - r->bad - r->evicted, r->cookies - r->bad, F.o.max_cookies,
-			 COOKIE_SITE_MAX);
-}
 
 int
 req_cookies_open(const char *path, char *err, size_t errlen)
 {
 	jar = cookie_jar_new((size_t)F.o.max_cookies, COOKIE_SITE_MAX);
-	FILE *f = fopen(path, "r");
-	if (!f && errno == ENOENT)
-		return 0;   /* a new jar, written at exit */
-	cookie_loaded r;
-	if (!f || cookie_load(jar, f, tm_wall(), &r) != 0) {
-		snprintf(err, errlen, "cannot read cookie jar '%s': %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	fclose(f);
-	char from[4200];
-	snprintf(from, sizeof from, "cookie jar '%s'", path);
-	say_loaded(from, &r);
-	return 0;
+	return cookiefile_load(jar, path, F.o.max_cookies, tm_wall(), err, errlen);
 }
 
 void
@@ -195,50 +163,13 @@ req_cookies_load(const char *lines)
 		return;
 	cookie_loaded r;
 	cookie_load_str(jar, lines, tm_wall(), &r);
-	say_loaded("the job's cookie jar", &r);
-}
-
-/* A signal while the jar is written: the file stays as it was and fetch
- * ends at once.  (A first signal has had its orderly stop by then.) */
-static void
-on_save_signal(int sig)
-{
-	unlink(save_tmp);
-	_exit(128 + sig);
+	cookiefile_say("the job's cookie jar", &r, F.o.max_cookies);
 }
 
 int
 req_cookies_save(void)
 {
-	if (!jar)
-		return 0;
-	/* Written aside and renamed over, so a crash leaves the old jar;
-	 * 0600, since it holds sessions.  The jar is bounded by
-	 * --max-cookies, so is the time; a stuck file system is not. */
-	snprintf(save_tmp, sizeof save_tmp, "%s.tmp", F.o.cookies);
-	struct sigaction stop = { .sa_handler = on_save_signal }, old_int, old_term;
-	sigemptyset(&stop.sa_mask);
-	sigaction(SIGINT, &stop, &old_int);
-	sigaction(SIGTERM, &stop, &old_term);
-	int rc = -1;
-	FILE *f = NULL;
-	int fd = open(save_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd >= 0 && (f = fdopen(fd, "w"))) {
-		fputs("# Netscape HTTP Cookie File\n# written by sluice fetch\n\n", f);
-		rc = cookie_save(jar, f, tm_wall()) == 0 && fflush(f) == 0 && fsync(fd) == 0 ? 0 : -1;
-		if (fclose(f) != 0)
-			rc = -1;
-	} else if (fd >= 0)
-		close(fd);
-	if (rc == 0 && rename(save_tmp, F.o.cookies) != 0)
-		rc = -1;
-	if (rc != 0) {
-		msg_warn("cannot write cookie jar '%s': %s", F.o.cookies, strerror(errno));
-		unlink(save_tmp);
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	return rc;
+	return jar ? cookiefile_save(jar, F.o.cookies, "fetch", tm_wall()) : 0;
 }
 
 void

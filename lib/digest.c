@@ -90,3 +90,12 @@ digest_base32(const unsigned char *src, size_t n, char *out)
 	}
 	out[o] = '\0';
 }
+
+unsigned
+digest_raw(enum digest_kind kind, const void *p, size_t n, unsigned char *out)
+{
+	unsigned len = 0;
+	if (!EVP_Digest(p, n, out, &len, md(kind), NULL))
+		xalloc_die();
+	return len;
+}

@@ -35,6 +35,14 @@ void digest_free(digest *d);
  * bytes): digest_new, digest_update and digest_final at once. */
 void digest_of(enum digest_kind kind, const void *p, size_t n, char *out);
 
+/* The largest digest digest_raw writes: SHA-256's 32 bytes. */
+#define DIGEST_MAX 32
+
+/* The bytes of p[0..n)'s digest of kind into out (DIGEST_MAX bytes);
+ * returns how many: 20 for SHA-1, 32 for SHA-256.  For a reader that
+ * compares a digest it was given, in whatever spelling. */
+unsigned digest_raw(enum digest_kind kind, const void *p, size_t n, unsigned char *out);
+
 /* src[0..n) in RFC 4648 base32 (capitals and 2-7, '=' padding to a
  * multiple of 8) into out, NUL-terminated; out holds at least
  * (n + 4) / 5 * 8 + 1 bytes. */

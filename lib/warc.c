@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <openssl/evp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -497,7 +496,7 @@ warc_get(const warc_record *rec, const char *name)
 static int
 spells(const char *v, size_t n, const unsigned char *d, unsigned dn)
 {
-	char enc[(EVP_MAX_MD_SIZE + 4) / 5 * 8 + 1];
+	char enc[(DIGEST_MAX + 4) / 5 * 8 + 1];
 	if (n == 2 * (size_t)dn) {
 		for (unsigned i = 0; i < dn; i++)
 			snprintf(enc + 2 * i, 3, "%02x", d[i]);
@@ -516,21 +515,19 @@ warc_digest_check(const char *digest, const void *p, size_t n)
 {
 	if (!digest)
 		return WARC_DIGEST_NONE;
-	const EVP_MD *md;
+	enum digest_kind kind;
 	size_t alen = strcspn(digest, ":");
 	if (alen == 4 && strncasecmp(digest, "sha1", 4) == 0)
-		md = EVP_sha1();
+		kind = DIGEST_SHA1;
 	else if ((alen == 6 && strncasecmp(digest, "sha256", 6) == 0) ||
 		 (alen == 7 && strncasecmp(digest, "sha-256", 7) == 0))
-		md = EVP_sha256();
+		kind = DIGEST_SHA256;
 	else
 		return WARC_DIGEST_NONE;
 	if (!digest[alen])
 		return WARC_DIGEST_BAD;
-	unsigned char got[EVP_MAX_MD_SIZE];
-	unsigned glen = 0;
-	if (!EVP_Digest(p, n, got, &glen, md, NULL))
-		xalloc_die();
+	unsigned char got[DIGEST_MAX];
+	unsigned glen = digest_raw(kind, p, n, got);
 	const char *v = digest + alen + 1;
 	return spells(v, strlen(v), got, glen) ? WARC_DIGEST_OK : WARC_DIGEST_BAD;
 }

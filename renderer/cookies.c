@@ -1,103 +1,74 @@
 /* cookies — --cookies FILE: the jar, in the Netscape format libcurl (and
  * so fetch) reads and writes, carried from page to page.
  *
- * Each page's browser context is new, so the jar lives here: loaded once,
- * set into each context before its tab opens (Storage.setCookies), and
- * the context's cookies read back before it is disposed
- * (Storage.getCookies) and merged in, one cookie per name, domain and
- * path.  At exit the jar is written aside and renamed over the file,
- * 0600.  A cookie the server deleted stays in the jar until it expires:
- * a merge only adds and replaces.
+ * Each page's browser context is new, so the jar lives here, in
+ * lib/cookie's store with its bounds (COOKIE_SITE_MAX a site,
+ * --max-cookies in all, the oldest evicted): loaded once, set into each
+ * context before its tab opens (Storage.setCookies), and the context's
+ * cookies read back before it is disposed (Storage.getCookies) and
+ * merged in, one cookie per name, domain and path, so a page that sets
+ * thousands costs what the bounds allow, never the square of it.  Jar
+ * lines are the exchange between the two forms.  At exit the jar is
+ * written aside and renamed over the file, 0600 (lib/cookiefile).  A
+ * cookie the server deleted stays in the jar until it expires: a merge
+ * only adds and replaces.
  */
 #include "render.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "msg.h"
+#include "cookiefile.h"
+#include "tm.h"
+#include "xalloc.h"
 
 static const char *path;
-static json_t *jar;     /* CDP Network.Cookie-like objects */
-
-/* The jar's key of cookie c: name, domain, path. */
-static int
-same(json_t *a, json_t *b)
-{
-	const char *k[] = { "name", "domain", "path" };
-	for (int i = 0; i < 3; i++) {
-		const char *x = json_string_value(json_object_get(a, k[i]));
-		const char *y = json_string_value(json_object_get(b, k[i]));
-		if (!x || !y || strcmp(x, y) != 0)
-			return 0;
-	}
-	return 1;
-}
-
-static void
-put(json_t *c)
-{
-	size_t i;
-	json_t *o;
-	json_array_foreach(jar, i, o)
-		if (same(o, c)) {
-			json_array_set_new(jar, i, c);
-			return;
-		}
-	json_array_append_new(jar, c);
-}
+static cookie_jar *jar;
 
 int
 cookies_load(const char *file, char *err, size_t errlen)
 {
 	path = file;
-	jar = json_array();
-	FILE *f = fopen(file, "r");
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;   /* a new jar, written at exit */
-		snprintf(err, errlen, "cannot read cookie jar '%s': %s", file, strerror(errno));
-		return -1;
+	jar = cookie_jar_new((size_t)R.o.max_cookies, COOKIE_SITE_MAX);
+	return cookiefile_load(jar, file, R.o.max_cookies, tm_wall(), err, errlen);
+}
+
+/* The Storage.setCookies cookie of jar line l (as cookie_dump writes
+ * it, so well formed), or NULL. */
+static json_t *
+from_line(char *l)
+{
+	int http_only = strncmp(l, "#HttpOnly_", 10) == 0;
+	if (http_only)
+		l += 10;
+	char *f[7];
+	for (int i = 0; i < 7; i++) {
+		f[i] = l;
+		l += strcspn(l, "\t");
+		if (i < 6 && !*l)
+			return NULL;
+		if (*l)
+			*l++ = '\0';
 	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		char *l = line;
-		int http_only = 0;
-		if (strncmp(l, "#HttpOnly_", 10) == 0)
-			l += 10, http_only = 1;
-		else if (l[0] == '#' || !l[0])
-			continue;
-		char *fld[7], *save = NULL;
-		int n = 0;
-		for (char *t = strtok_r(l, "\t", &save); t && n < 7; t = strtok_r(NULL, "\t", &save))
-			fld[n++] = t;
-		if (n == 6)
-			fld[n++] = "";   /* an empty value */
-		if (n != 7)
-			continue;    /* not a cookie line: skipped, as libcurl does */
-		const char *dom = fld[0];
-		int sub = strcmp(fld[1], "TRUE") == 0;
-		json_t *c = json_pack("{s:s, s:s, s:s, s:b, s:b}", "name", fld[5], "value", fld[6],
-				      "path", fld[2], "secure", strcmp(fld[3], "TRUE") == 0,
-				      "httpOnly", http_only);
-		char d[512];
-		snprintf(d, sizeof d, "%s%s", sub && dom[0] != '.' ? "." : "", dom);
-		json_object_set_new(c, "domain", json_string(d));
-		double exp = strtod(fld[4], NULL);
-		if (exp > 0)
-			json_object_set_new(c, "expires", json_real(exp));
-		put(c);
+	const char *dom = f[0], *cpath = f[2];
+	int secure = strcmp(f[3], "TRUE") == 0;
+	json_t *c = json_pack("{s:s, s:s, s:s, s:b, s:b}", "name", f[5], "value", f[6], "path", cpath,
+			      "secure", secure, "httpOnly", http_only);
+	if (dom[0] == '.') {
+		json_object_set_new(c, "domain", json_string(dom));
+	} else {
+		/* Host-only: set by URL, so it does not reach subdomains. */
+		size_t n = strlen(dom) + strlen(cpath) + 16;
+		char *url = xmalloc(n);
+		snprintf(url, n, "%s://%s%s", secure ? "https" : "http", dom, cpath);
+		json_object_set_new(c, "url", json_string(url));
+		free(url);
 	}
-	free(line);
-	fclose(f);
-	return 0;
+	double exp = strtod(f[4], NULL);
+	if (exp > 0)
+		json_object_set_new(c, "expires", json_real(exp));
+	return c;
 }
 
 json_t *
@@ -105,23 +76,17 @@ cookies_params(void)
 {
 	if (!jar)
 		return NULL;
+	char *s = cookie_dump(jar, tm_wall());
 	json_t *a = json_array();
-	size_t i;
-	json_t *c;
-	json_array_foreach(jar, i, c) {
-		json_t *p = json_deep_copy(c);
-		const char *dom = json_string_value(json_object_get(c, "domain"));
-		if (dom && dom[0] != '.') {
-			/* Host-only: set by URL, so it does not reach subdomains. */
-			char url[1024];
-			snprintf(url, sizeof url, "%s://%s%s",
-				 json_is_true(json_object_get(c, "secure")) ? "https" : "http", dom,
-				 json_string_value(json_object_get(c, "path")));
-			json_object_del(p, "domain");
-			json_object_set_new(p, "url", json_string(url));
-		}
-		json_array_append_new(a, p);
+	for (char *l = s, *next; *l; l = next) {
+		next = l + strcspn(l, "\n");
+		if (*next)
+			*next++ = '\0';
+		json_t *c = from_line(l);
+		if (c)
+			json_array_append_new(a, c);
 	}
+	free(s);
 	return a;
 }
 
@@ -132,21 +97,25 @@ cookies_merge(json_t *got)
 	json_t *c;
 	if (!jar)
 		return;
+	double now = tm_wall();
 	json_array_foreach(got, i, c) {
 		const char *n = json_string_value(json_object_get(c, "name"));
 		const char *v = json_string_value(json_object_get(c, "value"));
 		const char *d = json_string_value(json_object_get(c, "domain"));
 		const char *p = json_string_value(json_object_get(c, "path"));
-		if (!n || !v || !d || !p)
+		if (!n || !v || !d || !p || !*d)
 			continue;
-		json_t *k = json_pack("{s:s, s:s, s:s, s:s, s:b, s:b}", "name", n, "value", v,
-				      "domain", d, "path", p,
-				      "secure", json_is_true(json_object_get(c, "secure")),
-				      "httpOnly", json_is_true(json_object_get(c, "httpOnly")));
 		double exp = json_number_value(json_object_get(c, "expires"));
-		if (!json_is_true(json_object_get(c, "session")) && exp > 0)
-			json_object_set_new(k, "expires", json_real(exp));
-		put(k);
+		if (json_is_true(json_object_get(c, "session")) || exp < 0)
+			exp = 0;
+		size_t len = strlen(n) + strlen(v) + strlen(d) + strlen(p) + 64;
+		char *line = xmalloc(len);
+		len = (size_t)snprintf(line, len, "%s%s\t%s\t%s\t%s\t%.0f\t%s\t%s",
+				       json_is_true(json_object_get(c, "httpOnly")) ? "#HttpOnly_" : "", d,
+				       d[0] == '.' ? "TRUE" : "FALSE", p,
+				       json_is_true(json_object_get(c, "secure")) ? "TRUE" : "FALSE", exp, n, v);
+		cookie_add_line(jar, line, len, now);   /* a bad one is counted there */
+		free(line);
 	}
 }
 
@@ -155,38 +124,8 @@ cookies_save(void)
 {
 	if (!jar)
 		return 0;
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	int rc = -1;
-	FILE *f = NULL;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd >= 0 && (f = fdopen(fd, "w"))) {
-		fputs("# Netscape HTTP Cookie File\n# written by sluice render\n\n", f);
-		size_t i;
-		json_t *c;
-		json_array_foreach(jar, i, c) {
-			const char *d = json_string_value(json_object_get(c, "domain"));
-			fprintf(f, "%s%s\t%s\t%s\t%s\t%.0f\t%s\t%s\n",
-				json_is_true(json_object_get(c, "httpOnly")) ? "#HttpOnly_" : "", d,
-				d[0] == '.' ? "TRUE" : "FALSE",
-				json_string_value(json_object_get(c, "path")),
-				json_is_true(json_object_get(c, "secure")) ? "TRUE" : "FALSE",
-				json_number_value(json_object_get(c, "expires")),
-				json_string_value(json_object_get(c, "name")),
-				json_string_value(json_object_get(c, "value")));
-		}
-		rc = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -1;
-		if (fclose(f) != 0)
-			rc = -1;
-	} else if (fd >= 0)
-		close(fd);
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -1;
-	if (rc != 0) {
-		msg_warn("cannot write cookie jar '%s': %s", path, strerror(errno));
-		unlink(tmp);
-	}
-	json_decref(jar);
+	int rc = cookiefile_save(jar, path, "render", tm_wall());
+	cookie_jar_free(jar);
 	jar = NULL;
 	return rc;
 }

@@ -36,7 +36,7 @@ static const char usage[] =
 
 enum {
 	H_PACING, O_TABS, O_PER_HOST, O_DELAY, O_SHARE_CONTEXT,
-	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_HEADER, O_SECRET_HEADER, O_COOKIES, O_LOAD, O_LOAD_IMAGES,
+	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_HEADER, O_SECRET_HEADER, O_COOKIES, O_MAX_COOKIES, O_LOAD, O_LOAD_IMAGES,
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT, O_RAW, O_WARC_REDACT,
 	H_STREAMS, O_MAX_HOSTS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
@@ -123,6 +123,9 @@ static const opt_def opts[O_N] = {
 		"a secret like Authorization: never sent to\nanother origin, never shown", .want = "a header name"),
 	[O_COOKIES] = OPT_STRING(0, "cookies", "FILE", &R.o.cookies, NULL,
 		"cookie jar (Netscape format, as fetch's): loaded\ninto each page's context, written back at exit"),
+	[O_MAX_COOKIES] = OPT_LONG(0, "max-cookies", "N", &R.o.max_cookies, 1, 1000000, "3000",
+		"cookies kept in all with --cookies, oldest evicted first",
+		.man = "with \\fB\\-\\-cookies\\fR: cookies kept in all (besides 180 a site, as browsers, and as fetch keeps them), the oldest evicted first"),
 	[O_LOAD] = OPT_CALL(0, "load", "WHAT", &R.o.load, load_what, "dom",
 		"what pages load: dom (documents, scripts, XHR:\nno stylesheets, images, media, fonts) or all\n(what --screenshot and --pdf load)",
 		.want = "dom or all"),

@@ -54,6 +54,7 @@ typedef struct render_opts {
 	const char *user_agent;        /* NULL: Chromium's own */
 	struct curl_slist *headers;    /* -H lines, @FILEs read (lib/hdr) */
 	const char *cookies;           /* --cookies FILE, or NULL */
+	long max_cookies;              /* --max-cookies: the jar's bound in all */
 	int share_context;             /* one browser context for every tab */
 	const char *robots_agent;
 	int load;                      /* enum render_load */

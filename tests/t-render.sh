@@ -271,6 +271,13 @@ expect_eq "the jar written back: both cookies, the HttpOnly one marked, mode 600
 	"$(grep -v '^#[^H]' "$T/jar.txt" | grep . | awk -F '\t' '{print $1, $2, $3, $4, $6, $7}' | sort)
 $(stat -c %a "$T/jar.txt")"
 
+# ---- --max-cookies: a site that sets 50 new cookies an answer fills
+# the jar only to its bound, the oldest going first
+: >"$T/many.txt"
+for i in 1 2 3 4 5 6 7 8 9 10; do echo "$U1/set-cookies?n=50&name=m&i=$i"; done |
+	"$BIN/render" -q --no-robots --json -c 1 --cookies "$T/many.txt" --max-cookies 100 >"$T/many.json"
+expect_eq "--max-cookies 100 after 500 cookies: the jar holds the newest 100, m401..m500" 	"10 pages, 100 cookies, m401..m500" 	"$(jq -s length "$T/many.json") pages, $(grep -c '^[^#]' "$T/many.txt") cookies, $(grep '^[^#]' "$T/many.txt" | cut -f6 | sort -V | sed -n '1p;$p' | paste -sd. | sed 's/\./../')"
+
 # ---- --share-context: one browser context, so a cookie one page got
 # reaches the next; by default each page starts clean
 printf '%s\n' "$U1/login?name=s2&value=v2" "$U1/members?name=s2&value=v2" >"$T/share.txt"

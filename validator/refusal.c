@@ -49,6 +49,15 @@ get(const msgpack_object *rec, const char *key, size_t *n)
 	return NULL;
 }
 
+/* Whether s[0..n) has fewer than limit characters (jsshell_chars),
+ * counted only when its length leaves it open: a character is one to
+ * four bytes, so a text page of any size costs at most 4 * limit. */
+static int
+fewer_chars(const char *s, size_t n, size_t limit)
+{
+	return n < limit || (n < 4 * limit && jsshell_chars(s, n) < limit);
+}
+
 /* What one record offers the rows, looked up once. */
 typedef struct page {
 	const msgpack_object *rec;
@@ -64,11 +73,11 @@ page_init(page *p, const msgpack_object *rec)
 	/* Straight after fetch there is no text yet: the HTML's, as
 	 * render --only-shells measures it, else none at all. */
 	if (text || !(body = get(rec, "body", &m)))
-		p->short_text = jsshell_chars(text, n) < SIG_SHORT_CHARS;
+		p->short_text = fewer_chars(text, n, SIG_SHORT_CHARS);
 	else
 		p->short_text = jsshell_html(body, m, SIG_SHORT_CHARS);
 	const char *main_text = get(rec, "main_text", &m);
-	p->bare = p->short_text && (!main_text || jsshell_chars(main_text, m) < SIG_BARE_MAIN);
+	p->bare = p->short_text && (!main_text || fewer_chars(main_text, m, SIG_BARE_MAIN));
 	int64_t st;
 	p->refused = rec_int(rec, "status", &st) && (st == 401 || st == 403 || st == 429 || st == 503);
 	const char *url = get(rec, "url", &n);
