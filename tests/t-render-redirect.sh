@@ -33,20 +33,21 @@ expect_eq "the page's own navigation to a disallowed path of another host: refus
 rm "$T/robots.txt"
 
 # ---- the target's pacing: two pages of two hosts redirect to one
-# third at once; -d 1 holds the second hop a second
+# third at once; -d 2 holds the second hop two seconds
 : >"$LOG"
 printf '%s\n' "$U1/redirect-to?url=$U2/ok?n=1" "$U3/redirect-to?url=$U2/ok?n=2" |
-	"$BIN/render" -q --json -c 2 -d 1 >"$T/pace.json"
+	"$BIN/render" -q --json -c 2 -d 2 >"$T/pace.json"
 expect_eq "both pages followed their redirect" "200 200" \
 	"$(jq -r .status "$T/pace.json" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "the target's log: robots.txt once, then both hops" \
 	"/robots.txt /ok?n=1 /ok?n=2" \
 	"$(jq -rs 'map(select(.addr == "127.0.0.2") | .path) | [.[0]] + (.[1:] | sort) | join(" ")' "$LOG")"
 # Timed at the server: each hop's continuation passes through Chromium's
-# busy threads on its way there, so a gap may be a few tens of ms short.
+# busy threads on its way there, so under load a gap was seen 120 ms
+# short of the pace (unpaced, the two arrive together).
 g=$(gaps 127.0.0.2)
-expect_eq "-d 1: the hops reached the target 1 s apart (gaps $(ms "$g") ms)" true \
-	"$(echo "$g" | jq 'length == 1 and all(. >= 0.9)')"
+expect_eq "-d 2: the hops reached the target 2 s apart (gaps $(ms "$g") ms)" true \
+	"$(echo "$g" | jq 'length == 1 and all(. >= 1.6)')"
 
 # ---- within the page's origin nothing changes: no second robots.txt,
 # the hop is not held for -d
