@@ -9,8 +9,12 @@
 # media and fonts as a lean scraper does, loads).  ROUNDS (default 1)
 # rounds, render and Playwright taking turns, since the machine's load
 # shifts; prints each run, then per tool and page the best and median
-# pages/s and the largest peak RSS of its whole process tree, and the
-# load average.
+# pages/s and the largest peak RSS and PSS of its whole process tree,
+# and the load average.
+#
+# Playwright is npm's playwright-core (plain JavaScript: no browser of its
+# own), installed into a scratch directory (PLAYWRIGHT_DIR keeps one)
+# when missing; without node and npm only render runs.
 #
 # bench-render.sh --long [N]: render alone over N (default 1000) pages
 # with --recycle 100, printing the tree's peak RSS and PSS over each 100
@@ -68,7 +72,7 @@ peak() {
 }
 
 # measure NAME CMD...: runs CMD with urls.txt on stdin, prints a line
-# and appends "NAME PAGE PAGES/S PEAK-MIB OK" to results
+# and appends "NAME PAGE PAGES/S RSS-MIB PSS-MIB OK" to results
 measure() {
 	name=$1; shift
 	t0=$(date +%s.%N)
@@ -95,22 +99,24 @@ if [ $long = 1 ]; then
 	urls js.html
 	"$BIN/render" -q --json --no-robots -c 4 -p 4 --recycle 100 <"$W/urls.txt" >"$W/out.long" &
 	pid=$! at=100 mr=0 mp=0
+	# window: the row of the 100 pages up to $at, if all were written
+	window() {
+		[ "$(wc -l <"$W/out.long")" -ge "$at" ] || return 1
+		echo "| $((at - 99))-$at | $((mr / 1024)) MiB | $((mp / 1024)) MiB |"
+	}
 	echo "| pages | peak RSS | peak PSS |"
 	echo "|---|---|---|"
 	while kill -0 "$pid" 2>/dev/null; do
 		m=$(mem "$pid")
 		[ "${m% *}" -gt "$mr" ] && mr=${m% *}
 		[ "${m#* }" -gt "$mp" ] && mp=${m#* }
-		if [ "$(wc -l <"$W/out.long")" -ge "$at" ]; then
-			echo "| $((at - 99))-$at | $((mr / 1024)) MiB | $((mp / 1024)) MiB |"
+		if window; then
 			at=$((at + 100)) mr=0 mp=0
 		fi
 		sleep 0.5
 	done
 	wait "$pid"
-	if [ "$(wc -l <"$W/out.long")" -ge "$at" ]; then
-		echo "| $((at - 99))-$at | $((mr / 1024)) MiB | $((mp / 1024)) MiB |"
-	fi
+	window || true
 	echo
 	echo "$(wc -l <"$W/out.long") records, $(jq -r '.body // "" | @base64d' "$W/out.long" |
 		grep -c 'Rendered Items') with content; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
