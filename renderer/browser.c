@@ -36,6 +36,7 @@
 
 #include "msg.h"
 #include "opt.h"
+#include "smaps.h"
 #include "xalloc.h"
 #include "tm.h"
 #include "url.h"
@@ -742,13 +743,15 @@ browser_memory(browser_mem *m)
 		if (e->d_name[0] < '1' || e->d_name[0] > '9' || proc_stat(e->d_name, &session, &rss) != 0 ||
 		    session != child_pid)
 			continue;
-		size_t bytes = (size_t)rss * (size_t)page;
-		m->rss += bytes;
+		size_t bytes;
+		if (smaps_pid_pss(strtol(e->d_name, NULL, 10), &bytes) != 0)
+			bytes = (size_t)rss * (size_t)page;
+		m->pss += bytes;
 		m->procs++;
 		char cmd[4096];
-		if (bytes > m->renderer_rss && proc_cmdline(e->d_name, cmd, sizeof cmd) == 0 &&
+		if (bytes > m->renderer_pss && proc_cmdline(e->d_name, cmd, sizeof cmd) == 0 &&
 		    strstr(cmd, " --type=renderer")) {
-			m->renderer_rss = bytes;
+			m->renderer_pss = bytes;
 			m->renderer = (int)strtol(e->d_name, NULL, 10);
 		}
 	}

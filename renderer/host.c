@@ -87,6 +87,21 @@ host_answered(rhost *h, long status, double latency, double retry_after, double 
 		     (double)rand() / ((double)RAND_MAX + 1));
 }
 
+enum host_verdict
+host_may(rhost *h, const char *url, double now, double *at, const char **why)
+{
+	*at = INFINITY;
+	if (h->robots_state != 2)
+		return HOST_WAIT;
+	const char *path = url + strlen(h->origin);
+	if (h->robots && !robots_allowed(h->robots, *path ? path : "/")) {
+		*why = robots_reason(h->robots);
+		return HOST_REFUSE;
+	}
+	*at = pace_ready_at(&h->pace, now);
+	return now >= *at ? HOST_GO : HOST_WAIT;
+}
+
 typedef struct robots_work {
 	uv_work_t w;
 	rhost *h;

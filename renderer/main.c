@@ -36,7 +36,7 @@ static const char usage[] =
 
 enum {
 	H_PACING, O_TABS, O_PER_HOST, O_DELAY, O_SHARE_CONTEXT,
-	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_HEADER, O_SECRET_HEADER, O_COOKIES, O_MAX_COOKIES, O_LOAD_IMAGES,
+	H_PAGES, O_WAIT, O_TIMEOUT, O_MAX_WAIT, O_MAX_BODY, O_UA, O_HEADER, O_SECRET_HEADER, O_COOKIES, O_MAX_COOKIES, O_LOAD, O_LOAD_IMAGES,
 	O_PRIVATE_RANGES, O_ALLOW_PRIVATE, O_ROBOTS_AGENT, O_NO_ROBOTS,
 	H_OUTPUTS, O_ONLY_SHELLS, O_MIN_TEXT, O_SCREENSHOT, O_PDF, O_VIEWPORT, O_RAW, O_WARC_REDACT,
 	H_STREAMS, O_MAX_HOSTS, O_PENDING, O_BUFFER, O_MAX_RECORD, O_JSON,
@@ -57,6 +57,20 @@ wait_rule(void *dst, const char *a)
 		o->wait = WAIT_IDLE;
 	else if (strncmp(a, "selector:", 9) == 0 && a[9])
 		o->wait = WAIT_SELECTOR, o->selector = a + 9;
+	else
+		return -1;
+	return 0;
+}
+
+/* --load WHAT into the int at dst. */
+static int
+load_what(void *dst, const char *a)
+{
+	int *load = dst;
+	if (strcmp(a, "dom") == 0)
+		*load = LOAD_DOM;
+	else if (strcmp(a, "all") == 0)
+		*load = LOAD_ALL;
 	else
 		return -1;
 	return 0;
@@ -112,7 +126,10 @@ static const opt_def opts[O_N] = {
 	[O_MAX_COOKIES] = OPT_LONG(0, "max-cookies", "N", &R.o.max_cookies, 1, 1000000, "3000",
 		"cookies kept in all with --cookies, oldest evicted first",
 		.man = "with \\fB\\-\\-cookies\\fR: cookies kept in all (besides 180 a site, as browsers, and as fetch keeps them), the oldest evicted first"),
-	[O_LOAD_IMAGES] = OPT_FLAG(0, "load-images", &R.o.load_images, 1, "load images, media and fonts (refused by default)"),
+	[O_LOAD] = OPT_CALL(0, "load", "WHAT", &R.o.load, load_what, "dom",
+		"what pages load: dom (documents, scripts, XHR:\nno stylesheets, images, media, fonts) or all\n(what --screenshot and --pdf load)",
+		.want = "dom or all"),
+	[O_LOAD_IMAGES] = OPT_FLAG(0, "load-images", &R.o.load, LOAD_ALL, "the older spelling of --load all"),
 	[O_PRIVATE_RANGES] = OPT_STRING(0, "private-ranges", "L", &private_ranges, NULL,
 		"addresses a public page may not reach (as fetch)", .init = CIDR_PRIVATE),
 	[O_ALLOW_PRIVATE] = OPT_FLAG(0, "allow-private", &R.o.allow_private, 1, "let public pages reach them"),
@@ -149,8 +166,8 @@ static const opt_def opts[O_N] = {
 		"run Chromium without its sandbox (warned): only\nwhere the kernel allows none"),
 	[O_RECYCLE] = OPT_LONG(0, "recycle", "N", &R.o.recycle, 0, 1000000000, "200",
 		"restart Chromium after N pages (0: never)"),
-	[O_MAX_BROWSER_MEMORY] = OPT_SIZE(0, "max-browser-memory", "SIZE", &R.o.max_browser_memory, 0, "1536M",
-		"restart Chromium once its processes' RSS passes\nSIZE (0: never), K/M/G suffixes"),
+	[O_MAX_BROWSER_MEMORY] = OPT_SIZE(0, "max-browser-memory", "SIZE", &R.o.max_browser_memory, 0, "1G",
+		"restart Chromium once its processes' PSS passes\nSIZE (0: never), K/M/G suffixes"),
 	[O_BROWSER_TIMEOUT] = OPT_SECONDS_ABOVE(0, "browser-timeout", "S", &R.o.browser_timeout, 0, "30",
 		"seconds Chromium may leave a command unanswered\nbefore it is restarted and its pages tried again"),
 	[O_BROWSER_LOG] = OPT_FLAG(0, "browser-log", &R.o.browser_log, 1, "pass Chromium's messages on to stderr"),
@@ -189,6 +206,8 @@ parse_options(int argc, char **argv)
 		case O_VERSION: print_version();
 		}
 	}
+	if (o->screenshot || o->pdf)   /* a picture of the page needs its looks */
+		o->load = LOAD_ALL;
 	if (o->warc_redact && !o->raw)
 		msg_usage("--warc-redact needs --raw");
 	char why[256];

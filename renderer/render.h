@@ -12,7 +12,8 @@
  *              never reach a tab (sched_)
  * policy
  *   host.c     what a host lets start: its pacing (lib/pace), its
- *              robots.txt fetched on libuv's thread pool (host_)
+ *              robots.txt fetched on libuv's thread pool, the verdict
+ *              on a page or a hop to its host (host_)
  * services
  *   tab.c      one page in one tab: DevTools steps, its record, the
  *              done list (tab_)
@@ -39,6 +40,10 @@
 #include "rec.h"
 
 enum render_wait { WAIT_LOAD, WAIT_IDLE, WAIT_SELECTOR };
+/* --load: what a page's requests may fetch.  LOAD_DOM refuses what only
+ * its looks need (stylesheets, images, media, fonts); LOAD_ALL is 1, as
+ * --load-images, the older spelling, sets it. */
+enum render_load { LOAD_DOM, LOAD_ALL };
 
 typedef struct render_opts {
 	long tabs, per_host, pending, max_hosts;
@@ -52,7 +57,8 @@ typedef struct render_opts {
 	long max_cookies;              /* --max-cookies: the jar's bound in all */
 	int share_context;             /* one browser context for every tab */
 	const char *robots_agent;
-	int robots, load_images, only_shells, screenshot, pdf, json;
+	int load;                      /* enum render_load */
+	int robots, only_shells, screenshot, pdf, json;
 	int raw;                       /* --raw: the page's own answer as exchanges */
 	struct curl_slist *warc_redact;  /* --warc-redact NAME: shown as *** there */
 	long min_text;                 /* --only-shells threshold */
@@ -62,7 +68,7 @@ typedef struct render_opts {
 	const char *browser_user;      /* who Chromium runs as when render is root */
 	int no_sandbox;                /* --no-sandbox: Chromium's sandbox off */
 	long recycle;                  /* pages a browser opens before it is restarted; 0: no limit */
-	size_t max_browser_memory;     /* the tree's RSS that restarts it; 0: no limit */
+	size_t max_browser_memory;     /* the tree's PSS that restarts it; 0: no limit */
 	int browser_log;               /* Chromium's stderr passed through */
 	double browser_timeout;        /* a browser command unanswered this long: hung */
 	struct cidr *private_ranges;
@@ -88,6 +94,12 @@ typedef struct page {
 	rhost *h;
 	int tries;                     /* times a lost Chromium took it down (0 or 1) */
 	struct page *next;
+	/* A request of its main document to another origin than url's (a
+	 * redirect, or a navigation of the page's own), held in its tab
+	 * until hop_h lets it go (canonical; NULL: none held). */
+	char *hop;
+	rhost *hop_h;
+	struct page *hop_next;
 } page;
 
 typedef struct render_state {
@@ -124,6 +136,14 @@ rhost *host_of(const char *canon);
  * page's error (tab_done's fields). */
 void host_answered(rhost *h, long status, double latency, double retry_after, double started,
 		   enum fetcherr e);
+/* What h says to a request for canonical URL url now: HOST_GO (its
+ * robots.txt allows url and its pacing lets a request start: whoever
+ * starts one calls pace_started), HOST_WAIT (until *at, tm_mono's
+ * clock; INFINITY while its robots.txt is not in: host_robots_ask it
+ * when robots_state is 0), or HOST_REFUSE (robots.txt disallows url,
+ * *why its robots_reason).  -p is the caller's to count. */
+enum host_verdict { HOST_GO, HOST_WAIT, HOST_REFUSE };
+enum host_verdict host_may(rhost *h, const char *url, double now, double *at, const char **why);
 /* Fetches h's robots.txt on the thread pool: robots_state 1, then 2
  * with h->robots (NULL: no rules) and its Crawl-delay. */
 void host_robots_ask(rhost *h);
@@ -135,9 +155,11 @@ void host_close(void);
 /* ---- tab.c */
 /* What a tab lets go of, on the done list the driver drains: an
  * answer (the fields below), a page ended (its record written, its
- * host's slot free, p the taker's to free), or a page taken from its
- * tab unended (a hung Chromium's) to be tried again. */
-enum { TAB_ANSWERED, TAB_ENDED, TAB_AGAIN };
+ * host's slot free, p the taker's to free), a page taken from its
+ * tab unended (a hung Chromium's) to be tried again, or a request of
+ * p's main document to another origin than p's URL, held until
+ * tab_hop says what becomes of it (url: its URL). */
+enum { TAB_ANSWERED, TAB_ENDED, TAB_AGAIN, TAB_HOP };
 typedef struct tab_done {
 	int how;
 	page *p;
@@ -148,6 +170,7 @@ typedef struct tab_done {
 	long status;
 	double latency, retry_after, started;
 	enum fetcherr err;
+	char *url;                     /* TAB_HOP: the taker's to free */
 } tab_done;
 
 void tab_init(void);
@@ -158,6 +181,10 @@ int tab_done_next(tab_done *d);
 int tab_free_slot(void);
 /* Starts p in tab slot. */
 void tab_start(int slot, page *p);
+/* p's held hop (TAB_HOP) goes on (e FETCHERR_NONE), or is refused and
+ * p ends with error e, its detail naming the hop and why.  Nothing when
+ * p's tab holds none (the page ended meanwhile). */
+void tab_hop(page *p, enum fetcherr e, const char *why);
 /* The browser answered command tag of tab slot (gen: the page it was
  * sent for); error is NULL on success. */
 void tab_reply(int slot, unsigned gen, int tag, json_t *result, json_t *error);
@@ -247,12 +274,14 @@ long browser_send(int slot, unsigned gen, int tag, const char *sid, const char *
  * does not; the lost callback then says BROWSER_RECYCLED, and
  * browser_start may start the next.  For a browser with no tab open. */
 void browser_recycle(void);
-/* The browser's processes (its session) as /proc shows them. */
+/* The browser's processes (its session) as /proc shows them: each
+ * one's PSS (lib/smaps: a page shared by n processes counts 1/n in
+ * each), its RSS where PSS cannot be read. */
 typedef struct browser_mem {
-	size_t rss;                    /* bytes resident, summed */
+	size_t pss;                    /* bytes, summed */
 	int procs;
 	int renderer;                  /* pid of the largest renderer, 0: none */
-	size_t renderer_rss;
+	size_t renderer_pss;
 } browser_mem;
 /* Fills m for the running browser: 0, or -1 when none is ready. */
 int browser_memory(browser_mem *m);

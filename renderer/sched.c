@@ -5,9 +5,10 @@
  * reads input (lib/inlet, as fetch's) while fewer than --pending pages
  * wait and the output has room, and starts waiting pages in order: a
  * page starts when a tab is free, its host has fewer than -p pages open,
- * its pacing lets it and its robots.txt allows it (host.c).  Pages that
- * never reach a tab (refused, interrupted before they started) get their
- * record here.
+ * its pacing lets it and its robots.txt allows it (host.c); a tab's hop
+ * to another origin (a redirect) waits for that host's word alike.
+ * Pages that never reach a tab (refused, interrupted before they
+ * started) get their record here.
  */
 #include "render.h"
 
@@ -20,12 +21,12 @@
 #include "jsshell.h"
 #include "msg.h"
 #include "xalloc.h"
-#include "robots.h"
 #include "tm.h"
 #include "url.h"
 
 static inlet in;
 static page *head, *tail;          /* pages waiting to start, in order */
+static page *hops;                 /* pages in tabs whose hop is held (hop_next) */
 static uv_check_t check;
 static uv_timer_t wake, mem_timer;
 /* The browser's life: pages started in it, whether it is to be
@@ -45,11 +46,29 @@ page_unhost(page *p)
 	p->h = NULL;
 }
 
+/* Lets go of p's held hop, if any. */
+static void
+hop_drop(page *p)
+{
+	if (!p->hop)
+		return;
+	for (page **q = &hops; *q; q = &(*q)->hop_next)
+		if (*q == p) {
+			*q = p->hop_next;
+			break;
+		}
+	p->hop_h->pages--;
+	free(p->hop);
+	p->hop = NULL;
+	p->hop_h = NULL;
+}
+
 static void
 page_free(page *p)
 {
 	if (!p)
 		return;
+	hop_drop(p);
 	page_unhost(p);
 	free(p->url), free(p->host), free(p->in);
 	free(p);
@@ -88,6 +107,62 @@ fail(page *p, enum fetcherr e, const char *detail)
 	page_end(p);
 }
 
+/* host_may, robots.txt asked for first when h has none yet. */
+static enum host_verdict
+verdict(rhost *h, const char *url, double now, double *at, const char **why)
+{
+	if (h->robots_state == 0)
+		host_robots_ask(h);
+	return host_may(h, url, now, at, why);
+}
+
+/* Holds p's hop to url (malloc'd, taken) for its host's word: the
+ * driver's pass asks it, as it asks a page's host.  A URL that does not
+ * parse is refused at once. */
+static void
+hop_hold(page *p, char *url)
+{
+	url_parts u;
+	const char *why;
+	hop_drop(p);
+	if (url_canon(url, strlen(url), &u, &why) != 0) {
+		tab_hop(p, FETCHERR_BAD_URL, why);
+		free(url);
+		return;
+	}
+	free(url);
+	p->hop = u.canon;
+	u.canon = NULL;
+	url_parts_free(&u);
+	p->hop_h = host_of(p->hop);
+	p->hop_h->pages++;
+	p->hop_next = hops;
+	hops = p;
+}
+
+/* Held hops whose host has its word: refused by its robots.txt, or let
+ * go as its start when its pacing allows; the others wait, the soonest
+ * of them kept in *soonest. */
+static void
+hops_pass(double now, double *soonest)
+{
+	for (page **hp = &hops; *hp;) {
+		page *p = *hp;
+		double at;
+		const char *why = NULL;
+		enum host_verdict v = verdict(p->hop_h, p->hop, now, &at, &why);
+		if (v == HOST_WAIT) {
+			*soonest = fmin(*soonest, at);
+			hp = &p->hop_next;
+			continue;
+		}
+		if (v == HOST_GO)
+			pace_started(&p->hop_h->pace, now);
+		tab_hop(p, v == HOST_GO ? FETCHERR_NONE : FETCHERR_ROBOTS, why);
+		hop_drop(p);   /* *hp is the next one now */
+	}
+}
+
 /* What the tabs let go of since the last pass, in the order they did:
  * answers teach their host's pacing, ended pages free their host's
  * slot, a hung Chromium's pages go back to the head of the queue. */
@@ -105,7 +180,11 @@ drain(void)
 		case TAB_ENDED:
 			page_end(p);
 			break;
+		case TAB_HOP:
+			hop_hold(p, d.url);
+			break;
 		case TAB_AGAIN:
+			hop_drop(p);
 			p->tries++;
 			p->h->inflight--;
 			p->next = head;
@@ -244,15 +323,15 @@ memory_check(void)
 {
 	browser_mem m;
 	mem_due = 0;
-	if (!R.o.max_browser_memory || browser_memory(&m) != 0 || m.rss <= R.o.max_browser_memory)
+	if (!R.o.max_browser_memory || browser_memory(&m) != 0 || m.pss <= R.o.max_browser_memory)
 		return;
 	if (!draining)
 		msg_note("chromium's processes hold %zu MiB, more than --max-browser-memory: "
-			 "restarting it once its open pages are done", m.rss >> 20);
+			 "restarting it once its open pages are done", m.pss >> 20);
 	draining = 1;
-	if (m.rss > R.o.max_browser_memory / 2 * 3 && m.renderer) {
+	if (m.pss > R.o.max_browser_memory / 2 * 3 && m.renderer) {
 		msg_warn("chromium's processes hold %zu MiB: killing the largest renderer (%zu MiB)",
-			 m.rss >> 20, m.renderer_rss >> 20);
+			 m.pss >> 20, m.renderer_pss >> 20);
 		browser_kill(m.renderer);
 	}
 }
@@ -290,34 +369,28 @@ drive(void)
 	if (head && !browser_started() && browser_start(&browser_events) != 0)
 		msg_die(EX_OSERR, "cannot start chromium");
 	double now = tm_mono(), soonest = INFINITY;
+	hops_pass(now, &soonest);
 	page **pp = &head, *prev = NULL;
 	/* While the output holds --buffer bytes no page starts: a stalled
 	 * reader downstream holds render back, never its loop. */
 	while (*pp && browser_ready() && !draining && !outbuf_blocked(&R.out)) {
 		page *p = *pp;
 		rhost *h = p->h;
-		if (h->robots_state == 0)
-			host_robots_ask(h);
-		int start = 0, slot = -1;
-		if (h->robots_state == 2 && h->robots) {
-			const char *path = p->url + strlen(h->origin);
-			if (!robots_allowed(h->robots, *path ? path : "/")) {
-				*pp = p->next;
-				if (tail == p)
-					tail = prev;
-				page_unhost(p);
-				fail(p, FETCHERR_ROBOTS, robots_reason(h->robots));
-				continue;
-			}
+		double at;
+		const char *why = NULL;
+		enum host_verdict v = verdict(h, p->url, now, &at, &why);
+		if (v == HOST_REFUSE) {
+			*pp = p->next;
+			if (tail == p)
+				tail = prev;
+			page_unhost(p);
+			fail(p, FETCHERR_ROBOTS, why);
+			continue;
 		}
-		if (h->robots_state == 2 && h->inflight < R.o.per_host) {
-			double at = pace_ready_at(&h->pace, now);
-			if (now >= at)
-				start = (slot = tab_free_slot()) >= 0;
-			else if (at < soonest)
-				soonest = at;
-		}
-		if (!start) {
+		int slot = -1;
+		if (v == HOST_WAIT && h->inflight < R.o.per_host)
+			soonest = fmin(soonest, at);
+		if (v != HOST_GO || h->inflight >= R.o.per_host || (slot = tab_free_slot()) < 0) {
 			if (tab_free_slot() < 0)
 				break;
 			prev = p;

@@ -65,6 +65,10 @@ typedef struct tab {
 	char *err_detail;
 	enum fetcherr main_blocked;    /* why we refused the main document */
 	raw_log raw;                   /* --raw */
+	/* The main document's request to another origin, paused until the
+	 * driver's tab_hop (NULL: none). */
+	char *hop_rid, *hop_url;
+	json_t *hop_headers;
 	uv_timer_t cap, deadline, poll, quiet;
 } tab;
 
@@ -169,6 +173,8 @@ reset(tab *t)
 	free(t->ctype), free(t->final_url), free(t->remote_ip), free(t->body);
 	free(t->shot), free(t->pdf), free(t->err_detail);
 	json_decref(t->headers);
+	free(t->hop_rid), free(t->hop_url);
+	json_decref(t->hop_headers);
 	htab_free(&t->inflight);
 	raw_free(&t->raw);
 	if (t->held)
@@ -207,7 +213,14 @@ on_deadline(uv_timer_t *h)
 		return;
 	char d[64];
 	snprintf(d, sizeof d, "no DOM within --timeout (%g s)", R.o.timeout);
-	set_error(t, FETCHERR_TIMEOUT, d);
+	if (t->hop_url) {
+		char *hd = fetcherr_hop_detail(t->hop_url, "held past --timeout for its host's "
+					       "robots.txt or pacing");
+		set_error(t, FETCHERR_TIMEOUT, hd ? hd : d);
+		free(hd);
+	} else {
+		set_error(t, FETCHERR_TIMEOUT, d);
+	}
 	if (t->committed)
 		t->partial = 1;
 	finish(t);
@@ -254,7 +267,7 @@ setup_session(tab *t)
 	if (R.o.user_agent)
 		setup(t, "Network.setUserAgentOverride", json_pack("{s:s}", "userAgent", R.o.user_agent));
 	/* Every request passes through us: the page's own schemes and
-	 * addresses are checked, images, media and fonts refused. */
+	 * addresses are checked, what --load leaves out refused. */
 	setup(t, "Fetch.enable",
 	      json_pack("{s:[{s:s, s:s}]}", "patterns", "urlPattern", "*", "requestStage", "Request"));
 	if (R.o.screenshot)
@@ -763,15 +776,16 @@ refused(tab *t, const char *url, const char *type, const char **why)
 		*why = "only http and https are rendered";
 		return FETCHERR_SCHEME;
 	}
-	if (!R.o.load_images && type &&
-	    (!strcmp(type, "Image") || !strcmp(type, "Media") || !strcmp(type, "Font"))) {
-		*why = "images, media and fonts are not loaded (--load-images)";
+	if (R.o.load == LOAD_DOM && type &&
+	    (!strcmp(type, "Stylesheet") || !strcmp(type, "Image") || !strcmp(type, "Media") ||
+	     !strcmp(type, "Font"))) {
+		*why = "stylesheets, images, media and fonts are not loaded (--load all)";
 		return FETCHERR_OTHER;
 	}
 	/* The tab's icon: the browser's request, not the page's ("Other"). */
-	if (!R.o.load_images && type && !strcmp(type, "Other") && n >= 12 &&
+	if (R.o.load == LOAD_DOM && type && !strcmp(type, "Other") && n >= 12 &&
 	    !strcmp(url + n - 12, "/favicon.ico")) {
-		*why = "the favicon is an image (--load-images)";
+		*why = "the favicon is an image (--load all)";
 		return FETCHERR_OTHER;
 	}
 	if (t->from_public && !R.o.allow_private && strncmp(url, "http", 4) == 0) {
@@ -862,6 +876,78 @@ extra_headers(tab *t, const char *url, json_t *have)
 	return list;
 }
 
+/* Lets request rid (to url, with its headers) of t's page go on;
+ * network_id is put in flight (NULL: it already is). */
+static void
+go_on(tab *t, const char *rid, const char *network_id, const char *url, json_t *headers)
+{
+	/* Only a request let through is in flight: one refused ends by our
+	 * word, and a browser-made one (the favicon) may never see its end
+	 * reported. */
+	request_started(t, network_id);
+	t->requests++;
+	json_t *c = json_pack("{s:s}", "requestId", rid);
+	json_t *hs = url ? extra_headers(t, url, headers) : NULL;
+	if (hs)
+		json_object_set_new(c, "headers", hs);
+	cmd(t, T_FETCH, "Fetch.continueRequest", c);
+}
+
+static void
+fail_request(tab *t, const char *rid)
+{
+	t->blocked++;
+	cmd(t, T_FETCH, "Fetch.failRequest",
+	    json_pack("{s:s, s:s}", "requestId", rid, "errorReason", "BlockedByClient"));
+}
+
+/* Pauses the main document's request rid to url, of another origin than
+ * the page's: its host's robots.txt and pacing are the driver's to ask
+ * (tab_hop answers).  A second one replaces the first, refused. */
+static void
+hold(tab *t, const char *rid, const char *url, json_t *params)
+{
+	if (t->hop_rid) {
+		fail_request(t, t->hop_rid);
+		free(t->hop_rid), free(t->hop_url);
+		json_decref(t->hop_headers);
+	}
+	t->hop_rid = dup_or_empty(rid);
+	t->hop_url = dup_or_empty(url);
+	t->hop_headers = json_incref(json_object_get(json_object_get(params, "request"), "headers"));
+	request_started(t, json_string_value(json_object_get(params, "networkId")));
+	put_done(TAB_HOP, t->p)->url = dup_or_empty(url);
+}
+
+void
+tab_hop(page *p, enum fetcherr e, const char *why)
+{
+	tab *t = NULL;
+	for (long i = 0; i < ntabs && !t; i++)
+		if (tabs[i].p == p && tabs[i].hop_rid)
+			t = &tabs[i];
+	if (!t || t->state == S_CLOSING)
+		return;
+	char *rid = t->hop_rid, *url = t->hop_url;
+	json_t *hs = t->hop_headers;
+	t->hop_rid = t->hop_url = NULL;
+	t->hop_headers = NULL;
+	if (e == FETCHERR_NONE) {
+		go_on(t, rid, NULL, url, hs);
+	} else {
+		/* Nothing reaches the hop's host: the page ends here, as
+		 * fetch's record of a refused hop. */
+		char *d = fetcherr_hop_detail(url, why);
+		fail_request(t, rid);
+		t->main_blocked = e;
+		set_error(t, e, d ? d : why);
+		free(d);
+		finish(t);
+	}
+	free(rid), free(url);
+	json_decref(hs);
+}
+
 static void
 on_request_paused(tab *t, json_t *params)
 {
@@ -873,26 +959,21 @@ on_request_paused(tab *t, json_t *params)
 		return;
 	const char *why = NULL;
 	enum fetcherr e = url ? refused(t, url, type, &why) : FETCHERR_NONE;
-	if (e == FETCHERR_NONE) {
-		/* Only a request let through is in flight: one refused here
-		 * ends by our word, and a browser-made one (the favicon) may
-		 * never see its end reported. */
-		request_started(t, json_string_value(json_object_get(params, "networkId")));
-		t->requests++;
-		json_t *c = json_pack("{s:s}", "requestId", rid);
-		json_t *hs = url ? extra_headers(t, url, json_object_get(req, "headers")) : NULL;
-		if (hs)
-			json_object_set_new(c, "headers", hs);
-		cmd(t, T_FETCH, "Fetch.continueRequest", c);
+	int main_doc = type && strcmp(type, "Document") == 0 && is_main(t, params);
+	if (e == FETCHERR_NONE && main_doc && !hdr_same_origin(url, t->p->url)) {
+		hold(t, rid, url, params);
 		return;
 	}
-	t->blocked++;
-	if (type && strcmp(type, "Document") == 0 && is_main(t, params)) {
+	if (e == FETCHERR_NONE) {
+		go_on(t, rid, json_string_value(json_object_get(params, "networkId")), url,
+		      json_object_get(req, "headers"));
+		return;
+	}
+	if (main_doc) {
 		t->main_blocked = e;
 		set_error(t, e, why);
 	}
-	cmd(t, T_FETCH, "Fetch.failRequest",
-	     json_pack("{s:s, s:s}", "requestId", rid, "errorReason", "BlockedByClient"));
+	fail_request(t, rid);
 }
 
 static int

@@ -2,7 +2,8 @@
 # make bench: every benchmark, each printing a markdown table for
 # docs/benchmarks.md.  Needs nginx, wrk, curl, postgresql-doc-15,
 # postgresql and the crawlers compared (make bench installs them as root;
-# or sudo make deps-bench).  Takes a few minutes on 2 cores.
+# or sudo make deps-bench; render's Playwright side needs node and npm,
+# and is skipped without).  Takes a few minutes on 2 cores.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 export BIN="${BIN:-$here/../bin}"
@@ -29,3 +30,4 @@ echo "## adaptive pacing"; sh "$here/bench-adapt.sh"; echo
 echo "## a million hosts"; sh "$here/bench-hosts.sh"; echo
 echo "## cookies from a hostile site"; sh "$here/bench-cookies.sh"; echo
 echo "## reading WARC"; sh "$here/bench-warc.sh"; echo
+echo "## render"; sh "$here/bench-render.sh" 20; echo

@@ -328,4 +328,21 @@ tls_ca() {
 	) || { fail "tls_ca: openssl could not make the certificates"; return 1; }
 }
 
+# render_setup [SERVER-ARGS...]: a render test's start: the render
+# fixtures served from $T/www (server_start with SERVER-ARGS), Chromium's
+# profiles under $T/tmp (reachable by nobody, as whom Chromium runs when
+# the tests are root), and the script skipped where Chromium cannot start.
+render_setup() {
+	mkdir -p "$T/www" "$T/tmp"
+	chmod 711 "$T"
+	cp "$TESTS"/fixtures/render/* "$T/www/"
+	server_start --root "$T/www" "$@"
+	export TMPDIR=$T/tmp
+	echo "$URL/static.html" | "$BIN/render" -q --no-robots --json >"$T/probe.json" 2>"$T/probe.err"
+	if [ "$(jq -r .status "$T/probe.json" 2>/dev/null)" != 200 ]; then
+		echo "ok - $NAME: # skip headless Chromium cannot start here: $(tail -1 "$T/probe.err") (make deps)"
+		finish
+	fi
+}
+
 finish() { exit "$FAILS"; }

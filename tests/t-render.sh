@@ -250,7 +250,7 @@ echo "$U1/redirect-to?url=$U2/ok" | "$BIN/render" -q --json -H 'X-Api-Key: s3cre
 expect_eq "render -H, robots.txt on, a redirect to .2: the secret only at .1's redirect" \
 	"127.0.0.1 /redirect-to" \
 	"$(jq -r 'select(.hdrs["x-api-key"] != null) | "\(.addr) \(.path | sub("\\?.*"; ""))"' "$LOG")"
-expect_eq "... robots.txt was asked without it, the other address answered without it" "1 1" \
+expect_eq "... each address's robots.txt was asked without it, the other address answered without it" "2 1" \
 	"$(jq -s 'map(select(.path == "/robots.txt" and .hdrs["x-api-key"] == null)) | length' "$LOG") $(jq -s 'map(select(.addr == "127.0.0.2" and .path == "/ok" and .hdrs["x-api-key"] == null)) | length' "$LOG")"
 
 # ---- --cookies: the jar is set into each page's context, a page's new

@@ -26,7 +26,7 @@ main(void)
 	check_double("max_body", 16 << 20, o->max_body);
 	check_true("Chromium's user agent", !o->user_agent);
 	check_true("no headers, cookies", !o->headers && !o->cookies);
-	check_int("load_images", 0, o->load_images);
+	check_int("load", LOAD_DOM, o->load);
 	check_str("private ranges", CIDR_PRIVATE, private_ranges);
 	check_int("allow_private", 0, o->allow_private);
 	check_str("robots_agent", "sluice", o->robots_agent);
@@ -46,7 +46,7 @@ main(void)
 	check_str("browser_user", "nobody", o->browser_user);
 	check_int("no_sandbox", 0, o->no_sandbox);
 	check_double("recycle", 200, o->recycle);
-	check_double("max_browser_memory", 1536 << 20, o->max_browser_memory);
+	check_double("max_browser_memory", 1 << 30, o->max_browser_memory);
 	check_double("browser_timeout", 30, o->browser_timeout);
 	check_int("browser_log", 0, o->browser_log);
 	check_int("quiet", 0, msg_quiet);
