@@ -97,6 +97,18 @@ enum {
 #define CT_ENOUGH 500
 #define CT_MIN_MAIN 200
 
+/* Pages of parts: a block that is one of CT_REP_MIN alike siblings or
+ * more (itself or an ancestor up to CT_REP_LEVELS - 1 up), which hold
+ * CT_REP_SHARE of their parent's text, is one post or card of many. */
+#define CT_REP_MIN 3
+#define CT_REP_LEVELS 3
+#define CT_REP_SHARE 0.5
+
+/* Pages of parts: on a page of parts or of no said kind, rules that
+ * keep under CT_BODY_SHARE of the body's text without furniture and
+ * link-dense blocks kept one part: the latter is the content. */
+#define CT_BODY_SHARE 0.5
+
 /* Per-element flags. */
 enum {
 	CT_HIDE = 1 << 0,      /* hidden: attribute, aria-hidden, display:none */
@@ -113,6 +125,7 @@ enum {
 	CT_DROP = 1 << 11,     /* a block trimmed from the content's edges */
 	CT_NAMEBOIL = 1 << 12, /* the name's own verdicts, which ct_mark */
 	CT_NAMEPOS = 1 << 13,  /* turns into CT_BOILCLS and CT_POS */
+	CT_INPART = 1 << 14,   /* inside one of a run of alike siblings (ct_repeat) */
 };
 
 typedef struct ct_el {
@@ -133,7 +146,7 @@ struct content {
 	uint32_t body;    /* <body>; the <noscript> read instead (ct_noscript) */
 	int ns;           /* <noscript> shows its content (ct_noscript) */
 	int shown;        /* hidden attributes hide nothing (ct_unhide) */
-	int parts;        /* the page is made of many parts (content_main) */
+	int kind;         /* what the page's kind says: CONTENT_* bits */
 	uint32_t nstext;  /* visible characters inside the body's <noscript>s */
 	uint32_t titleh;  /* the heading that names the page (ct_title), or CT_NONE */
 	pbuf first;   /* the first attempt's text, while the second runs */
@@ -150,6 +163,7 @@ struct content {
 	 * the one whose text content_main returned. */
 	struct ct_trace { uint32_t *roots, *skips; uint32_t nroots, nskips, caproots, capskips; } tr[2];
 	int tr_cur, tr_kept;
+	int notrace;      /* ct_text writes without noting its choice */
 };
 
 static void ct_note_root(content *c, uint32_t i);
@@ -162,13 +176,17 @@ static void ct_unhide(content *c, pbuf *b);
  * strong ones hold even beside a content word ("comments-main"); the
  * weak ones yield to one, as readability's unlikely candidates do. */
 static const char *const ct_strong[] = {
-	"comment", "cookie", "consent", "gdpr", "share", "sharing", "related",
+	"cookie", "consent", "gdpr", "share", "sharing", "related",
 	"breadcrumb", "sidebar", "footer", "navbar", "navigation", "menu",
 	"disqus", "outbrain", "taboola", "popup", "modal", "pagination", "pager",
 	"skip-link", "byline", "author", "dateline", "-meta", "meta-", "tags",
 	"-ad-",
-	/* "comment" in German, Spanish and Portuguese, Polish */
-	"kommentar", "comentario", "komentarz",
+};
+
+/* Strong words too, except on a thread, whose posts are its content:
+ * "comment" in English, German, Spanish and Portuguese, Polish. */
+static const char *const ct_thread[] = {
+	"comment", "kommentar", "comentario", "komentarz",
 };
 
 static const char *const ct_weak[] = {
@@ -184,7 +202,7 @@ static const char *const ct_pos[] = {
 };
 
 /* The lists, as bits. */
-enum { CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4 };
+enum { CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4, CT_WTHREAD = 8 };
 
 static const struct {
 	const char *const *w;
@@ -193,6 +211,7 @@ static const struct {
 	{ ct_strong, sizeof ct_strong / sizeof ct_strong[0] },
 	{ ct_weak, sizeof ct_weak / sizeof ct_weak[0] },
 	{ ct_pos, sizeof ct_pos / sizeof ct_pos[0] },
+	{ ct_thread, sizeof ct_thread / sizeof ct_thread[0] },
 };
 
 /* The CT_W* bits of the lists with a word in s.  One pass over s: only
@@ -339,6 +358,8 @@ ct_flags(const content *c, const GumboNode *n)
 	 * classes list its categories and tags ("category-social-media"). */
 	if (buf[0] && !(f & (CT_HINT | CT_MAIN)) && t != GUMBO_TAG_BODY && t != GUMBO_TAG_HTML) {
 		unsigned w = ct_scan(c, buf);
+		if (w & CT_WTHREAD)
+			w |= (c->kind & CONTENT_THREAD) ? CT_WPOS : CT_WSTRONG;
 		int pos = (w & CT_WPOS) != 0;
 		if ((w & CT_WSTRONG) || (!pos && (w & CT_WWEAK)))
 			f |= CT_NAMEBOIL;
@@ -607,7 +628,8 @@ ct_mark(content *c, int classes)
 {
 	for (uint32_t i = 0; i < c->nel; i++) {
 		ct_el *e = &c->el[i];
-		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED | CT_DROP | CT_BOILCLS | CT_POS);
+		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED | CT_DROP | CT_BOILCLS | CT_POS |
+					CT_INPART);
 		if (e->flags & CT_NAMEBOIL)
 			e->flags |= CT_BOILCLS;
 		if (e->flags & CT_NAMEPOS)
@@ -811,7 +833,7 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	const ct_el *e = &c->el[i];
 	if (e->flags & mask)
 		return 1;
-	if (!dense)
+	if (!dense || (e->flags & CT_INPART))
 		return 0;
 	GumboTag t = tree_tag(e->n);
 	/* A block that is mostly link text is a menu, a list of related
@@ -970,6 +992,58 @@ ct_trim(content *c)
 			c->el[c->blk[k]].flags |= CT_DROP;
 }
 
+/* The first word of e's class ("" for none), its length in *n. */
+static const char *
+ct_class1(const ct_el *e, size_t *n)
+{
+	const char *v = e->n->v.element.attributes.length ? tree_attr(e->n, "class") : NULL;
+	if (!v)
+		v = "";
+	v += strspn(v, " \t\n\r\f");
+	*n = strcspn(v, " \t\n\r\f");
+	return v;
+}
+
+/* Whether elements a and b look alike: the same tag and the same first
+ * class word. */
+static int
+ct_alike(const ct_el *a, const ct_el *b)
+{
+	if (tree_tag(a->n) != tree_tag(b->n))
+		return 0;
+	size_t na, nb;
+	const char *ca = ct_class1(a, &na), *cb = ct_class1(b, &nb);
+	return na == nb && memcmp(ca, cb, na) == 0;
+}
+
+/* A run of alike siblings (posts, cards, entries) holding the block
+ * root: the nearest of root and its CT_REP_LEVELS - 1 ancestors below
+ * the body with CT_REP_MIN siblings or more like it, counting itself,
+ * that together hold CT_REP_SHARE of their parent's text.  Returns
+ * their parent, with them marked CT_INPART, or CT_NONE. */
+static uint32_t
+ct_repeat(content *c, uint32_t root, uint32_t mask)
+{
+	uint32_t p = root;
+	for (int l = 0; l < CT_REP_LEVELS && p != c->body && c->el[p].parent != c->body &&
+	     c->el[p].parent != CT_NONE; l++, p = c->el[p].parent) {
+		uint32_t a = c->el[p].parent;
+		unsigned n = 0;
+		uint32_t text = 0;
+		for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
+			if (!(c->el[k].flags & mask) && ct_alike(&c->el[k], &c->el[p]))
+				n++, text += c->el[k].text;
+		if (n < CT_REP_MIN || text < CT_REP_SHARE * c->el[a].text)
+			continue;
+		for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
+			if (!(c->el[k].flags & mask) && ct_alike(&c->el[k], &c->el[p]))
+				for (uint32_t d = k; d < c->el[k].end; d++)
+					c->el[d].flags |= CT_INPART;
+		return a;
+	}
+	return CT_NONE;
+}
+
 /* Writes the main content found with the flags as they are to b;
  * returns whether a block was found. */
 static int
@@ -988,11 +1062,19 @@ ct_extract(content *c, pbuf *b)
 			break;
 		}
 	uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
+	/* The block is one post or card of many: the content is all of
+	 * them. */
+	int rep = 0;
+	if (c->kind & CONTENT_PARTS) {
+		uint32_t a = ct_repeat(c, root, mask);
+		if (a != CT_NONE)
+			root = a, rep = 1;
+	}
 	/* A page of many parts (posts, cards, a product's sections) has
 	 * them under its title: the content is what holds the title
 	 * heading and the best block. */
 	uint32_t h = c->titleh;
-	if (c->parts && h != CT_NONE)
+	if ((c->kind & CONTENT_PARTS) && h != CT_NONE)
 		while (root != c->body && !(root <= h && h < c->el[root].end))
 			root = c->el[root].parent;
 	/* readability's siblings: parts of the article split across blocks
@@ -1050,7 +1132,7 @@ ct_extract(content *c, pbuf *b)
 		}
 		/* The edges of a page of parts are parts too: a price, a
 		 * specification table, the last card. */
-		if (pass == 0 && !c->parts)
+		if (pass == 0 && !(c->kind & CONTENT_PARTS) && !rep)
 			ct_trim(c);
 	}
 	return 1;
@@ -1103,11 +1185,38 @@ ct_consent(const GumboNode *n, void *arg)
 	}
 }
 
+static void ct_rules(content *c, const GumboOutput *out, pbuf *b);
+
 void
-content_main(content *c, const GumboOutput *out, int parts, pbuf *b)
+content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 {
 	pbuf_reset(b);
-	c->parts = parts;
+	c->kind = kind;
+	ct_rules(c, out, b);
+	/* The rules look for one text; a page of many parts (or one that
+	 * does not say it is an article, nor name its title heading,
+	 * under which step 4 took its text) whose rules kept a small share
+	 * of what it shows kept one part: the content is the body without
+	 * furniture and link-dense blocks. */
+	if (c->body == CT_NONE || !(kind & (CONTENT_PARTS | CONTENT_UNSAID)) ||
+	    (!(kind & CONTENT_PARTS) && c->titleh != CT_NONE))
+		return;
+	ct_mark(c, 1);
+	pbuf_reset(&c->first);
+	c->notrace = 1;
+	ct_text(c, c->body, &c->first, CT_HIDE | CT_BOILTAG | CT_BOILCLS, 1);
+	c->notrace = 0;
+	if ((double)b->len >= CT_BODY_SHARE * (double)c->first.len)
+		return;
+	pbuf_reset(b);
+	ct_trace_start(c, 1);
+	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG | CT_BOILCLS, 1);
+}
+
+/* The rules of docs/parse.md's "Main content", steps 1 to 8. */
+static void
+ct_rules(content *c, const GumboOutput *out, pbuf *b)
+{
 	ct_trace_start(c, 0);
 	c->ns = c->shown = 0;
 	ct_collect(c, out);
@@ -1208,6 +1317,8 @@ ct_note(uint32_t **list, uint32_t *n, uint32_t *cap, uint32_t i)
 static void
 ct_note_root(content *c, uint32_t i)
 {
+	if (c->notrace)
+		return;
 	struct ct_trace *t = &c->tr[c->tr_cur];
 	ct_note(&t->roots, &t->nroots, &t->caproots, i);
 }
@@ -1215,6 +1326,8 @@ ct_note_root(content *c, uint32_t i)
 static void
 ct_note_skip(content *c, uint32_t i)
 {
+	if (c->notrace)
+		return;
 	struct ct_trace *t = &c->tr[c->tr_cur];
 	ct_note(&t->skips, &t->nskips, &t->capskips, i);
 }

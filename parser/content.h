@@ -24,11 +24,20 @@ typedef struct content content;
 content *content_new(void);
 void content_free(content *c);
 
+/* What the page's kind tells content_main, as bits. */
+enum {
+	/* made of many parts rather than one text: a thread's posts, a
+	 * listing's cards, a product's sections (kind_parts) */
+	CONTENT_PARTS = 1,
+	/* the page says nothing of its kind (KIND_OTHER) */
+	CONTENT_UNSAID = 2,
+	/* a thread: its comments are its posts, not furniture */
+	CONTENT_THREAD = 4,
+};
+
 /* Writes the main content's text of the document out to b (reset
- * first), whitespace collapsed as for `text`.  parts: the page is made
- * of many parts rather than one text (a thread's posts, a listing's
- * cards, a product's sections: kind_parts). */
-void content_main(content *c, const GumboOutput *out, int parts, pbuf *b);
+ * first), whitespace collapsed as for `text`.  kind: CONTENT_* bits. */
+void content_main(content *c, const GumboOutput *out, int kind, pbuf *b);
 
 /* The choice content_main made, for a writer of another form of the
  * same content (markdown.c); valid until the next content_main.

@@ -232,6 +232,44 @@ jsonld_pack(const jsonld *j, msgpack_packer *pk)
 		pack(pk, j->obj[i]);
 }
 
+/* Calls fn for the @type strings in v, of depth at most
+ * JSONLD_MAX_DEPTH (too_deep). */
+static void
+types_in(const json_t *v, void (*fn)(void *, const char *, size_t), void *arg)
+{
+	const char *k;
+	size_t kn, i;
+	json_t *x;
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, x)
+			types_in(x, fn, arg);
+		return;
+	}
+	if (!json_is_object(v))
+		return;
+	json_object_keylen_foreach((json_t *)v, k, kn, x) {
+		if (kn == 5 && memcmp(k, "@type", 5) == 0) {
+			if (json_is_string(x))
+				fn(arg, json_string_value(x), json_string_length(x));
+			else if (json_is_array(x)) {
+				const json_t *t;
+				json_array_foreach(x, i, t)
+					if (json_is_string(t))
+						fn(arg, json_string_value(t), json_string_length(t));
+			}
+		} else {
+			types_in(x, fn, arg);
+		}
+	}
+}
+
+void
+jsonld_types(const jsonld *j, void (*fn)(void *arg, const char *type, size_t n), void *arg)
+{
+	for (size_t i = 0; i < j->nobj; i++)
+		types_in(j->obj[i], fn, arg);
+}
+
 /* ---- schema.org facts ------------------------------------------------ */
 
 void

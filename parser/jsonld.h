@@ -52,6 +52,12 @@ unsigned jsonld_skipped(const jsonld *j);
  * nil. */
 void jsonld_pack(const jsonld *j, msgpack_packer *pk);
 
+/* Calls fn with each schema.org type the kept objects name: every
+ * string of every "@type" key, nested objects' too, in page order;
+ * type[0..n) points into the objects. */
+void jsonld_types(const jsonld *j, void (*fn)(void *arg, const char *type, size_t n),
+		  void *arg);
+
 /* What schema.org says of the page, from its main entity: the first
  * article-like object (Article and its kinds, BlogPosting,
  * DiscussionForumPosting, a QAPage's Question, Product, Recipe, ...), or

@@ -5,11 +5,6 @@
 
 #include "tree.h"
 
-/* A JSON-LD block is read this far for its types: the page's own type
- * comes first in every generator seen; the rest is offers, reviews and
- * images. */
-#define KIND_LD_BYTES 65536
-
 /* A page with this many <pre> blocks or more shows code: a manual. */
 #define KIND_PRE 3
 
@@ -80,49 +75,11 @@ kind_type(unsigned seen[KIND_N], const char *s, size_t n)
 		}
 }
 
-/* Skips JSON white space in s[i..n). */
-static size_t
-kind_ws(const char *s, size_t i, size_t n)
-{
-	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
-		i++;
-	return i;
-}
-
-/* Counts the types of a JSON-LD block: the string values of every
- * "@type" key, alone or in an array.  A scan, not a parse: a malformed
- * block gives what it holds before the damage. */
+/* kind_type for jsonld_types. */
 static void
-kind_ld(unsigned seen[KIND_N], const char *s, size_t n)
+kind_ld_type(void *seen, const char *s, size_t n)
 {
-	if (n > KIND_LD_BYTES)
-		n = KIND_LD_BYTES;
-	static const char key[] = "\"@type\"";
-	const char *p = s, *end = s + n;
-	while ((p = memmem(p, (size_t)(end - p), key, sizeof key - 1))) {
-		size_t i = kind_ws(s, (size_t)(p - s) + sizeof key - 1, n);
-		p += sizeof key - 1;
-		if (i >= n || s[i] != ':')
-			continue;
-		i = kind_ws(s, i + 1, n);
-		int list = i < n && s[i] == '[';
-		if (list)
-			i = kind_ws(s, i + 1, n);
-		while (i < n && s[i] == '"') {
-			size_t j = i + 1;
-			while (j < n && s[j] != '"' && s[j] != '\\')
-				j++;
-			if (j >= n || s[j] != '"')
-				break;
-			kind_type(seen, s + i + 1, j - i - 1);
-			if (!list)
-				break;
-			i = kind_ws(s, j + 1, n);
-			if (i >= n || s[i] != ',')
-				break;
-			i = kind_ws(s, i + 1, n);
-		}
-	}
+	kind_type(seen, s, n);
 }
 
 /* Counts the types in an itemtype attribute: URLs separated by
@@ -140,9 +97,10 @@ kind_itemtype(unsigned seen[KIND_N], const char *v)
 }
 
 int
-kind_of(const GumboOutput *out)
+kind_of(const GumboOutput *out, const jsonld *ld)
 {
 	unsigned seen[KIND_N] = { 0 };
+	jsonld_types(ld, kind_ld_type, seen);
 	unsigned pre = 0, article = 0, og = KIND_OTHER;
 	const GumboNode *top = out->document;
 	for (const GumboNode *n = top; n; n = tree_next(n, top)) {
@@ -150,13 +108,6 @@ kind_of(const GumboOutput *out)
 			continue;
 		GumboTag t = tree_tag(n);
 		const char *v;
-		if (t == GUMBO_TAG_SCRIPT) {
-			const GumboNode *k = tree_kid(n, 0);
-			if ((v = tree_attr(n, "type")) && strcasecmp(v, "application/ld+json") == 0 &&
-			    k && k->type == GUMBO_NODE_TEXT)
-				kind_ld(seen, k->v.text.text, strlen(k->v.text.text));
-			continue;
-		}
 		if (t == GUMBO_TAG_PRE)
 			pre++;
 		else if (t == GUMBO_TAG_ARTICLE)

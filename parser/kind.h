@@ -1,14 +1,16 @@
 /* kind — what kind of page a document is (parse --main, `page_kind`).
  *
- * One walk over gumbo's tree reads the page's schema.org types (the
- * `@type`s of its JSON-LD blocks, by a small bounded scan, and its
- * microdata `itemtype`s), its og:type, and how much code it shows; the
- * rules are in docs/parse.md, "Page kind".
+ * The page's schema.org types are the `@type`s of its JSON-LD blocks,
+ * as jsonld read them, and its microdata `itemtype`s; one walk over
+ * gumbo's tree reads the latter, its og:type and how much code it
+ * shows; the rules are in docs/parse.md, "Page kind".
  */
 #ifndef PARSE_KIND_H
 #define PARSE_KIND_H
 
 #include <gumbo.h>
+
+#include "jsonld.h"
 
 /* The fixed table of kinds; kind_word names each. */
 enum {
@@ -16,9 +18,9 @@ enum {
 	KIND_COLLECTION, KIND_DOCS, KIND_SERVICE, KIND_N
 };
 
-/* The kind of the document out: a KIND_* value, KIND_OTHER when
- * nothing on the page says. */
-int kind_of(const GumboOutput *out);
+/* The kind of the document out, whose JSON-LD blocks ld holds: a
+ * KIND_* value, KIND_OTHER when nothing on the page says. */
+int kind_of(const GumboOutput *out, const jsonld *ld);
 
 /* The record's word for kind k ("article", ..., "other"); "other" for a
  * value outside the table. */

@@ -98,6 +98,12 @@ meta_new(void)
 	return m;
 }
 
+const jsonld *
+meta_jsonld(const meta *m)
+{
+	return m->ld;
+}
+
 void
 meta_free(meta *m)
 {

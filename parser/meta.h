@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "extract.h"
+#include "jsonld.h"
 #include "links.h"
 #include "rec.h"
 
@@ -38,5 +39,9 @@ void meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *
  * base is the page's), keywords, jsonld and jsonld_skipped; a key
  * without a value is left out. */
 void meta_put(meta *m, rec_build *b, lnk *links);
+
+/* The page's JSON-LD as meta_read read it (until the next meta_read):
+ * page kinds take its types from it rather than parse it again. */
+const jsonld *meta_jsonld(const meta *m);
 
 #endif

@@ -364,8 +364,11 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	if (!opt->no_text)
 		rec_put_strn(b, "text", r->text.p ? r->text.p : "", r->text.len);
 	if (opt->main) {
-		int k = kind_of(g);
-		content_main(p->ct, g, kind_parts(k), &p->main);
+		int k = kind_of(g, meta_jsonld(p->meta));
+		content_main(p->ct, g,
+			     (kind_parts(k) ? CONTENT_PARTS : 0) |
+			     (k == KIND_OTHER ? CONTENT_UNSAID : 0) |
+			     (k == KIND_FORUM ? CONTENT_THREAD : 0), &p->main);
 		rec_put_strn(b, "main_text", p->main.p ? p->main.p : "", p->main.len);
 		rec_put_str(b, "page_kind", kind_word(k));
 		page_put_hashes(p);

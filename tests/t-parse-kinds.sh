@@ -9,6 +9,10 @@ P=$BIN/parse
 kind() {
 	"$P" --html -j0 --main --json "$T/$1" | jq -r .page_kind
 }
+# main FILE: main_text of FILE.
+main() {
+	"$P" --html -j0 --main --json "$T/$1" | jq -r .main_text
+}
 # A thread of 12 posts, each a microdata DiscussionForumPosting with its
 # author, date and a quote of the post before.
 {
@@ -77,8 +81,8 @@ expect_eq "the manual page: its code" 3 \
 	"$("$P" --html -j0 --main --json "$T/docs.html" | jq -r '[.main_text | scan("sort -[nru] file.txt")] | length')"
 
 # og:type says article, or a group of products; an FAQ's questions are
-# not a forum's; a JSON-LD block cut short gives the types before the
-# damage; a page saying nothing is other.
+# not a forum's; a JSON-LD block that is not JSON says nothing (the
+# metadata reader skips it); a page saying nothing is other.
 printf '<html><head><title>A walk</title><meta property="og:type" content="article"></head><body><p>We walked along the river on Sunday, and the otters were out again, to everyone'"'"'s joy.</p></body></html>' >"$T/article.html"
 printf '<html><head><title>Boots</title><meta property="og:type" content="product.group"></head><body><h1>Boots</h1><p>Trail 2, Trail 3, City walker</p></body></html>' >"$T/collection.html"
 printf '<html><head><title>Welcome</title><script type="application/ld+json">{"@type":"FAQPage","mainEntity":[{"@type":"Question","name":"Open?"}]}</script></head><body><p>Welcome to our shop.</p></body></html>' >"$T/faq.html"
@@ -87,8 +91,56 @@ printf '<html><head><title>Plain</title></head><body><p>Hello.</p></body></html>
 expect_eq "og:type article: article" article "$(kind article.html)"
 expect_eq "og:type product.group: collection" collection "$(kind collection.html)"
 expect_eq "an FAQPage's Question: not forum" other "$(kind faq.html)"
-expect_eq "a broken JSON-LD block: its types before the damage" product "$(kind broken.html)"
+expect_eq "a broken JSON-LD block: says nothing" other "$(kind broken.html)"
 expect_eq "nothing said: other" other "$(kind plain.html)"
+# Pages of parts, docs/parse.md.  Alike siblings: the chosen block is
+# one card of five (same tag, same first class word); the content is all
+# of them, each card's linked title too (not a box of teasers).
+{
+printf '<html><head><title>Cabins to rent</title><script type="application/ld+json">{"@type":"ItemList"}</script></head><body><nav><a href="/">Home</a> <a href="/cabins">Cabins</a></nav><div class="list">'
+printf '<div class="entry e1"><h2><a href="/c/1">Cabin by the lake</a></h2><p>A wooden cabin on the shore, with a sauna, a rowing boat and a stove, for four people, open all year, quiet, far from the road, with a jetty for swimming and fishing.</p></div>'
+for i in 2 3 4 5; do printf '<div class="entry e%d"><h2><a href="/c/%d">Cabin number %d</a></h2><p><a href="/c/%d">Two rooms</a>, 80 EUR a night.</p></div>' $i $i $i $i; done
+printf '</div><aside><a href="/about">About us</a></aside></body></html>'
+} >"$T/cards.html"
+want="Cabin by the lake A wooden cabin on the shore, with a sauna, a rowing boat and a stove, for four people, open all year, quiet, far from the road, with a jetty for swimming and fishing."
+for i in 2 3 4 5; do want="$want Cabin number $i Two rooms, 80 EUR a night."; done
+expect_eq "alike siblings: every card with its linked title" "$want" \
+	"$(main cards.html)"
+expect_eq "alike siblings: each card a section of the Markdown" "## Cabin by the lake|## Cabin number 2|## Cabin number 3|## Cabin number 4|## Cabin number 5" \
+	"$("$P" --html -j0 --main --markdown --json "$T/cards.html" | jq -r '[.markdown | scan("## [^\n]*")] | join("|")')"
+
+# Threads: the replies are in "comment" elements, furniture elsewhere,
+# posts on a forum page.
+long='I use a coarse stone first, then a fine one, and a strop with green paste at the end, and I keep the angle with a guide.'
+{
+printf '<html><head><title>Sharpening a plane iron</title><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Sharpening a plane iron"}</script></head><body><h1>Sharpening a plane iron</h1><div class="post"><span class="who">member0</span>'
+for i in 1 2 3 4 5; do printf '<p>%s</p>' "$long"; done
+printf '</div>'
+for i in 1 2 3 4; do printf '<div class="comment"><span class="who">member%d</span><p>Reply %d: a diamond plate keeps flat, and a strop with green paste does the rest.</p></div>' $i $i; done
+printf '<footer>Forum rules</footer></body></html>'
+} >"$T/comments.html"
+want="Sharpening a plane iron member0 $long $long $long $long $long"
+for i in 1 2 3 4; do want="$want member$i Reply $i: a diamond plate keeps flat, and a strop with green paste does the rest."; done
+expect_eq "a thread: its comments are its posts" "$want" \
+	"$(main comments.html)"
+
+# One part kept: a page saying nothing of itself, no heading naming it,
+# whose rules keep its opening prose, a third of what it shows, gives
+# its body (its six sections of lists) instead.
+hero='We plan, plant and look after gardens, small and large, for homes and firms across the county, and we have done so since 1998.'
+items='A visit and a survey of the site in spring Drawings and a planting plan on paper A quote within a week of the visit Work done by our own team only'
+{
+printf '<html><head><title>Green Ltd</title></head><body><div class="hero"><h1>Garden design</h1>'
+for i in 1 2 3 4; do printf '<p>%s</p>' "$hero"; done
+printf '</div>'
+for s in Planning Planting Care Ponds Paths Contact; do printf '<div class="row"><div class="col"><h2>%s</h2><ul><li>A visit and a survey of the site in spring</li><li>Drawings and a planting plan on paper</li><li>A quote within a week of the visit</li><li>Work done by our own team only</li></ul></div></div>' $s; done
+printf '<footer><a href="/privacy">Privacy</a></footer></body></html>'
+} >"$T/sections.html"
+want="Garden design $hero $hero $hero $hero"
+for s in Planning Planting Care Ponds Paths Contact; do want="$want $s $items"; done
+expect_eq "one part kept: the body without furniture instead" "other|$want" \
+	"$("$P" --html -j0 --main --json "$T/sections.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
+
 # Several products on one page: a category page.
 printf '<html><body><div itemscope itemtype="http://schema.org/Product">Boot A</div><div itemscope itemtype="http://schema.org/Product">Boot B</div></body></html>' >"$T/category.html"
 expect_eq "two microdata Products: collection" collection "$(kind category.html)"
