@@ -156,10 +156,12 @@ void host_close(void);
 /* What a tab lets go of, on the done list the driver drains: an
  * answer (the fields below), a page ended (its record written, its
  * host's slot free, p the taker's to free), a page taken from its
- * tab unended (a hung Chromium's) to be tried again, or a request of
- * p's main document to another origin than p's URL, held until
- * tab_hop says what becomes of it (url: its URL). */
-enum { TAB_ANSWERED, TAB_ENDED, TAB_AGAIN, TAB_HOP };
+ * tab unended (a hung Chromium's) to be tried again, a hop of p's main
+ * document (a redirect, a navigation of its own) held until tab_hop
+ * says what becomes of it (url: its URL), or p's first request sent to
+ * its host at `started` (the page started earlier: its tab's setup
+ * came first, and the host's pace counts from what the host saw). */
+enum { TAB_ANSWERED, TAB_ENDED, TAB_AGAIN, TAB_HOP, TAB_SENT };
 typedef struct tab_done {
 	int how;
 	page *p;

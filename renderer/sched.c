@@ -164,8 +164,8 @@ hops_pass(double now, double *soonest)
 }
 
 /* What the tabs let go of since the last pass, in the order they did:
- * answers teach their host's pacing, ended pages free their host's
- * slot, a hung Chromium's pages go back to the head of the queue. */
+ * answers teach their host's pacing, a page's first request sent moves
+ * its host's next start, ended pages free their host's slot, a hung Chromium's pages go back to the head of the queue. */
 static void
 drain(void)
 {
@@ -182,6 +182,10 @@ drain(void)
 			break;
 		case TAB_HOP:
 			hop_hold(p, d.url);
+			break;
+		case TAB_SENT:
+			if (p->h)
+				pace_sent(&p->h->pace, d.started);
 			break;
 		case TAB_AGAIN:
 			hop_drop(p);

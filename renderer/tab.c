@@ -64,6 +64,7 @@ typedef struct tab {
 	enum fetcherr err;
 	char *err_detail;
 	enum fetcherr main_blocked;    /* why we refused the main document */
+	int doc_sent;                  /* a main document request has gone */
 	raw_log raw;                   /* --raw */
 	/* The main document's request to another origin, paused until the
 	 * driver's tab_hop (NULL: none). */
@@ -901,9 +902,11 @@ fail_request(tab *t, const char *rid)
 	    json_pack("{s:s, s:s}", "requestId", rid, "errorReason", "BlockedByClient"));
 }
 
-/* Pauses the main document's request rid to url, of another origin than
- * the page's: its host's robots.txt and pacing are the driver's to ask
- * (tab_hop answers).  A second one replaces the first, refused. */
+/* Pauses the main document's request rid to url, a hop (a redirect, or
+ * a navigation of the page's own) or the first request of another
+ * origin than the page's: its host's robots.txt and pacing are the
+ * driver's to ask (tab_hop answers), as fetch asks them at every hop.  A
+ * second one replaces the first, refused. */
 static void
 hold(tab *t, const char *rid, const char *url, json_t *params)
 {
@@ -933,6 +936,7 @@ tab_hop(page *p, enum fetcherr e, const char *why)
 	t->hop_rid = t->hop_url = NULL;
 	t->hop_headers = NULL;
 	if (e == FETCHERR_NONE) {
+		t->doc_sent = 1;
 		go_on(t, rid, NULL, url, hs);
 	} else {
 		/* Nothing reaches the hop's host: the page ends here, as
@@ -960,11 +964,14 @@ on_request_paused(tab *t, json_t *params)
 	const char *why = NULL;
 	enum fetcherr e = url ? refused(t, url, type, &why) : FETCHERR_NONE;
 	int main_doc = type && strcmp(type, "Document") == 0 && is_main(t, params);
-	if (e == FETCHERR_NONE && main_doc && !hdr_same_origin(url, t->p->url)) {
+	if (e == FETCHERR_NONE && main_doc && (t->doc_sent || !hdr_same_origin(url, t->p->url))) {
 		hold(t, rid, url, params);
 		return;
 	}
 	if (e == FETCHERR_NONE) {
+		if (main_doc && !t->doc_sent)
+			put_done(TAB_SENT, t->p)->started = tm_mono();
+		t->doc_sent |= main_doc;
 		go_on(t, rid, json_string_value(json_object_get(params, "networkId")), url,
 		      json_object_get(req, "headers"));
 		return;
