@@ -496,7 +496,7 @@ warc_get(const warc_record *rec, const char *name)
 static int
 spells(const char *v, size_t n, const unsigned char *d, unsigned dn)
 {
-	char enc[(DIGEST_MAX + 4) / 5 * 8 + 1];
+	char enc[2 * DIGEST_MAX + 1];   /* hex; base32 is shorter */
 	if (n == 2 * (size_t)dn) {
 		for (unsigned i = 0; i < dn; i++)
 			snprintf(enc + 2 * i, 3, "%02x", d[i]);
