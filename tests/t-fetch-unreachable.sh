@@ -32,8 +32,10 @@ dead() {
 		unsent=$(jq -s 'map(select(.attempts == 0)) | length' "$T/out.json")
 		if [ -z "$robots" ] || [ "$word" = dns ]; then want="0 100"; else want="4 96"; fi
 		expect_eq "$label: no retry; URLs tried and unsent" "$want" "$tried $unsent"
-		expect_cmd "$label: all ended within 1 s (took $took s)" \
-			awk -v t="$took" 'BEGIN { exit !(t < 1) }'
+		# Waiting on a down origin took 7 s a URL; under ASan on a
+		# loaded machine the start and a TLS handshake took 1.03 s.
+		expect_cmd "$label: all ended within 3 s (took $took s)" \
+			awk -v t="$took" 'BEGIN { exit !(t < 3) }'
 	done
 }
 dead "http://nonexistent.invalid" dns "^Could not resolve host: nonexistent.invalid$"
