@@ -109,6 +109,12 @@ enum {
  * link-dense blocks kept one part: the latter is the content. */
 #define CT_BODY_SHARE 0.5
 
+/* Pages of parts, the body's text: a block of links holding
+ * CT_CARD_LINK visible characters or more a link is a list of cards (a
+ * title and a blurb in each link), kept; a menu's links hold a word or
+ * two. */
+#define CT_CARD_LINK 20
+
 /* Per-element flags. */
 enum {
 	CT_HIDE = 1 << 0,      /* hidden: attribute, aria-hidden, display:none */
@@ -164,6 +170,8 @@ struct content {
 	struct ct_trace { uint32_t *roots, *skips; uint32_t nroots, nskips, caproots, capskips; } tr[2];
 	int tr_cur, tr_kept;
 	int notrace;      /* ct_text writes without noting its choice */
+	int feed;         /* step 4 took the text under the title heading
+			   * over a better candidate (ct_best) */
 };
 
 static void ct_note_root(content *c, uint32_t i);
@@ -772,6 +780,7 @@ ct_best(content *c)
 			if (!(i <= best && best < e->end)) {
 				best = i;
 				bs = e->score;
+				c->feed = 1;
 			}
 			break;
 		}
@@ -816,6 +825,10 @@ ct_best(content *c)
 	return best;
 }
 
+/* What the text leaves out besides its mask: nothing more; blocks made
+ * mostly of links (menus, teasers); or those but lists of cards. */
+enum { CT_LINKS, CT_DENSE, CT_CARDS };
+
 /* The walk's question for the main content: leave out hidden elements,
  * boilerplate by tag, role, class or id, and blocks mostly made of
  * links. */
@@ -833,9 +846,11 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	const ct_el *e = &c->el[i];
 	if (e->flags & mask)
 		return 1;
-	if (!dense || (e->flags & CT_INPART))
+	if (dense == CT_LINKS || (e->flags & CT_INPART))
 		return 0;
 	GumboTag t = tree_tag(e->n);
+	if (dense == CT_CARDS && e->links && e->link >= CT_CARD_LINK * e->links)
+		return 0;
 	/* A block that is mostly link text is a menu, a list of related
 	 * articles or a "read also" line. */
 	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t))
@@ -928,7 +943,7 @@ ct_blocks(content *c, uint32_t lo, uint32_t hi, uint32_t mask, int lead)
 		const ct_el *e = &c->el[i];
 		GumboTag t = tree_tag(e->n);
 		if ((lead && (e->flags & CT_INBOIL)) ||
-		    ((lead || i != lo) && ct_skipped(c, i, mask, 1)) || ct_hides(c, e->n)) {
+		    ((lead || i != lo) && ct_skipped(c, i, mask, CT_DENSE)) || ct_hides(c, e->n)) {
 			i = e->end;
 			continue;
 		}
@@ -1111,7 +1126,7 @@ ct_extract(content *c, pbuf *b)
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t k = 0; pass == 1 && k < nlead; k++)
 			if (!(c->el[c->blk[k]].flags & CT_DROP))
-				ct_text(c, c->blk[k], b, mask | CT_DROP, 1);
+				ct_text(c, c->blk[k], b, mask | CT_DROP, CT_DENSE);
 		for (uint32_t i = from; i < to; i = c->el[i].end) {
 			const ct_el *e = &c->el[i];
 			int take = one || i == best;
@@ -1128,7 +1143,7 @@ ct_extract(content *c, pbuf *b)
 			if (pass == 0)
 				ct_blocks(c, i, c->el[i].end, mask, 0);
 			else
-				ct_text(c, i, b, mask | CT_DROP, 1);
+				ct_text(c, i, b, mask | CT_DROP, CT_DENSE);
 		}
 		/* The edges of a page of parts are parts too: a price, a
 		 * specification table, the last card. */
@@ -1192,25 +1207,25 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 {
 	pbuf_reset(b);
 	c->kind = kind;
+	c->feed = 0;
 	ct_rules(c, out, b);
 	/* The rules look for one text; a page of many parts (or one that
-	 * does not say it is an article, nor name its title heading,
-	 * under which step 4 took its text) whose rules kept a small share
-	 * of what it shows kept one part: the content is the body without
-	 * furniture and link-dense blocks. */
+	 * does not say it is an article) whose rules kept a small share of
+	 * the prose it shows kept one part: the content is the body
+	 * without furniture and menus, its lists of cards kept. */
 	if (c->body == CT_NONE || !(kind & (CONTENT_PARTS | CONTENT_UNSAID)) ||
-	    (!(kind & CONTENT_PARTS) && c->titleh != CT_NONE))
+	    (!(kind & CONTENT_PARTS) && c->feed))
 		return;
 	ct_mark(c, 1);
 	pbuf_reset(&c->first);
 	c->notrace = 1;
-	ct_text(c, c->body, &c->first, CT_HIDE | CT_BOILTAG | CT_BOILCLS, 1);
+	ct_text(c, c->body, &c->first, CT_HIDE | CT_BOILTAG | CT_BOILCLS, CT_DENSE);
 	c->notrace = 0;
 	if ((double)b->len >= CT_BODY_SHARE * (double)c->first.len)
 		return;
 	pbuf_reset(b);
 	ct_trace_start(c, 1);
-	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG | CT_BOILCLS, 1);
+	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG | CT_BOILCLS, CT_CARDS);
 }
 
 /* The rules of docs/parse.md's "Main content", steps 1 to 8. */
@@ -1250,18 +1265,21 @@ ct_rules(content *c, const GumboOutput *out, pbuf *b)
 	pbuf_reset(b);
 	ct_trace_start(c, 1);
 	ct_mark(c, 1);
-	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG | CT_BOILCLS, 0);
+	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG | CT_BOILCLS, CT_LINKS);
 	if (b->len >= CT_MIN_MAIN)
 		return;
 	pbuf_reset(b);
 	ct_trace_start(c, 1);
-	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG, 0);
-	if (b->len == 0)
+	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG, CT_LINKS);
+	/* Nothing shown, or under CT_MIN_MAIN shown but CT_ENOUGH held:
+	 * the rest waits for a script to show it. */
+	if (b->len == 0 || (b->len < CT_MIN_MAIN && c->el[c->body].text >= CT_ENOUGH))
 		ct_unhide(c, b);
 }
 
-/* The last steps of "never empty": every visible block above is hidden
- * by an attribute or is furniture.  A page built by scripts often
+/* The last steps of "never empty": under CT_MIN_MAIN of the body's
+ * text is shown, the rest is hidden by an attribute or is furniture.
+ * A page built by scripts often
  * holds its content hidden until a script shows it (a framework
  * streaming it into a hidden <div>, an anti-flicker wrapper): the rules
  * run again reading hidden elements as shown, then the body's text
@@ -1269,20 +1287,22 @@ ct_rules(content *c, const GumboOutput *out, pbuf *b)
 static void
 ct_unhide(content *c, pbuf *b)
 {
+	pbuf_reset(b);
 	c->shown = 1;
 	for (uint32_t i = 0; i < c->nel; i++)
 		c->el[i].flags &= ~(uint32_t)CT_HIDE;
 	ct_trace_start(c, 1);
 	ct_mark(c, 1);
 	ct_extract(c, b);
+	if (b->len >= CT_MIN_MAIN)
+		return;
+	pbuf_reset(b);
+	ct_trace_start(c, 1);
+	ct_text(c, c->body, b, CT_BOILTAG | CT_BOILCLS, CT_LINKS);
 	if (b->len)
 		return;
 	ct_trace_start(c, 1);
-	ct_text(c, c->body, b, CT_BOILTAG | CT_BOILCLS, 0);
-	if (b->len)
-		return;
-	ct_trace_start(c, 1);
-	ct_text(c, c->body, b, 0, 0);
+	ct_text(c, c->body, b, 0, CT_LINKS);
 }
 
 /* ---- The choice, for other writers (parse --markdown) ----

@@ -141,6 +141,26 @@ for s in Planning Planting Care Ponds Paths Contact; do want="$want $s $items"; 
 expect_eq "one part kept: the body without furniture instead" "other|$want" \
 	"$("$P" --html -j0 --main --json "$T/sections.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
 
+# The same with a heading naming the page (its <title>'s first part):
+# not an article in a feed, so one part kept still gives the body; its
+# cards (a title and a blurb inside each link) stay, its menu of short
+# links goes.
+{
+printf '<html><head><title>Garden design | Green Ltd</title></head><body><div class="top"><a href="/">Home</a> <a href="/work">Work</a> <a href="/team">Team</a> <a href="/jobs">Jobs</a></div><div class="hero"><h1>Garden design</h1>'
+for i in 1 2 3 4; do printf '<p>%s</p>' "$hero"; done
+printf '</div>'
+for s in Planning Planting Care Ponds Paths Contact; do printf '<div class="row"><div class="col"><h2>%s</h2><ul><li>A visit and a survey of the site in spring</li><li>Drawings and a planting plan on paper</li><li>A quote within a week of the visit</li><li>Work done by our own team only</li></ul></div></div>' $s; done
+printf '<div class="grid">'
+for c in Oak Yew Elm; do printf '<a class="tile" href="/work/%s"><h3>The %s garden</h3><span>A walled garden replanted in a season</span></a>' $c $c; done
+printf '</div><footer><a href="/privacy">Privacy</a></footer></body></html>'
+} >"$T/sections-cards.html"
+want="Garden design $hero $hero $hero $hero"
+for s in Planning Planting Care Ponds Paths Contact; do want="$want $s $items"; done
+for c in Oak Yew Elm; do want="$want The $c garden A walled garden replanted in a season"; done
+expect_eq "one part kept under a heading naming the page: the body, its cards, not its menu" \
+	"other|$want" \
+	"$("$P" --html -j0 --main --json "$T/sections-cards.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
+
 # Several products on one page: a category page.
 printf '<html><body><div itemscope itemtype="http://schema.org/Product">Boot A</div><div itemscope itemtype="http://schema.org/Product">Boot B</div></body></html>' >"$T/category.html"
 expect_eq "two microdata Products: collection" collection "$(kind category.html)"

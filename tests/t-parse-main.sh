@@ -166,6 +166,10 @@ expect_eq "fallback: its Markdown too" "# Streamed
 $B
 
 $L" "$("$P" --html -j0 --main --markdown --json "$T/fb-stream.html" | jq -r .markdown)"
+printf '<html><body><a href="#main">Skip to main content</a><div style="display:none"><article><h1>Moved</h1><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p></article></div></body></html>' \
+	"$B" "$B" "$B" "$B" "$L" >"$T/fb-moved.html"
+expect_eq "fallback: a line shown, the rest hidden for a script to move: the rules again" \
+	"Moved $B $B $B $B $L" "$("$P" --html -j0 --main --json "$T/fb-moved.html" | jq -r .main_text)"
 printf '<html><body><nav><a href="/">Home</a></nav><div style="visibility:hidden"><div class="menu"><a href="/a">Shop</a></div><span>Open today</span></div></body></html>' >"$T/fb-shown.html"
 expect_eq "fallback: the shown body without furniture" \
 	"Open today" "$("$P" --html -j0 --main --json "$T/fb-shown.html" | jq -r .main_text)"
