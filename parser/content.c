@@ -115,6 +115,11 @@ enum {
  * two. */
 #define CT_CARD_LINK 20
 
+/* Step 6: a quote CT_QUOTE_SHARE of whose pieces of CT_QUOTE_PIECE
+ * bytes the text already holds repeats an earlier post. */
+#define CT_QUOTE_PIECE 32
+#define CT_QUOTE_SHARE 0.5
+
 /* Per-element flags. */
 enum {
 	CT_HIDE = 1 << 0,      /* hidden: attribute, aria-hidden, display:none */
@@ -188,7 +193,7 @@ static const char *const ct_strong[] = {
 	"breadcrumb", "sidebar", "footer", "navbar", "navigation", "menu",
 	"disqus", "outbrain", "taboola", "popup", "modal", "pagination", "pager",
 	"skip-link", "byline", "author", "dateline", "-meta", "meta-", "tags",
-	"-ad-",
+	"-ad-", "signature",
 };
 
 /* Strong words too, except on a thread, whose posts are its content:
@@ -837,6 +842,7 @@ typedef struct ct_skip {
 	uint32_t i;
 	uint32_t mask;
 	int dense;
+	const pbuf *out;  /* the text written so far */
 } ct_skip;
 
 /* Whether the text leaves element i out (with its subtree). */
@@ -872,6 +878,23 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	return t == GUMBO_TAG_FORM || t == GUMBO_TAG_FIGCAPTION;
 }
 
+/* Whether quote i repeats what out already holds (a reply quoting an
+ * earlier post, which the thread shows once): CT_QUOTE_SHARE of its
+ * pieces of CT_QUOTE_PIECE bytes are found there.  A quote shorter than
+ * a piece is kept. */
+static int
+ct_quoted(content *c, uint32_t i, const pbuf *out)
+{
+	if (!out->len)
+		return 0;
+	pbuf_reset(&c->hbuf);
+	ex_text(&c->hbuf, c->el[i].n);
+	unsigned n = 0, found = 0;
+	for (size_t at = 0; at + CT_QUOTE_PIECE <= c->hbuf.len; at += CT_QUOTE_PIECE, n++)
+		found += memmem(out->p, out->len, c->hbuf.p + at, CT_QUOTE_PIECE) != NULL;
+	return n && found >= CT_QUOTE_SHARE * n;
+}
+
 static int
 ct_skip_fn(const GumboNode *n, void *ctx)
 {
@@ -882,7 +905,8 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 		i++;
 	if (i == c->nel)
 		return 0;
-	int skip = ct_skipped(c, i, k->mask, k->dense);
+	int skip = ct_skipped(c, i, k->mask, k->dense) ||
+		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && ct_quoted(c, i, k->out));
 	k->i = skip ? c->el[i].end : i + 1;
 	if (skip)
 		ct_note_skip(c, i);
@@ -893,7 +917,7 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 static void
 ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 {
-	ct_skip k = { c, top + 1, mask, dense };
+	ct_skip k = { c, top + 1, mask, dense, b };
 	ct_note_root(c, top);
 	pbuf_break(b);
 	ex_text_skip(b, c->el[top].n, ct_skip_fn, &k);

@@ -124,6 +124,21 @@ for i in 1 2 3 4; do want="$want member$i Reply $i: a diamond plate keeps flat, 
 expect_eq "a thread: its comments are its posts" "$want" \
 	"$(main comments.html)"
 
+# Quoted replies once: a reply quoting the first post whole (under a
+# "said:" line) gives the first post once; each member's signature is
+# furniture.
+first='Oak is hard and heavy, beech is cheaper and almost as stable, and both take a finish well if you plane them first.'
+{
+printf '<html><head><title>Oak or beech?</title><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script></head><body><h1>Oak or beech?</h1><div class="posts">'
+printf '<div class="post"><p>%s</p><div class="signature">Sent from my workshop</div></div>' "$first"
+printf '<div class="post"><blockquote><cite>member1 said:</cite><p>%s</p></blockquote><p>Beech it is, then: thank you for the advice on planing.</p><div class="signature">Sent from my workshop</div></div>' "$first"
+printf '<div class="post"><blockquote>member2 said: Beech it is</blockquote><p>Mine is beech too, and after ten years it is still flat and true.</p><p>%s</p><p>%s</p></div>' "$long" "$long"
+printf '</div></body></html>'
+} >"$T/quotes.html"
+expect_eq "a thread: a quote of an earlier post once, a short quote kept, no signatures" \
+	"Oak or beech? $first Beech it is, then: thank you for the advice on planing. member2 said: Beech it is Mine is beech too, and after ten years it is still flat and true. $long $long" \
+	"$(main quotes.html)"
+
 # One part kept: a page saying nothing of itself, no heading naming it,
 # whose rules keep its opening prose, a third of what it shows, gives
 # its body (its six sections of lists) instead.
