@@ -347,9 +347,7 @@ ct_flags(const content *c, const GumboNode *n)
 	if (n->v.element.attributes.length == 0)
 		return f;
 	const char *v;
-	if (tree_attr(n, "hidden") ||
-	    ((v = tree_attr(n, "aria-hidden")) && strcasecmp(v, "true") == 0) ||
-	    ((v = tree_attr(n, "style")) && ct_style_hidden(v)))
+	if (content_hidden(NULL, n))
 		f |= CT_HIDE;
 	if ((v = tree_attr(n, "role"))) {
 		if (strcasecmp(v, "main") == 0)
@@ -1410,15 +1408,19 @@ content_hidden(const content *c, const GumboNode *n)
 	if (c && c->shown)
 		return 0;
 	/* One pass over the attributes: this runs for every element of
-	 * the Markdown walk. */
+	 * the Markdown walk and of ct_collect.  A tab's panel is content
+	 * a click shows (a manual's code in each language), not hidden. */
 	const GumboVector *v = &n->v.element.attributes;
+	int hidden = 0;
 	for (unsigned i = 0; i < v->length; i++) {
 		const GumboAttribute *a = v->data[i];
 		const char *k = a->name;
 		if ((k[0] == 'h' && strcmp(k, "hidden") == 0) ||
 		    (k[0] == 'a' && strcmp(k, "aria-hidden") == 0 && strcasecmp(a->value, "true") == 0) ||
 		    (k[0] == 's' && strcmp(k, "style") == 0 && ct_style_hidden(a->value)))
-			return 1;
+			hidden = 1;
+		else if (k[0] == 'r' && strcmp(k, "role") == 0 && strcasecmp(a->value, "tabpanel") == 0)
+			return 0;
 	}
-	return 0;
+	return hidden;
 }

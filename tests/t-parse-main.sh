@@ -148,6 +148,17 @@ printf '<html><body><div id="app"><p>Our shop</p></div><noscript>You need to ena
 expect_eq "noscript: a line asking for JavaScript is no content" \
 	"Our shop" "$("$P" --html -j0 --main --json "$T/noscript-msg.html" | jq -r .main_text)"
 
+# A manual's tabs: every panel is content, the hidden ones too (a click
+# shows them); a hidden element that is not a panel stays out.
+{
+printf '<html><body><main><h1>Install</h1><p>%s</p><div role="tablist"><button role="tab">Python</button><button role="tab">Go</button></div>' "$B"
+printf '<div role="tabpanel"><pre><code>pip install otter</code></pre></div><div role="tabpanel" hidden style="display:none"><pre><code>go get otter</code></pre></div><p hidden>Not shown</p><p>%s</p></main></body></html>' "$L"
+} >"$T/tabs.html"
+expect_eq "tabs: every panel's code, hidden or not" "Install $B pip install otter go get otter $L" \
+	"$("$P" --html -j0 --main --json "$T/tabs.html" | jq -r .main_text)"
+expect_eq "tabs: every panel's code block in the Markdown" true \
+	"$("$P" --html -j0 --main --markdown --json "$T/tabs.html" | jq '.markdown | contains("```\npip install otter\n```\n\n```\ngo get otter\n```")')"
+
 # Never empty where the page has text, step by step: the page's text
 # without furniture when every block is named so (a page of menus and
 # a "sidebar" holding the only words), without its tags' furniture
