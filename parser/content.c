@@ -1233,15 +1233,19 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	ct_rules(c, out, b);
 	/* The rules look for one text; a page of many parts (or one that
 	 * does not say it is an article) whose rules kept a small share of
-	 * the prose it shows kept one part: the content is the body
-	 * without furniture and menus, its lists of cards kept. */
+	 * what it shows kept one part: the content is the body without
+	 * furniture and menus, its lists of cards kept.  What it shows
+	 * counts those cards on a page that does not say its kind; on a
+	 * page of parts the alike-siblings rule has found them (a grid of
+	 * products) when they are the content. */
 	if (c->body == CT_NONE || !(kind & (CONTENT_PARTS | CONTENT_UNSAID)) ||
 	    (!(kind & CONTENT_PARTS) && c->feed))
 		return;
 	ct_mark(c, 1);
 	pbuf_reset(&c->first);
 	c->notrace = 1;
-	ct_text(c, c->body, &c->first, CT_HIDE | CT_BOILTAG | CT_BOILCLS, CT_DENSE);
+	ct_text(c, c->body, &c->first, CT_HIDE | CT_BOILTAG | CT_BOILCLS,
+		(kind & CONTENT_PARTS) ? CT_DENSE : CT_CARDS);
 	c->notrace = 0;
 	if ((double)b->len >= CT_BODY_SHARE * (double)c->first.len)
 		return;

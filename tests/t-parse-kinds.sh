@@ -176,6 +176,17 @@ expect_eq "one part kept under a heading naming the page: the body, its cards, n
 	"other|$want" \
 	"$("$P" --html -j0 --main --json "$T/sections-cards.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
 
+# A page of cards whose rules keep its one paragraph of prose: the
+# cards (each a link) are most of what it shows, so it gives them too.
+{
+printf '<html><head><title>Green Ltd</title></head><body><div class="top"><a href="/">Home</a> <a href="/work">Work</a></div><div class="hero"><p>%s</p><p>%s</p></div><div class="grid">' "$hero" "$hero"
+for c in Oak Yew Elm Ash Fir Box Bay Lime; do printf '<a class="tile" href="/work/%s"><h3>The %s garden</h3><span>A walled garden replanted in a season</span></a>' $c $c; done
+printf '</div></body></html>'
+} >"$T/hero-cards.html"
+want="$hero $hero"
+for c in Oak Yew Elm Ash Fir Box Bay Lime; do want="$want The $c garden A walled garden replanted in a season"; done
+expect_eq "one part kept: a page of cards counts them" "$want" "$(main hero-cards.html)"
+
 # Several products on one page: a category page.
 printf '<html><body><div itemscope itemtype="http://schema.org/Product">Boot A</div><div itemscope itemtype="http://schema.org/Product">Boot B</div></body></html>' >"$T/category.html"
 expect_eq "two microdata Products: collection" collection "$(kind category.html)"
