@@ -171,8 +171,12 @@ struct content {
 	uint32_t nblk, capblk;
 	/* parse --markdown: what each attempt took (see "The choice, for
 	 * other writers" below); tr_cur is the attempt running, tr_kept
-	 * the one whose text content_main returned. */
-	struct ct_trace { uint32_t *roots, *skips; uint32_t nroots, nskips, caproots, capskips; } tr[2];
+	 * the one whose text content_main returned; parts: the tops of
+	 * the parts ct_repeat or ct_inner_parts found. */
+	struct ct_trace {
+		uint32_t *roots, *skips, *parts;
+		uint32_t nroots, nskips, nparts, caproots, capskips, capparts;
+	} tr[2];
 	int tr_cur, tr_kept;
 	int notrace;      /* ct_text writes without noting its choice */
 	int feed;         /* step 4 took the text under the title heading
@@ -181,6 +185,7 @@ struct content {
 
 static void ct_note_root(content *c, uint32_t i);
 static void ct_note_skip(content *c, uint32_t i);
+static void ct_note_part(content *c, uint32_t i);
 static void ct_trace_start(content *c, int attempt);
 static void ct_unhide(content *c, pbuf *b);
 
@@ -287,6 +292,7 @@ content_free(content *c)
 	for (int k = 0; k < 2; k++) {
 		free(c->tr[k].roots);
 		free(c->tr[k].skips);
+		free(c->tr[k].parts);
 	}
 	free(c);
 }
@@ -1057,7 +1063,8 @@ ct_alike(const ct_el *a, const ct_el *b)
  * root: the nearest of root and its CT_REP_LEVELS - 1 ancestors below
  * the body with CT_REP_MIN siblings or more like it, counting itself,
  * that together hold CT_REP_SHARE of their parent's text.  Returns
- * their parent, with them marked CT_INPART, or CT_NONE. */
+ * their parent, with them marked CT_INPART and their tops noted in the
+ * trace (ct_note_part), or CT_NONE. */
 static uint32_t
 ct_repeat(content *c, uint32_t root, uint32_t mask)
 {
@@ -1073,12 +1080,51 @@ ct_repeat(content *c, uint32_t root, uint32_t mask)
 		if (n < CT_REP_MIN || text < CT_REP_SHARE * c->el[a].text)
 			continue;
 		for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
-			if (!(c->el[k].flags & mask) && ct_alike(&c->el[k], &c->el[p]))
+			if (!(c->el[k].flags & mask) && ct_alike(&c->el[k], &c->el[p])) {
+				ct_note_part(c, k);
 				for (uint32_t d = k; d < c->el[k].end; d++)
 					c->el[d].flags |= CT_INPART;
+			}
 		return a;
 	}
 	return CT_NONE;
+}
+
+/* Whether child k of a block is one of its parts, big the largest
+ * (ct_inner_parts). */
+static int
+ct_inner_part(const content *c, uint32_t k, uint32_t big, uint32_t mask)
+{
+	return !(c->el[k].flags & mask) && (c->el[k].flags & CT_BLOCKKID) &&
+	       ct_alike(&c->el[k], &c->el[big]);
+}
+
+/* The parts of a block that holds a run of posts or cards rather than
+ * being one of them (ct_repeat looks up from the block, this into it):
+ * its children alike to the one holding the most text, CT_REP_MIN or
+ * more, together CT_REP_SHARE of its text, each holding blocks (a
+ * text's paragraphs are no parts).  They are only noted for the
+ * writers of other forms (ct_note_part): main_text is the block's, as
+ * the rules found it. */
+static void
+ct_inner_parts(content *c, uint32_t root, uint32_t mask)
+{
+	uint32_t big = CT_NONE;
+	for (uint32_t k = root + 1; k < c->el[root].end; k = c->el[k].end)
+		if (!(c->el[k].flags & mask) && (big == CT_NONE || c->el[k].text > c->el[big].text))
+			big = k;
+	if (big == CT_NONE || !(c->el[big].flags & CT_BLOCKKID))
+		return;
+	unsigned n = 0;
+	uint32_t text = 0;
+	for (uint32_t k = root + 1; k < c->el[root].end; k = c->el[k].end)
+		if (ct_inner_part(c, k, big, mask))
+			n++, text += c->el[k].text;
+	if (n < CT_REP_MIN || text < CT_REP_SHARE * c->el[root].text)
+		return;
+	for (uint32_t k = root + 1; k < c->el[root].end; k = c->el[k].end)
+		if (ct_inner_part(c, k, big, mask))
+			ct_note_part(c, k);
 }
 
 /* Writes the main content found with the flags as they are to b;
@@ -1106,6 +1152,8 @@ ct_extract(content *c, pbuf *b)
 		uint32_t a = ct_repeat(c, root, mask);
 		if (a != CT_NONE)
 			root = a, rep = 1;
+		else
+			ct_inner_parts(c, root, mask);
 	}
 	/* A page of many parts (posts, cards, a product's sections) has
 	 * them under its title: the content is what holds the title
@@ -1335,18 +1383,19 @@ ct_unhide(content *c, pbuf *b)
  *
  * Kept apart from the scoring: ct_text notes each subtree it writes
  * (ct_note_root), ct_skip_fn each element it leaves out (ct_note_skip),
- * and content_main starts a trace per attempt (ct_trace_start) and
- * says which attempt it kept.  Both lists are element indexes in
- * document order. */
+ * ct_repeat and ct_inner_parts each part they find (ct_note_part), and
+ * content_main starts a trace per attempt (ct_trace_start) and says
+ * which attempt it kept.  The lists are element indexes in document
+ * order. */
 
 /* Starts attempt's trace (0 or 1) empty and makes it the kept one. */
 static void
 ct_trace_start(content *c, int attempt)
 {
 	c->tr_cur = c->tr_kept = attempt;
-	c->tr[attempt].nroots = c->tr[attempt].nskips = 0;
+	c->tr[attempt].nroots = c->tr[attempt].nskips = c->tr[attempt].nparts = 0;
 	if (attempt == 0)
-		c->tr[1].nroots = c->tr[1].nskips = 0;
+		c->tr[1].nroots = c->tr[1].nskips = c->tr[1].nparts = 0;
 }
 
 /* Appends i to list (n entries, room for cap). */
@@ -1378,6 +1427,16 @@ ct_note_skip(content *c, uint32_t i)
 	ct_note(&t->skips, &t->nskips, &t->capskips, i);
 }
 
+/* The parts are noted rather than flagged: the flags are those of the
+ * last attempt (content_main marks again after the rules), which need
+ * not be the one kept. */
+static void
+ct_note_part(content *c, uint32_t i)
+{
+	struct ct_trace *t = &c->tr[c->tr_cur];
+	ct_note(&t->parts, &t->nparts, &t->capparts, i);
+}
+
 size_t
 content_nroots(const content *c)
 {
@@ -1404,6 +1463,21 @@ content_skipped(const content *c, content_cur *k, const GumboNode *n)
 	int skip = k->skip < t->nskips && t->skips[k->skip] == i;
 	k->el = skip ? c->el[i].end : i + 1;
 	return skip;
+}
+
+int
+content_part(const content *c, content_cur *k, const GumboNode *n)
+{
+	const struct ct_trace *t = &c->tr[c->tr_kept];
+	/* content_skipped left k just past n. */
+	if (k->el == 0 || c->el[k->el - 1].n != n)
+		return 0;
+	uint32_t i = k->el - 1;
+	while (k->part < t->nparts && t->parts[k->part] < i)
+		k->part++;
+	if (k->part == t->nparts || t->parts[k->part] != i)
+		return 0;
+	return (c->kind & CONTENT_THREAD) ? CONTENT_POST : CONTENT_ITEM;
 }
 
 int

@@ -47,14 +47,27 @@ void content_main(content *c, const GumboOutput *out, int kind, pbuf *b);
 size_t content_nroots(const content *c);
 const GumboNode *content_root(const content *c, size_t i);
 
-/* A cursor for content_skipped over one document-order walk of the
- * roots: start it zeroed. */
-typedef struct content_cur { uint32_t el, skip; } content_cur;
+/* A cursor for content_skipped and content_part over one
+ * document-order walk of the roots: start it zeroed. */
+typedef struct content_cur { uint32_t el, skip, part; } content_cur;
 
 /* Whether element n, the next element entered in a document-order walk
  * of the roots (the walk may leave out subtrees of its own), was left
  * out of main_text with its subtree as boilerplate. */
 int content_skipped(const content *c, content_cur *k, const GumboNode *n);
+
+/* What content_part says of an element. */
+enum {
+	CONTENT_ITEM = 1,  /* the top of a part: a card, an entry, a section */
+	CONTENT_POST = 2,  /* the top of a part of a thread: a post */
+};
+
+/* Whether element n, which content_skipped has just looked at with k
+ * and not skipped, is the top of one of the parts of a page of parts
+ * (its posts or cards: docs/parse.md "Markdown", Parts): CONTENT_POST
+ * on a thread, CONTENT_ITEM on another kind, 0 when it is not a part's
+ * top.  Amortized O(1) over the walk. */
+int content_part(const content *c, content_cur *k, const GumboNode *n);
 
 /* Whether element n is hidden by its attributes (hidden, aria-hidden,
  * display:none or visibility:hidden in style), as main_text reads them:

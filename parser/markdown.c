@@ -36,7 +36,7 @@ enum {
 	A_HEAD,     /* writes the heading */
 	A_QUOTE,    /* closes a block quote */
 	A_LIST,     /* closes a list */
-	A_ITEM,     /* closes a list item */
+	A_ITEM,     /* closes a list item; aux: 1 for a part's (md_enter_part) */
 	A_PRE,      /* writes the fenced block */
 	A_PREIN,    /* a pre inside a pre */
 	A_CODE,     /* writes the code span */
@@ -51,7 +51,7 @@ typedef struct md_frame {
 	uint8_t act;
 	uint8_t aux;
 	uint8_t boxed;        /* A_QUOTE, A_ITEM: pushed a box */
-	char ch;              /* A_LIST: marker character */
+	char ch;              /* A_LIST, A_ITEM: marker character */
 	int ordered;          /* A_LIST */
 	long num;             /* A_LIST: the next item's number */
 	size_t off;           /* A_EM, A_LINK: opener's offset in pend; A_LIST: out's length at start */
@@ -101,10 +101,13 @@ struct md {
 	int closed_punct;/* an emphasis closed after punctuation */
 	int last_para;   /* the last block written was a paragraph: the box depth + 1 */
 	char lang[32];   /* the pre's language */
-	/* Two lists in a row take different markers, or they would merge. */
+	/* Two lists in a row take different markers, or they would merge;
+	 * a part's item right after another's continues its list. */
 	size_t list_end;
 	int list_depth;
 	char list_ch;
+	int list_part;   /* the list ending at list_end is one of parts */
+	size_t post_at;  /* out's length after a thread's last post began; SIZE_MAX: none yet */
 	size_t max;      /* out's cap */
 	int full;        /* out reached max: the rest is dropped */
 	size_t good;     /* out's length at the last block boundary */
@@ -788,6 +791,64 @@ md_table_out(md *m)
 	md_end(m, 0);
 }
 
+/* Writes a thematic break. */
+static void
+md_hr(md *m)
+{
+	md_flush(m);
+	md_begin(m);
+	md_line(m);
+	md_put(m, "___\n", 4);
+	md_end(m, 0);
+}
+
+/* Opens a list item, its marker "NUMCH " or "CH ", in a box of its own
+ * (room for one is the caller's to check); returns its frame. */
+static md_frame *
+md_item(md *m, int ordered, long num, char ch)
+{
+	md_frame *f = md_push(m, A_ITEM);
+	f->boxed = 1;
+	f->ch = ch;
+	md_box *b = &m->box[m->nbox++];
+	memset(b, 0, sizeof *b);
+	b->pending = 1;
+	int w;
+	if (ordered)
+		w = snprintf(b->mark, sizeof b->mark, "%ld%c ", num, ch);
+	else
+		w = snprintf(b->mark, sizeof b->mark, "%c ", ch);
+	b->width = (uint8_t)w;
+	return f;
+}
+
+/* Enters the top of a part (content_part says which); non-zero when
+ * that opened the part's item, whose frame md_leave pops.  A thread's
+ * posts are sections: a thematic break between two (after one that
+ * wrote something) shows where one post ends.  Another page's parts
+ * that are no list items of their own (cards, entries) are the items
+ * of a bullet list, each part's blocks inside: a part begun where the
+ * last one ended continues its list, one begun where another list
+ * ended takes the other marker. */
+static int
+md_enter_part(md *m, const GumboNode *n, int part)
+{
+	md_flush(m);
+	if (part == CONTENT_POST) {
+		if (m->post_at != SIZE_MAX && m->out.len > m->post_at)
+			md_hr(m);
+		m->post_at = m->out.len;
+		return 0;
+	}
+	if ((tree_tag(n) == GUMBO_TAG_LI && md_list_of(m, n)) || m->nbox == MD_MAX_BOX)
+		return 0;
+	char ch = '-';
+	if (m->list_end == m->out.len && m->list_depth == m->nbox)
+		ch = m->list_part ? m->list_ch : m->list_ch == '-' ? '*' : '-';
+	md_item(m, 0, 0, ch)->aux = 1;
+	return 1;
+}
+
 /* Enters element n (non-zero: its children are walked, and a frame was
  * pushed for md_leave). */
 static int
@@ -844,6 +905,11 @@ md_enter_el(md *m, const GumboNode *n, int top)
 			return 1;
 		}
 	}
+	if (m->ct && !top && !m->flat) {
+		int part = content_part(m->ct, &m->cur, n);
+		if (part && md_enter_part(m, n, part))
+			return 1;
+	}
 	md_frame *f;
 	switch (t) {
 	case GUMBO_TAG_BR:
@@ -860,11 +926,7 @@ md_enter_el(md *m, const GumboNode *n, int top)
 			m->space = 1;
 			return 0;
 		}
-		md_flush(m);
-		md_begin(m);
-		md_line(m);
-		md_put(m, "___\n", 4);
-		md_end(m, 0);
+		md_hr(m);
 		return 0;
 	case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
 	case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6:
@@ -960,19 +1022,13 @@ md_enter_el(md *m, const GumboNode *n, int top)
 		md_flush(m);
 		if (m->out.len > l->off)
 			m->blank = 0;
-		f = md_push(m, A_ITEM);
-		f->boxed = 1;
-		md_box *b = &m->box[m->nbox++];
-		memset(b, 0, sizeof *b);
-		b->pending = 1;
-		int w;
-		if (l->ordered)
-			w = snprintf(b->mark, sizeof b->mark, "%ld%c ", l->num, l->ch);
-		else
-			w = snprintf(b->mark, sizeof b->mark, "%c ", l->ch);
-		b->width = (uint8_t)w;
+		/* Read before md_item's push, which may move the stack. */
+		long num = l->num;
+		int ordered = l->ordered;
+		char ch = l->ch;
 		if (l->num < MD_MAX_START)
 			l->num++;
+		md_item(m, ordered, num, ch);
 		return 1;
 	}
 	case GUMBO_TAG_TABLE:
@@ -1020,6 +1076,7 @@ md_leave(md *m)
 		m->list_end = m->out.len;
 		m->list_depth = m->nbox;
 		m->list_ch = f->ch;
+		m->list_part = 0;
 		break;
 	case A_ITEM: {
 		md_flush(m);
@@ -1027,6 +1084,12 @@ md_leave(md *m)
 		/* An empty item was never written: its number is the next's. */
 		if (b->pending && m->nst && m->st[m->nst - 1].act == A_LIST)
 			m->st[m->nst - 1].num--;
+		if (f->aux) {
+			m->list_end = m->out.len;
+			m->list_depth = m->nbox;
+			m->list_ch = f->ch;
+			m->list_part = 1;
+		}
 		break;
 	}
 	case A_PRE:
@@ -1193,6 +1256,8 @@ md_reset(md *m, const md_page *pg)
 	m->list_end = SIZE_MAX;
 	m->list_depth = 0;
 	m->list_ch = 0;
+	m->list_part = 0;
+	m->post_at = SIZE_MAX;
 	m->max = pg->max;
 	m->full = 0;
 	m->good = 0;

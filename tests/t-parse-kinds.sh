@@ -13,6 +13,13 @@ kind() {
 main() {
 	"$P" --html -j0 --main --json "$T/$1" | jq -r .main_text
 }
+# tree FILE: the blocks cmark-gfm reads in the Markdown of FILE's main
+# content (tests/mdtree.py).
+tree() {
+	"$P" --html -j0 --main --markdown --json "$T/$1" | jq -j .markdown | python3 "$TESTS/mdtree.py"
+}
+nl='
+'
 # A thread of 12 posts, each a microdata DiscussionForumPosting with its
 # author, date and a quote of the post before.
 {
@@ -27,6 +34,16 @@ printf '</div><footer>Forum rules</footer></body></html>'
 expect_eq "a thread of 12 posts (microdata DiscussionForumPosting): forum" forum "$(kind thread.html)"
 expect_eq "the thread: its 12 posts and their quotes" "12 11" \
 	"$("$P" --html -j0 --main --json "$T/thread.html" | jq -r '.main_text | "\([scan("Post [0-9]+: I built")] | length) \([scan("said: post")] | length)"')"
+# Its Markdown (docs/parse.md "Markdown"): each post a section, a
+# thematic break between two, the quotes block quotes.
+want="heading 1: Which wood for a workbench top?"
+i=1; while [ $i -le 12 ]; do
+	[ $i -gt 1 ] && want="$want${nl}thematic_break${nl}block_quote${nl}  paragraph: member$((i-1)) said: post $((i-1)) asked about oak."
+	want="$want${nl}paragraph: Post $i: I built mine from beech, and after ten years of planing, sawing and gluing it is still flat enough for fine work."
+	i=$((i+1)); done
+expect_eq "the thread's Markdown: 12 posts, a thematic break between two, quotes" "$want" "$(tree thread.html)"
+expect_eq "the thread's Markdown: the breaks spelt ___" 11 \
+	"$("$P" --html -j0 --main --markdown --json "$T/thread.html" | jq -j .markdown | grep -c '^___$')"
 
 # A listing of 30 cards with prices, a JSON-LD ItemList.
 {
@@ -57,6 +74,13 @@ expect_eq "the product's Markdown: its title, price and specification table" "# 
 	"$("$P" --html -j0 --main --markdown --json "$T/product.html" | jq -r '.markdown | split("\n") | map(select(startswith("#") or startswith("|") or startswith("129"))) | join("\n")')"
 expect_eq "the listing: its title" true \
 	"$("$P" --html -j0 --main --json "$T/listing.html" | jq -r '.main_text | startswith("Used bikes for sale Touring bike number 1 ")')"
+# Its Markdown: one list of 30 items, each card's blocks in its item
+# (its cards are <li>s, items already: no list inside the items).
+want="heading 1: Used bikes for sale${nl}list bullet"
+i=1; while [ $i -le 30 ]; do
+	want="$want${nl}  item${nl}    heading 3: Touring bike number $i${nl}    paragraph: Steel frame, 28 inch wheels, serviced last spring.${nl}    paragraph: $((100+i)) EUR"
+	i=$((i+1)); done
+expect_eq "the listing's Markdown: a list of its 30 cards, each with its title and price" "$want" "$(tree listing.html)"
 
 # A service page of five sections, JSON-LD Service.
 {
@@ -106,8 +130,26 @@ want="Cabin by the lake A wooden cabin on the shore, with a sauna, a rowing boat
 for i in 2 3 4 5; do want="$want Cabin number $i Two rooms, 80 EUR a night."; done
 expect_eq "alike siblings: every card with its linked title" "$want" \
 	"$(main cards.html)"
-expect_eq "alike siblings: each card a section of the Markdown" "## Cabin by the lake|## Cabin number 2|## Cabin number 3|## Cabin number 4|## Cabin number 5" \
-	"$("$P" --html -j0 --main --markdown --json "$T/cards.html" | jq -r '[.markdown | scan("## [^\n]*")] | join("|")')"
+want="heading 1: Cabins to rent${nl}list bullet${nl}  item${nl}    heading 2: Cabin by the lake${nl}    paragraph: A wooden cabin on the shore, with a sauna, a rowing boat and a stove, for four people, open all year, quiet, far from the road, with a jetty for swimming and fishing."
+for i in 2 3 4 5; do want="$want${nl}  item${nl}    heading 2: Cabin number $i${nl}    paragraph: Two rooms, 80 EUR a night."; done
+expect_eq "alike siblings: each card an item of a list in the Markdown, its heading in it" "$want" "$(tree cards.html)"
+# A list right after the cards takes the other marker, so that it stays
+# a list of its own.
+sed 's|</div><aside>|<ul><li>Pets welcome</li><li>Linen included</li></ul></div><aside>|' "$T/cards.html" >"$T/cards-list.html"
+expect_eq "alike siblings: a list after the cards' list stays apart" \
+	"$want${nl}list bullet${nl}  item${nl}    paragraph: Pets welcome${nl}  item${nl}    paragraph: Linen included" \
+	"$(tree cards-list.html)"
+# An article with alike sections: no page of parts, its Markdown as
+# ever, sections under their headings.
+{
+printf '<html><head><title>Three walks</title><meta property="og:type" content="article"></head><body><h1>Three walks</h1>'
+for w in river hill forest; do printf '<div class="walk"><h2>By the %s</h2><p>We set out early along the %s, stopped for lunch at noon, and came back before dark, tired and happy.</p></div>' $w $w; done
+printf '</body></html>'
+} >"$T/walks.html"
+want="heading 1: Three walks"
+for w in river hill forest; do want="$want${nl}heading 2: By the $w${nl}paragraph: We set out early along the $w, stopped for lunch at noon, and came back before dark, tired and happy."; done
+expect_eq "an article of alike sections: article, its Markdown sections, no list" "article|$want" \
+	"$(kind walks.html)|$(tree walks.html)"
 
 # Threads: the replies are in "comment" elements, furniture elsewhere,
 # posts on a forum page.
