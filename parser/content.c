@@ -1477,7 +1477,8 @@ content_part(const content *c, content_cur *k, const GumboNode *n)
 		k->part++;
 	if (k->part == t->nparts || t->parts[k->part] != i)
 		return 0;
-	return (c->kind & CONTENT_THREAD) ? CONTENT_POST : CONTENT_ITEM;
+	return (c->kind & CONTENT_THREAD) ? CONTENT_POST :
+	       (c->kind & CONTENT_ITEMS) ? CONTENT_ITEM : 0;
 }
 
 int

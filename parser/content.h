@@ -33,6 +33,8 @@ enum {
 	CONTENT_UNSAID = 2,
 	/* a thread: its comments are its posts, not furniture */
 	CONTENT_THREAD = 4,
+	/* a listing or a collection: its parts are items (content_part) */
+	CONTENT_ITEMS = 8,
 };
 
 /* Writes the main content's text of the document out to b (reset
@@ -65,8 +67,9 @@ enum {
 /* Whether element n, which content_skipped has just looked at with k
  * and not skipped, is the top of one of the parts of a page of parts
  * (its posts or cards: docs/parse.md "Markdown", Parts): CONTENT_POST
- * on a thread, CONTENT_ITEM on another kind, 0 when it is not a part's
- * top.  Amortized O(1) over the walk. */
+ * on a thread, CONTENT_ITEM on a listing or a collection, else 0 (a
+ * product's or a service's sections are sections, as they are
+ * written).  Amortized O(1) over the walk. */
 int content_part(const content *c, content_cur *k, const GumboNode *n);
 
 /* Whether element n is hidden by its attributes (hidden, aria-hidden,

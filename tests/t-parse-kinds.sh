@@ -104,6 +104,16 @@ expect_eq "a manual page with code: docs" docs "$(kind docs.html)"
 expect_eq "the manual page: its code" 3 \
 	"$("$P" --html -j0 --main --json "$T/docs.html" | jq -r '[.main_text | scan("sort -[nru] file.txt")] | length')"
 
+# A product's alike sections stay sections in the Markdown, not a list
+# (a listing's cards are one).
+{
+printf '<html><head><title>Wool runner</title><meta property="og:type" content="product"></head><body><main><h1>Wool runner</h1>'
+for f in Details Materials Care; do printf '<div class="feature"><h2>%s</h2><p>Soft merino wool that keeps its shape, washes well and stays fresh through a long summer of walking.</p></div>' $f; done
+printf '</main></body></html>'
+} >"$T/product-sections.html"
+expect_eq "a product's alike sections: sections in the Markdown, no list" "## Details|## Materials|## Care" \
+	"$("$P" --html -j0 --main --markdown --json "$T/product-sections.html" | jq -r '[.markdown | scan("(?m)^[-*]? ?## [^\n]*")] | join("|")')"
+
 # og:type says article, or a group of products; an FAQ's questions are
 # not a forum's; a JSON-LD block that is not JSON says nothing (the
 # metadata reader skips it); a page saying nothing is other.
