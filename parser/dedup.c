@@ -69,18 +69,55 @@ is_punct(unsigned char c)
 	       (c >= '{' && c <= '~');
 }
 
-/* Adds shingle hash h to the bit votes. */
+/* The bits of a byte, one to a byte: bit i of b is byte i of
+ * SPREAD(b), so a shingle's 64 bits count in eight additions. */
+#define SPREAD(b) \
+	((uint64_t)((b) & 1) | (uint64_t)((b) >> 1 & 1) << 8 | (uint64_t)((b) >> 2 & 1) << 16 | \
+	 (uint64_t)((b) >> 3 & 1) << 24 | (uint64_t)((b) >> 4 & 1) << 32 | \
+	 (uint64_t)((b) >> 5 & 1) << 40 | (uint64_t)((b) >> 6 & 1) << 48 | (uint64_t)((b) >> 7 & 1) << 56)
+#define SPREAD4(b) SPREAD(b), SPREAD((b) + 1), SPREAD((b) + 2), SPREAD((b) + 3)
+#define SPREAD16(b) SPREAD4(b), SPREAD4((b) + 4), SPREAD4((b) + 8), SPREAD4((b) + 12)
+#define SPREAD64(b) SPREAD16(b), SPREAD16((b) + 16), SPREAD16((b) + 32), SPREAD16((b) + 48)
+static const uint64_t spread[256] = { SPREAD64(0), SPREAD64(64), SPREAD64(128), SPREAD64(192) };
+
+/* The bit votes: how many shingles had each bit set, as eight byte
+ * counters a word (acc, emptied into ones before a byte can wrap) and
+ * in full (ones).  A bit's vote is its ones against the other
+ * shingles' zeros; counting by bytes costs a shingle 8 additions,
+ * where a +1/-1 a bit was a third of parse --main's extra time. */
+typedef struct votes {
+	uint64_t acc[8];
+	uint32_t ones[64];
+	size_t n, inacc;
+} votes;
+
 static void
-vote(int32_t v[64], uint64_t h)
+votes_flush(votes *v)
 {
-	for (int i = 0; i < 64; i++)
-		v[i] += (h >> i & 1) ? 1 : -1;
+	for (int j = 0; j < 8; j++) {
+		for (int b = 0; b < 8; b++)
+			v->ones[8 * j + b] += (uint32_t)(v->acc[j] >> 8 * b & 255);
+		v->acc[j] = 0;
+	}
+	v->inacc = 0;
+}
+
+/* Adds shingle hash h to the votes. */
+static void
+vote(votes *v, uint64_t h)
+{
+	if (v->inacc == 255)
+		votes_flush(v);
+	for (int j = 0; j < 8; j++)
+		v->acc[j] += spread[h >> 8 * j & 255];
+	v->inacc++;
+	v->n++;
 }
 
 uint64_t
 dedup_simhash(const char *s, size_t n)
 {
-	int32_t v[64] = { 0 };
+	votes v = { 0 };
 	uint64_t w[DEDUP_SHINGLE];   /* the last words' hashes, a ring */
 	size_t words = 0;
 	for (size_t i = 0; i < n;) {
@@ -103,7 +140,7 @@ dedup_simhash(const char *s, size_t n)
 		uint64_t h = 0;
 		for (size_t k = words - DEDUP_SHINGLE; k < words; k++)
 			h = fmix64(h ^ w[k % DEDUP_SHINGLE]);
-		vote(v, h);
+		vote(&v, h);
 	}
 	if (words == 0)
 		return 0;
@@ -111,11 +148,13 @@ dedup_simhash(const char *s, size_t n)
 		uint64_t h = 0;
 		for (size_t k = 0; k < words; k++)
 			h = fmix64(h ^ w[k]);
-		vote(v, h);
+		vote(&v, h);
 	}
+	/* A bit is set when its ones outnumber its zeros. */
+	votes_flush(&v);
 	uint64_t r = 0;
 	for (int i = 0; i < 64; i++)
-		if (v[i] > 0)
+		if (2 * (size_t)v.ones[i] > v.n)
 			r |= 1ULL << i;
 	return r;
 }
