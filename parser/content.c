@@ -109,6 +109,11 @@ enum {
  * link-dense blocks kept one part: the latter is the content. */
 #define CT_BODY_SHARE 0.5
 
+/* The same on a page that says it is an article or a manual: its rules
+ * kept one teaser of a listing when they kept under CT_ARTICLE_SHARE;
+ * an article's own text is most of what its page shows. */
+#define CT_ARTICLE_SHARE 0.2
+
 /* Pages of parts, the body's text: a block of links holding
  * CT_CARD_LINK visible characters or more a link is a list of cards (a
  * title and a blurb in each link), kept; a menu's links hold a word or
@@ -1285,17 +1290,19 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	 * furniture and menus, its lists of cards kept.  What it shows
 	 * counts those cards on a page that does not say its kind; on a
 	 * page of parts the alike-siblings rule has found them (a grid of
-	 * products) when they are the content. */
-	if (c->body == CT_NONE || !(kind & (CONTENT_PARTS | CONTENT_UNSAID)) ||
-	    (!(kind & CONTENT_PARTS) && c->feed))
+	 * products) when they are the content.  A page that says it is an
+	 * article (as many a listing does: og:type article is a CMS's
+	 * default) did so when the rules kept under CT_ARTICLE_SHARE. */
+	if (c->body == CT_NONE || (!(kind & CONTENT_PARTS) && c->feed))
 		return;
+	double share = (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE : CT_ARTICLE_SHARE;
 	ct_mark(c, 1);
 	pbuf_reset(&c->first);
 	c->notrace = 1;
 	ct_text(c, c->body, &c->first, CT_HIDE | CT_BOILTAG | CT_BOILCLS,
 		(kind & CONTENT_PARTS) ? CT_DENSE : CT_CARDS);
 	c->notrace = 0;
-	if ((double)b->len >= CT_BODY_SHARE * (double)c->first.len)
+	if ((double)b->len >= share * (double)c->first.len)
 		return;
 	pbuf_reset(b);
 	ct_trace_start(c, 1);

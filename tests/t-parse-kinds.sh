@@ -239,6 +239,20 @@ want="$hero $hero"
 for c in Oak Yew Elm Ash Fir Box Bay Lime; do want="$want The $c garden A walled garden replanted in a season"; done
 expect_eq "one part kept: a page of cards counts them" "$want" "$(main hero-cards.html)"
 
+# A blog's index that says it is an article (og:type article, a CMS's
+# default): the rules keep one teaser, under a fifth of what it shows,
+# so it gives every teaser.
+{
+printf '<html><head><title>Our blog</title><meta property="og:type" content="article"></head><body><nav><a href="/">Home</a></nav><div class="posts">'
+printf '<div class="teaser"><h2><a href="/p/1">Planting a hedge in winter</a></h2><p>%s %s</p></div>' "$hero" "$hero"
+for i in $(seq 2 20); do printf '<div class="teaser"><h2><a href="/p/%d">Garden notes from the walled garden, part %d</a></h2><p>What we planted this week, and why the soil matters more than the plants.</p></div>' $i $i; done
+printf '</div></body></html>'
+} >"$T/blog-index.html"
+want="Planting a hedge in winter $hero $hero"
+for i in $(seq 2 20); do want="$want Garden notes from the walled garden, part $i What we planted this week, and why the soil matters more than the plants."; done
+expect_eq "an index saying article, one teaser kept: every teaser" "article|$want" \
+	"$("$P" --html -j0 --main --json "$T/blog-index.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
+
 # Several products on one page: a category page.
 printf '<html><body><div itemscope itemtype="http://schema.org/Product">Boot A</div><div itemscope itemtype="http://schema.org/Product">Boot B</div></body></html>' >"$T/category.html"
 expect_eq "two microdata Products: collection" collection "$(kind category.html)"
