@@ -96,8 +96,56 @@ kind_itemtype(unsigned seen[KIND_N], const char *v)
 	}
 }
 
+/* The words of a URL's path that name a kind, matched as a whole
+ * segment (before any dot: showthread.php), case-insensitive: the
+ * conventions of forum engines, shops, manuals and company sites. */
+static const struct {
+	const char *seg;
+	int kind;
+} kind_segs[] = {
+	{ "t", KIND_FORUM }, { "topic", KIND_FORUM }, { "thread", KIND_FORUM },
+	{ "threads", KIND_FORUM }, { "forum", KIND_FORUM }, { "forums", KIND_FORUM },
+	{ "viewtopic", KIND_FORUM }, { "showthread", KIND_FORUM }, { "questions", KIND_FORUM },
+	{ "discussion", KIND_FORUM }, { "discussions", KIND_FORUM }, { "comments", KIND_FORUM },
+	{ "product", KIND_PRODUCT }, { "products", KIND_PRODUCT }, { "dp", KIND_PRODUCT },
+	{ "itm", KIND_PRODUCT }, { "item", KIND_PRODUCT },
+	{ "collections", KIND_COLLECTION }, { "collection", KIND_COLLECTION },
+	{ "category", KIND_COLLECTION }, { "categories", KIND_COLLECTION },
+	{ "product-category", KIND_COLLECTION }, { "c", KIND_COLLECTION },
+	{ "docs", KIND_DOCS }, { "documentation", KIND_DOCS }, { "manual", KIND_DOCS },
+	{ "reference", KIND_DOCS },
+	{ "services", KIND_SERVICE }, { "service", KIND_SERVICE }, { "solutions", KIND_SERVICE },
+	{ "pricing", KIND_SERVICE },
+	{ "search", KIND_LISTING }, { "jobs", KIND_LISTING }, { "list", KIND_LISTING },
+};
+
+/* The kind url[0..n)'s path names, or KIND_OTHER. */
+static int
+kind_url(const char *url, size_t n)
+{
+	const char *p = url ? memchr(url, ':', n) : NULL;
+	if (!p || (size_t)(url + n - p) < 3 || p[1] != '/' || p[2] != '/')
+		return KIND_OTHER;
+	const char *end = url + n;
+	p += 3;
+	while (p < end && *p != '/' && *p != '?' && *p != '#')
+		p++;
+	while (p < end && *p == '/') {
+		const char *seg = ++p;
+		while (p < end && *p != '/' && *p != '?' && *p != '#' && *p != '.')
+			p++;
+		size_t len = (size_t)(p - seg);
+		for (size_t i = 0; len && i < sizeof kind_segs / sizeof kind_segs[0]; i++)
+			if (strlen(kind_segs[i].seg) == len && strncasecmp(kind_segs[i].seg, seg, len) == 0)
+				return kind_segs[i].kind;
+		while (p < end && *p != '/' && *p != '?' && *p != '#')
+			p++;
+	}
+	return KIND_OTHER;
+}
+
 int
-kind_of(const GumboOutput *out, const jsonld *ld)
+kind_of(const GumboOutput *out, const jsonld *ld, const char *url, size_t un)
 {
 	unsigned seen[KIND_N] = { 0 };
 	jsonld_types(ld, kind_ld_type, seen);
@@ -146,5 +194,5 @@ kind_of(const GumboOutput *out, const jsonld *ld)
 		return KIND_DOCS;
 	if (article == 1)
 		return KIND_ARTICLE;
-	return KIND_OTHER;
+	return kind_url(url, un);
 }

@@ -18,9 +18,11 @@ enum {
 	KIND_COLLECTION, KIND_DOCS, KIND_SERVICE, KIND_N
 };
 
-/* The kind of the document out, whose JSON-LD blocks ld holds: a
- * KIND_* value, KIND_OTHER when nothing on the page says. */
-int kind_of(const GumboOutput *out, const jsonld *ld);
+/* The kind of the document out, whose JSON-LD blocks ld holds, at
+ * url[0..un) (NULL: none): a KIND_* value from what the page says of
+ * itself, else from what its URL's path names (/t/, /products/,
+ * /docs/, ...), else KIND_OTHER. */
+int kind_of(const GumboOutput *out, const jsonld *ld, const char *url, size_t un);
 
 /* The record's word for kind k ("article", ..., "other"); "other" for a
  * value outside the table. */

@@ -364,7 +364,7 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	if (!opt->no_text)
 		rec_put_strn(b, "text", r->text.p ? r->text.p : "", r->text.len);
 	if (opt->main) {
-		int k = kind_of(g, meta_jsonld(p->meta));
+		int k = kind_of(g, meta_jsonld(p->meta), url, un);
 		content_main(p->ct, g,
 			     (kind_parts(k) ? CONTENT_PARTS : 0) |
 			     (k == KIND_OTHER ? CONTENT_UNSAID : 0) |

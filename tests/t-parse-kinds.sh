@@ -253,6 +253,25 @@ for i in $(seq 2 20); do want="$want Garden notes from the walled garden, part $
 expect_eq "an index saying article, one teaser kept: every teaser" "article|$want" \
 	"$("$P" --html -j0 --main --json "$T/blog-index.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
 
+# A page whose markup says nothing: its URL's path names its kind, by
+# whole segments; the markup's word comes first.
+urlkind() {
+	printf '{"url":"%s","final_url":"%s","status":200,"ctype":"text/html","body":"%s"}\n' "$1" "$1" "$2" |
+		python3 "$TESTS/mkrec.py" | "$P" -q -j0 --main --json | jq -r .page_kind
+}
+plainpage='<html><body><h2>Hello</h2><p>Some words.</p></body></html>'
+got=
+for u in https://forum.example/t/oak-or-beech/1555 https://example.com/community/viewtopic.php?t=5 \
+	https://shop.example/products/wool-runner https://shop.example/collections/socks \
+	https://example.com/docs/install https://example.com/en-us/services/audit \
+	https://example.com/search?q=oak https://example.com/contact/ https://example.com/; do
+	got="$got $(urlkind "$u" "$plainpage")"
+done
+expect_eq "a page saying nothing: the kind its URL's path names, whole segments only" \
+	" forum forum product collection docs service listing other other" "$got"
+expect_eq "the markup's word before the URL's: og:type article at /products/" article \
+	"$(urlkind https://shop.example/products/a-story '<html><head><meta property=\"og:type\" content=\"article\"></head><body><p>Words.</p></body></html>')"
+
 # Several products on one page: a category page.
 printf '<html><body><div itemscope itemtype="http://schema.org/Product">Boot A</div><div itemscope itemtype="http://schema.org/Product">Boot B</div></body></html>' >"$T/category.html"
 expect_eq "two microdata Products: collection" collection "$(kind category.html)"
