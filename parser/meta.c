@@ -5,6 +5,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include <libxml/HTMLparser.h>
+
 #include "date.h"
 #include "jsonld.h"
 #include "site.h"
@@ -175,6 +177,65 @@ author_clean(pbuf *t)
 	return letter;
 }
 
+/* Appends code point c to b as UTF-8; 0 when c is none (NUL, a
+ * surrogate, past U+10FFFF). */
+static int
+put_utf8(pbuf *b, unsigned long c)
+{
+	char u[4];
+	size_t n;
+	if (c == 0 || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	if (c < 0x80)
+		u[0] = (char)c, n = 1;
+	else if (c < 0x800)
+		u[0] = (char)(0xc0 | c >> 6), u[1] = (char)(0x80 | (c & 0x3f)), n = 2;
+	else if (c < 0x10000)
+		u[0] = (char)(0xe0 | c >> 12), u[1] = (char)(0x80 | (c >> 6 & 0x3f)),
+		u[2] = (char)(0x80 | (c & 0x3f)), n = 3;
+	else
+		u[0] = (char)(0xf0 | c >> 18), u[1] = (char)(0x80 | (c >> 12 & 0x3f)),
+		u[2] = (char)(0x80 | (c >> 6 & 0x3f)), u[3] = (char)(0x80 | (c & 0x3f)), n = 4;
+	pbuf_put(b, u, n);
+	return 1;
+}
+
+/* Decodes t's character references (&amp;, &#39;, &#x2019;, HTML's
+ * named ones by libxml2's table) into out: JSON-LD is script text,
+ * which HTML does not decode, yet CMSs write its strings HTML-escaped
+ * ("Maria &amp; Katerina").  A reference that does not read stays as
+ * it is. */
+static void
+unescape(const pbuf *t, pbuf *out)
+{
+	pbuf_reset(out);
+	for (size_t i = 0; i < t->len;) {
+		const char *amp = memchr(t->p + i, '&', t->len - i);
+		size_t k = amp ? (size_t)(amp - t->p) : t->len;
+		pbuf_put(out, t->p + i, k - i);
+		if (!amp)
+			break;
+		const char *semi = memchr(amp, ';', t->len - k < 12 ? t->len - k : 12);
+		int ok = 0;
+		if (semi && amp[1] == '#') {
+			char *end;
+			int hex = amp[2] == 'x' || amp[2] == 'X';
+			unsigned long c = strtoul(amp + 2 + hex, &end, hex ? 16 : 10);
+			ok = end == semi && end > amp + 2 + hex && put_utf8(out, c);
+		} else if (semi && semi > amp + 1) {
+			char name[12];
+			memcpy(name, amp + 1, (size_t)(semi - amp - 1));
+			name[semi - amp - 1] = '\0';
+			const htmlEntityDesc *e = htmlEntityLookup((const xmlChar *)name);
+			ok = e && put_utf8(out, e->value);
+		}
+		if (ok)
+			i = (size_t)(semi + 1 - t->p);
+		else
+			pbuf_put(out, "&", 1), i = k + 1;
+	}
+}
+
 /* Offers s[0..n) as key's value from a source of rank: it replaces the
  * value held when it ranks better and is one (a date that reads, a
  * name that is no URL or handle).  Whitespace is collapsed. */
@@ -188,6 +249,11 @@ offer(meta *m, int key, int rank, const char *s, size_t n)
 	pbuf_text(t, s, n);
 	if (!t->len)
 		return;
+	if ((rank == R_JSONLD || rank == R_WEAK) && memchr(t->p, '&', t->len)) {
+		unescape(t, &m->tmp2);
+		pbuf_reset(t);
+		pbuf_put(t, m->tmp2.p, m->tmp2.len);
+	}
 	char iso[DATE_MAX];
 	switch (key) {
 	case K_PUBLISHED:
