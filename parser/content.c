@@ -121,9 +121,14 @@ enum {
 #define CT_CARD_LINK 20
 
 /* Step 6: a quote CT_QUOTE_SHARE of whose pieces of CT_QUOTE_PIECE
- * bytes the text already holds repeats an earlier post. */
+ * bytes the text already holds repeats an earlier post.  At most
+ * CT_QUOTE_PIECES pieces of a quote, spread over it, and CT_QUOTE_MAX
+ * quotes a text are looked for: each look reads the text so far, and a
+ * hostile page holds thousands of quotes. */
 #define CT_QUOTE_PIECE 32
 #define CT_QUOTE_SHARE 0.5
+#define CT_QUOTE_PIECES 8
+#define CT_QUOTE_MAX 64
 
 /* Per-element flags. */
 enum {
@@ -852,6 +857,7 @@ typedef struct ct_skip {
 	uint32_t mask;
 	int dense;
 	const pbuf *out;  /* the text written so far */
+	unsigned quotes;  /* quotes looked for in it (ct_quoted) */
 } ct_skip;
 
 /* Whether the text leaves element i out (with its subtree). */
@@ -898,8 +904,12 @@ ct_quoted(content *c, uint32_t i, const pbuf *out)
 		return 0;
 	pbuf_reset(&c->hbuf);
 	ex_text(&c->hbuf, c->el[i].n);
+	size_t step = c->hbuf.len / CT_QUOTE_PIECES;
+	if (step < CT_QUOTE_PIECE)
+		step = CT_QUOTE_PIECE;
 	unsigned n = 0, found = 0;
-	for (size_t at = 0; at + CT_QUOTE_PIECE <= c->hbuf.len; at += CT_QUOTE_PIECE, n++)
+	for (size_t at = 0; at + CT_QUOTE_PIECE <= c->hbuf.len && n < CT_QUOTE_PIECES;
+	     at += step, n++)
 		found += memmem(out->p, out->len, c->hbuf.p + at, CT_QUOTE_PIECE) != NULL;
 	return n && found >= CT_QUOTE_SHARE * n;
 }
@@ -915,7 +925,8 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	if (i == c->nel)
 		return 0;
 	int skip = ct_skipped(c, i, k->mask, k->dense) ||
-		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && ct_quoted(c, i, k->out));
+		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && k->quotes++ < CT_QUOTE_MAX &&
+		    ct_quoted(c, i, k->out));
 	k->i = skip ? c->el[i].end : i + 1;
 	if (skip)
 		ct_note_skip(c, i);
@@ -926,7 +937,7 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 static void
 ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 {
-	ct_skip k = { c, top + 1, mask, dense, b };
+	ct_skip k = { c, top + 1, mask, dense, b, 0 };
 	ct_note_root(c, top);
 	pbuf_break(b);
 	ex_text_skip(b, c->el[top].n, ct_skip_fn, &k);
@@ -1290,9 +1301,10 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	 * furniture and menus, its lists of cards kept.  What it shows
 	 * counts those cards on a page that does not say its kind; on a
 	 * page of parts the alike-siblings rule has found them (a grid of
-	 * products) when they are the content.  A page that says it is an
-	 * article (as many a listing does: og:type article is a CMS's
-	 * default) did so when the rules kept under CT_ARTICLE_SHARE. */
+	 * products) when they are the content.  On a page that says it is
+	 * an article (as many a listing does: og:type article is a CMS's
+	 * default) the rules kept one part only when they kept under
+	 * CT_ARTICLE_SHARE. */
 	if (c->body == CT_NONE || (!(kind & CONTENT_PARTS) && c->feed))
 		return;
 	double share = (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE : CT_ARTICLE_SHARE;
