@@ -1,5 +1,6 @@
 #include "meta.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -220,8 +221,10 @@ unescape(const pbuf *t, pbuf *out)
 		if (semi && amp[1] == '#') {
 			char *end;
 			int hex = amp[2] == 'x' || amp[2] == 'X';
-			unsigned long c = strtoul(amp + 2 + hex, &end, hex ? 16 : 10);
-			ok = end == semi && end > amp + 2 + hex && put_utf8(out, c);
+			const char *d = amp + 2 + hex;
+			unsigned long c = strtoul(d, &end, hex ? 16 : 10);
+			ok = d < semi && (hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)) &&
+			     end == semi && put_utf8(out, c);
 		} else if (semi && semi > amp + 1) {
 			char name[12];
 			memcpy(name, amp + 1, (size_t)(semi - amp - 1));

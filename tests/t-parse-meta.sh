@@ -28,9 +28,9 @@ expect_eq "JSON-LD Article: the object kept as it is in jsonld" \
 # JSON-LD is script text, left undecoded by HTML, but CMSs write its
 # strings HTML-escaped: named and numeric references are decoded, a
 # reference that does not read stays.
-page escaped "<title>x</title>$(ld '{"@type":"BlogPosting","headline":"Trips &amp; tips","author":{"@type":"Person","name":"Maria &amp; Katerina"},"description":"It&#8217;s &#x263A; &lt;here&gt; &bogus; &#0; &"}')" '<p>Text.</p>'
+page escaped "<title>x</title>$(ld '{"@type":"BlogPosting","headline":"Trips &amp; tips","author":{"@type":"Person","name":"Maria &amp; Katerina"},"description":"It&#8217;s &#x263A; &lt;here&gt; &bogus; &#0; &# 65; &#-5; &"}')" '<p>Text.</p>'
 expect_eq "JSON-LD strings: their character references decoded" \
-	'{"author":"Maria & Katerina","description":"It’s ☺ <here> &bogus; &#0; &"}' \
+	'{"author":"Maria & Katerina","description":"It’s ☺ <here> &bogus; &#0; &# 65; &#-5; &"}' \
 	"$(meta escaped | jq -c '{author, description}')"
 
 page graph "<title>Post</title>$(ld '{"@context":"https://schema.org","@graph":[{"@type":"WebSite","@id":"#site","name":"The Blog"},{"@type":"WebPage","@id":"#page","name":"Post page"},{"@type":"BlogPosting","headline":"Post","author":{"@id":"#me"},"datePublished":"2023-11-02"},{"@type":"Person","@id":"#me","name":"Mary Major"},{"@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem","position":1,"name":"Home"}]}]}')" \
