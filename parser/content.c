@@ -1119,9 +1119,9 @@ ct_inner_part(const content *c, uint32_t k, uint32_t big, uint32_t mask)
  * being one of them (ct_repeat looks up from the block, this into it):
  * its children alike to the one holding the most text, CT_REP_MIN or
  * more, together CT_REP_SHARE of its text, each holding blocks (a
- * text's paragraphs are no parts).  They are only noted for the
- * writers of other forms (ct_note_part): main_text is the block's, as
- * the rules found it. */
+ * text's paragraphs are no parts).  Marked CT_INPART as ct_repeat's
+ * are (a post's author line is a link and a date) and noted for the
+ * writers of other forms (ct_note_part). */
 static void
 ct_inner_parts(content *c, uint32_t root, uint32_t mask)
 {
@@ -1139,8 +1139,11 @@ ct_inner_parts(content *c, uint32_t root, uint32_t mask)
 	if (n < CT_REP_MIN || text < CT_REP_SHARE * c->el[root].text)
 		return;
 	for (uint32_t k = root + 1; k < c->el[root].end; k = c->el[k].end)
-		if (ct_inner_part(c, k, big, mask))
+		if (ct_inner_part(c, k, big, mask)) {
 			ct_note_part(c, k);
+			for (uint32_t d = k; d < c->el[k].end; d++)
+				c->el[d].flags |= CT_INPART;
+		}
 }
 
 /* Writes the main content found with the flags as they are to b;

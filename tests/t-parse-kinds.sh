@@ -32,13 +32,17 @@ i=1; while [ $i -le 12 ]; do
 printf '</div><footer>Forum rules</footer></body></html>'
 } >"$T/thread.html"
 expect_eq "a thread of 12 posts (microdata DiscussionForumPosting): forum" forum "$(kind thread.html)"
+expect_eq "the thread: each post's author line and date" 12 \
+	"$("$P" --html -j0 --main --json "$T/thread.html" | jq -r '[.main_text | scan("member[0-9]+ March [0-9]+, 2024 ")] | length')"
 expect_eq "the thread: its 12 posts and their quotes" "12 11" \
 	"$("$P" --html -j0 --main --json "$T/thread.html" | jq -r '.main_text | "\([scan("Post [0-9]+: I built")] | length) \([scan("said: post")] | length)"')"
 # Its Markdown (docs/parse.md "Markdown"): each post a section, a
-# thematic break between two, the quotes block quotes.
+# thematic break between two, its author line, the quotes block quotes.
 want="heading 1: Which wood for a workbench top?"
 i=1; while [ $i -le 12 ]; do
-	[ $i -gt 1 ] && want="$want${nl}thematic_break${nl}block_quote${nl}  paragraph: member$((i-1)) said: post $((i-1)) asked about oak."
+	[ $i -gt 1 ] && want="$want${nl}thematic_break"
+	want="$want${nl}paragraph: member$i March $i, 2024"
+	[ $i -gt 1 ] && want="$want${nl}block_quote${nl}  paragraph: member$((i-1)) said: post $((i-1)) asked about oak."
 	want="$want${nl}paragraph: Post $i: I built mine from beech, and after ten years of planing, sawing and gluing it is still flat enough for fine work."
 	i=$((i+1)); done
 expect_eq "the thread's Markdown: 12 posts, a thematic break between two, quotes" "$want" "$(tree thread.html)"
