@@ -49,6 +49,8 @@ enum {
 /* A byline's text, and a name, longer than this is something else (an
  * author's biography, a sentence). */
 #define META_BYLINE_MAX 160
+/* Ancestors of an author's name looked at for its byline's date. */
+#define META_BYLINE_UP 3
 #define META_NAME_MAX 100
 /* Authors joined from citation_author, at most: a paper of hundreds of
  * authors is not named by all of them. */
@@ -562,6 +564,8 @@ element(meta *m, const GumboNode *n)
 			m->dates[m->ndates++] = n;
 	}
 }
+
+static int byline_block(meta *m, const GumboNode *n);
 
 /* ---- the page's text near its title ---------------------------------- */
 
@@ -1197,6 +1201,36 @@ from_text(meta *m, const GumboNode *h)
 		if (m->win.len <= META_BYLINE_MAX)
 			text_dates(m, m->win.p, m->win.len, R_TEXT + 5, 0);
 	}
+	const GumboNode *who = m->rel_author ? m->rel_author :
+			       m->author_link ? m->author_link :
+			       m->nauthors ? m->authors[0] : NULL;
+	if (who && m->rank[K_PUBLISHED] > R_TEXT + 6 && byline_block(m, who))
+		text_dates(m, m->win.p, m->win.len, R_TEXT + 6, 0);
+}
+
+/* The byline around the author's name n: its largest ancestor, up to
+ * META_BYLINE_UP levels, whose text (into m->win) is a line at most
+ * META_BYLINE_MAX bytes, as a name and the date beside it are ("Moses
+ * Kim · April 8, 2024" in two paragraphs of one box).  Returns 0 when
+ * not even n's parent is such a line. */
+static int
+byline_block(meta *m, const GumboNode *n)
+{
+	const GumboNode *best = NULL;
+	for (int up = 0; up < META_BYLINE_UP && n->parent && n->parent->type == GUMBO_NODE_ELEMENT;
+	     up++) {
+		n = n->parent;
+		pbuf_reset(&m->win);
+		ex_text(&m->win, n);
+		if (m->win.len > META_BYLINE_MAX)
+			break;
+		best = n;
+	}
+	if (!best)
+		return 0;
+	pbuf_reset(&m->win);
+	ex_text(&m->win, best);
+	return 1;
 }
 
 void

@@ -33,6 +33,13 @@ expect_eq "JSON-LD strings: their character references decoded" \
 	'{"author":"Maria & Katerina","description":"It’s ☺ <here> &bogus; &#0; &# 65; &#-5; &"}' \
 	"$(meta escaped | jq -c '{author, description}')"
 
+# A date beside the byline, in the author's box: the date of a page
+# that gives no other.
+page byline-date "<title>How apps are made</title>" \
+	"<h1>How apps are made</h1>$(for i in 1 2 3 4 5 6; do printf '<p>Apps are planned, designed, built, tested and shipped by teams who talk to their users at every step of the way.</p>'; done)"'<div class="x"><p><a href="/blog/author/moses-kim">Moses Kim</a></p><p class="y">April 8, 2024</p></div>'
+expect_eq "the date beside the author's name" '{"author":"Moses Kim","published":"2024-04-08"}' \
+	"$(meta byline-date | jq -c '{author, published}')"
+
 page graph "<title>Post</title>$(ld '{"@context":"https://schema.org","@graph":[{"@type":"WebSite","@id":"#site","name":"The Blog"},{"@type":"WebPage","@id":"#page","name":"Post page"},{"@type":"BlogPosting","headline":"Post","author":{"@id":"#me"},"datePublished":"2023-11-02"},{"@type":"Person","@id":"#me","name":"Mary Major"},{"@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem","position":1,"name":"Home"}]}]}')" \
 	'<p>Text.</p>'
 expect_eq "@graph: the BlogPosting's author followed by @id, the WebSite's name" \
