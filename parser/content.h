@@ -74,6 +74,7 @@ int content_part(const content *c, content_cur *k, const GumboNode *n);
 
 /* Whether element n is hidden by its attributes (hidden, aria-hidden,
  * display:none or visibility:hidden in style), as main_text reads them:
+ * never a role=tabpanel (a tab's panel, which a click shows), and
  * never when c (NULL when there is no main_text) found the content only
  * in hidden elements and read them as shown. */
 int content_hidden(const content *c, const GumboNode *n);
