@@ -186,11 +186,12 @@ struct content {
 	struct ct_trace {
 		uint32_t *roots, *skips, *parts;
 		uint32_t nroots, nskips, nparts, caproots, capskips, capparts;
+		int feed;  /* step 4 took the text under the title heading
+			    * over a better candidate (ct_best) */
 	} tr[2];
 	int tr_cur, tr_kept;
 	int notrace;      /* ct_text writes without noting its choice */
-	int feed;         /* step 4 took the text under the title heading
-			   * over a better candidate (ct_best) */
+	unsigned quotes;  /* quotes looked for in the text being written (ct_quoted) */
 };
 
 static void ct_note_root(content *c, uint32_t i);
@@ -198,6 +199,7 @@ static void ct_note_skip(content *c, uint32_t i);
 static void ct_note_part(content *c, uint32_t i);
 static void ct_trace_start(content *c, int attempt);
 static void ct_unhide(content *c, pbuf *b);
+static uint32_t ct_hidden_text(const content *c);
 
 /* Words in a class or id that name page furniture rather than content:
  * the well-known signals of readability and its descendants.  The
@@ -799,7 +801,7 @@ ct_best(content *c)
 			if (!(i <= best && best < e->end)) {
 				best = i;
 				bs = e->score;
-				c->feed = 1;
+				c->tr[c->tr_cur].feed = 1;
 			}
 			break;
 		}
@@ -857,7 +859,6 @@ typedef struct ct_skip {
 	uint32_t mask;
 	int dense;
 	const pbuf *out;  /* the text written so far */
-	unsigned quotes;  /* quotes looked for in it (ct_quoted) */
 } ct_skip;
 
 /* Whether the text leaves element i out (with its subtree). */
@@ -925,7 +926,7 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	if (i == c->nel)
 		return 0;
 	int skip = ct_skipped(c, i, k->mask, k->dense) ||
-		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && k->quotes++ < CT_QUOTE_MAX &&
+		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && c->quotes++ < CT_QUOTE_MAX &&
 		    ct_quoted(c, i, k->out));
 	k->i = skip ? c->el[i].end : i + 1;
 	if (skip)
@@ -937,7 +938,7 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 static void
 ct_text(content *c, uint32_t top, pbuf *b, uint32_t mask, int dense)
 {
-	ct_skip k = { c, top + 1, mask, dense, b, 0 };
+	ct_skip k = { c, top + 1, mask, dense, b };
 	ct_note_root(c, top);
 	pbuf_break(b);
 	ex_text_skip(b, c->el[top].n, ct_skip_fn, &k);
@@ -1063,65 +1064,81 @@ ct_class1(const ct_el *e, size_t *n)
 	return v;
 }
 
-/* Whether elements a and b look alike: the same tag and the same first
- * class word. */
-static int
-ct_alike(const ct_el *a, const ct_el *b)
+/* What alike elements share: the tag and the first class word, read
+ * once from the element the others are compared with (a class can be
+ * long, and a run has thousands of siblings). */
+typedef struct ct_shape {
+	GumboTag tag;
+	const char *cls;
+	size_t n;
+} ct_shape;
+
+static ct_shape
+ct_shape_of(const ct_el *e)
 {
-	if (tree_tag(a->n) != tree_tag(b->n))
+	ct_shape s = { tree_tag(e->n), NULL, 0 };
+	s.cls = ct_class1(e, &s.n);
+	return s;
+}
+
+/* Whether child k is a part of shape s: not masked, alike, and holding
+ * blocks when blocks says so. */
+static int
+ct_part_of(const content *c, uint32_t k, const ct_shape *s, uint32_t mask, int blocks)
+{
+	const ct_el *e = &c->el[k];
+	if ((e->flags & mask) || (blocks && !(e->flags & CT_BLOCKKID)) || tree_tag(e->n) != s->tag)
 		return 0;
-	size_t na, nb;
-	const char *ca = ct_class1(a, &na), *cb = ct_class1(b, &nb);
-	return na == nb && memcmp(ca, cb, na) == 0;
+	size_t n;
+	const char *cls = ct_class1(e, &n);
+	return n == s->n && memcmp(cls, s->cls, n) == 0;
+}
+
+/* Whether a's children of shape s are a run of parts: CT_REP_MIN or
+ * more, holding CT_REP_SHARE of a's text.  If so they are marked
+ * CT_INPART (a post's author line is a link and a date; a card's title
+ * is a link) and noted in the trace (ct_note_part). */
+static int
+ct_parts(content *c, uint32_t a, const ct_shape *s, uint32_t mask, int blocks)
+{
+	unsigned n = 0;
+	uint32_t text = 0;
+	for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
+		if (ct_part_of(c, k, s, mask, blocks))
+			n++, text += c->el[k].text;
+	if (n < CT_REP_MIN || text < CT_REP_SHARE * c->el[a].text)
+		return 0;
+	for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
+		if (ct_part_of(c, k, s, mask, blocks)) {
+			ct_note_part(c, k);
+			for (uint32_t d = k; d < c->el[k].end; d++)
+				c->el[d].flags |= CT_INPART;
+		}
+	return 1;
 }
 
 /* A run of alike siblings (posts, cards, entries) holding the block
  * root: the nearest of root and its CT_REP_LEVELS - 1 ancestors below
  * the body with CT_REP_MIN siblings or more like it, counting itself,
- * that together hold CT_REP_SHARE of their parent's text.  Returns
- * their parent, with them marked CT_INPART and their tops noted in the
- * trace (ct_note_part), or CT_NONE. */
+ * that together hold CT_REP_SHARE of their parent's text (ct_parts).
+ * Returns their parent, or CT_NONE. */
 static uint32_t
 ct_repeat(content *c, uint32_t root, uint32_t mask)
 {
 	uint32_t p = root;
 	for (int l = 0; l < CT_REP_LEVELS && p != c->body && c->el[p].parent != c->body &&
 	     c->el[p].parent != CT_NONE; l++, p = c->el[p].parent) {
-		uint32_t a = c->el[p].parent;
-		unsigned n = 0;
-		uint32_t text = 0;
-		for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
-			if (!(c->el[k].flags & mask) && ct_alike(&c->el[k], &c->el[p]))
-				n++, text += c->el[k].text;
-		if (n < CT_REP_MIN || text < CT_REP_SHARE * c->el[a].text)
-			continue;
-		for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
-			if (!(c->el[k].flags & mask) && ct_alike(&c->el[k], &c->el[p])) {
-				ct_note_part(c, k);
-				for (uint32_t d = k; d < c->el[k].end; d++)
-					c->el[d].flags |= CT_INPART;
-			}
-		return a;
+		ct_shape s = ct_shape_of(&c->el[p]);
+		if (ct_parts(c, c->el[p].parent, &s, mask, 0))
+			return c->el[p].parent;
 	}
 	return CT_NONE;
 }
 
-/* Whether child k of a block is one of its parts, big the largest
- * (ct_inner_parts). */
-static int
-ct_inner_part(const content *c, uint32_t k, uint32_t big, uint32_t mask)
-{
-	return !(c->el[k].flags & mask) && (c->el[k].flags & CT_BLOCKKID) &&
-	       ct_alike(&c->el[k], &c->el[big]);
-}
-
 /* The parts of a block that holds a run of posts or cards rather than
  * being one of them (ct_repeat looks up from the block, this into it):
- * its children alike to the one holding the most text, CT_REP_MIN or
- * more, together CT_REP_SHARE of its text, each holding blocks (a
- * text's paragraphs are no parts).  Marked CT_INPART as ct_repeat's
- * are (a post's author line is a link and a date) and noted for the
- * writers of other forms (ct_note_part). */
+ * its children alike to the one holding the most text, each holding
+ * blocks (a text's paragraphs are no parts), as ct_parts counts them. */
 static void
 ct_inner_parts(content *c, uint32_t root, uint32_t mask)
 {
@@ -1131,19 +1148,8 @@ ct_inner_parts(content *c, uint32_t root, uint32_t mask)
 			big = k;
 	if (big == CT_NONE || !(c->el[big].flags & CT_BLOCKKID))
 		return;
-	unsigned n = 0;
-	uint32_t text = 0;
-	for (uint32_t k = root + 1; k < c->el[root].end; k = c->el[k].end)
-		if (ct_inner_part(c, k, big, mask))
-			n++, text += c->el[k].text;
-	if (n < CT_REP_MIN || text < CT_REP_SHARE * c->el[root].text)
-		return;
-	for (uint32_t k = root + 1; k < c->el[root].end; k = c->el[k].end)
-		if (ct_inner_part(c, k, big, mask)) {
-			ct_note_part(c, k);
-			for (uint32_t d = k; d < c->el[k].end; d++)
-				c->el[d].flags |= CT_INPART;
-		}
+	ct_shape s = ct_shape_of(&c->el[big]);
+	ct_parts(c, root, &s, mask, 1);
 }
 
 /* Writes the main content found with the flags as they are to b;
@@ -1296,7 +1302,6 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 {
 	pbuf_reset(b);
 	c->kind = kind;
-	c->feed = 0;
 	ct_rules(c, out, b);
 	/* The rules look for one text; a page of many parts (or one that
 	 * does not say it is an article) whose rules kept a small share of
@@ -1308,12 +1313,13 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	 * an article (as many a listing does: og:type article is a CMS's
 	 * default) the rules kept one part only when they kept under
 	 * CT_ARTICLE_SHARE. */
-	if (c->body == CT_NONE || (!(kind & CONTENT_PARTS) && c->feed))
+	if (c->body == CT_NONE || (!(kind & CONTENT_PARTS) && c->tr[c->tr_kept].feed))
 		return;
 	double share = (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE : CT_ARTICLE_SHARE;
 	ct_mark(c, 1);
 	pbuf_reset(&c->first);
 	c->notrace = 1;
+	c->quotes = 0;
 	ct_text(c, c->body, &c->first, CT_HIDE | CT_BOILTAG | CT_BOILCLS,
 		(kind & CONTENT_PARTS) ? CT_DENSE : CT_CARDS);
 	c->notrace = 0;
@@ -1367,10 +1373,23 @@ ct_rules(content *c, const GumboOutput *out, pbuf *b)
 	pbuf_reset(b);
 	ct_trace_start(c, 1);
 	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG, CT_LINKS);
-	/* Nothing shown, or under CT_MIN_MAIN shown but CT_ENOUGH held:
+	/* Nothing shown, or under CT_MIN_MAIN shown but CT_ENOUGH hidden:
 	 * the rest waits for a script to show it. */
-	if (b->len == 0 || (b->len < CT_MIN_MAIN && c->el[c->body].text >= CT_ENOUGH))
+	if (b->len == 0 || (b->len < CT_MIN_MAIN && ct_hidden_text(c) >= CT_ENOUGH))
 		ct_unhide(c, b);
+}
+
+/* The text of the body's hidden elements. */
+static uint32_t
+ct_hidden_text(const content *c)
+{
+	uint32_t n = 0;
+	for (uint32_t i = c->body + 1; i < c->el[c->body].end;)
+		if (c->el[i].flags & CT_HIDE)
+			n += c->el[i].text, i = c->el[i].end;
+		else
+			i++;
+	return n;
 }
 
 /* The last steps of "never empty": under CT_MIN_MAIN of the body's
@@ -1415,9 +1434,11 @@ static void
 ct_trace_start(content *c, int attempt)
 {
 	c->tr_cur = c->tr_kept = attempt;
-	c->tr[attempt].nroots = c->tr[attempt].nskips = c->tr[attempt].nparts = 0;
-	if (attempt == 0)
-		c->tr[1].nroots = c->tr[1].nskips = c->tr[1].nparts = 0;
+	c->quotes = 0;
+	for (int k = attempt; k < 2; k++) {
+		c->tr[k].nroots = c->tr[k].nskips = c->tr[k].nparts = 0;
+		c->tr[k].feed = 0;
+	}
 }
 
 /* Appends i to list (n entries, room for cap). */

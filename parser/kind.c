@@ -119,7 +119,9 @@ static const struct {
 	{ "search", KIND_LISTING }, { "jobs", KIND_LISTING }, { "list", KIND_LISTING },
 };
 
-/* The kind url[0..n)'s path names, or KIND_OTHER. */
+/* The kind url[0..n)'s path names, or KIND_OTHER: its last segment
+ * that names one, the deepest being the page's own
+ * (/collections/boots/products/trail-2 is a product). */
 static int
 kind_url(const char *url, size_t n)
 {
@@ -130,6 +132,7 @@ kind_url(const char *url, size_t n)
 	p += 3;
 	while (p < end && *p != '/' && *p != '?' && *p != '#')
 		p++;
+	int kind = KIND_OTHER;
 	while (p < end && *p == '/') {
 		const char *seg = ++p;
 		while (p < end && *p != '/' && *p != '?' && *p != '#' && *p != '.')
@@ -137,11 +140,11 @@ kind_url(const char *url, size_t n)
 		size_t len = (size_t)(p - seg);
 		for (size_t i = 0; len && i < sizeof kind_segs / sizeof kind_segs[0]; i++)
 			if (strlen(kind_segs[i].seg) == len && strncasecmp(kind_segs[i].seg, seg, len) == 0)
-				return kind_segs[i].kind;
+				kind = kind_segs[i].kind;
 		while (p < end && *p != '/' && *p != '?' && *p != '#')
 			p++;
 	}
-	return KIND_OTHER;
+	return kind;
 }
 
 int

@@ -825,11 +825,11 @@ md_item(md *m, int ordered, long num, char ch)
 /* Enters the top of a part (content_part says which); non-zero when
  * that opened the part's item, whose frame md_leave pops.  A thread's
  * posts are sections: a thematic break between two (after one that
- * wrote something) shows where one post ends.  Another page's parts
- * that are no list items of their own (cards, entries) are the items
- * of a bullet list, each part's blocks inside: a part begun where the
- * last one ended continues its list, one begun where another list
- * ended takes the other marker. */
+ * wrote something) shows where one post ends.  A listing's parts that
+ * are plain containers and no list items of their own (cards, entries)
+ * are the items of a bullet list, each part's blocks inside: a part
+ * begun where the last one ended continues its list, one begun where
+ * another list ended takes the other marker. */
 static int
 md_enter_part(md *m, const GumboNode *n, int part)
 {
@@ -840,7 +840,12 @@ md_enter_part(md *m, const GumboNode *n, int part)
 		m->post_at = m->out.len;
 		return 0;
 	}
-	if ((tree_tag(n) == GUMBO_TAG_LI && md_list_of(m, n)) || m->nbox == MD_MAX_BOX)
+	/* Only a plain container becomes an item: a part that is a quote,
+	 * a pre, a table or a link keeps its own form. */
+	GumboTag t = tree_tag(n);
+	if ((t != GUMBO_TAG_DIV && t != GUMBO_TAG_ARTICLE && t != GUMBO_TAG_SECTION &&
+	     t != GUMBO_TAG_SPAN && t != GUMBO_TAG_LI) ||
+	    (t == GUMBO_TAG_LI && md_list_of(m, n)) || m->nbox == MD_MAX_BOX)
 		return 0;
 	char ch = '-';
 	if (m->list_end == m->out.len && m->list_depth == m->nbox)

@@ -68,7 +68,7 @@ struct meta {
 	jsonld_facts facts;
 	pbuf val[K_N];
 	int rank[K_N];
-	pbuf tmp, tmp2, title, win, lt, lh, sa, sb;
+	pbuf tmp, tmp2, esc, title, win, lt, lh, sa, sb;
 	const ex_result *r;
 	const GumboNode *root;
 	const GumboNode *head[META_HEADS];
@@ -94,6 +94,7 @@ meta_new(void)
 		pbuf_init(&m->val[k]);
 	pbuf_init(&m->tmp);
 	pbuf_init(&m->tmp2);
+	pbuf_init(&m->esc);
 	pbuf_init(&m->title);
 	pbuf_init(&m->win);
 	pbuf_init(&m->lt);
@@ -120,6 +121,7 @@ meta_free(meta *m)
 		pbuf_free(&m->val[k]);
 	pbuf_free(&m->tmp);
 	pbuf_free(&m->tmp2);
+	pbuf_free(&m->esc);
 	pbuf_free(&m->title);
 	pbuf_free(&m->win);
 	pbuf_free(&m->lt);
@@ -203,30 +205,31 @@ put_utf8(pbuf *b, unsigned long c)
 	return 1;
 }
 
-/* Decodes t's character references (&amp;, &#39;, &#x2019;, HTML's
- * named ones by libxml2's table) into out: JSON-LD is script text,
- * which HTML does not decode, yet CMSs write its strings HTML-escaped
- * ("Maria &amp; Katerina").  A reference that does not read stays as
- * it is. */
+/* Decodes the character references of s[0..n) (&amp;, &#39;,
+ * &#x2019;, HTML's named ones by libxml2's table) into out: JSON-LD is
+ * script text, which HTML does not decode, yet CMSs write its strings
+ * HTML-escaped ("Maria &amp; Katerina").  A reference that does not
+ * read, or names a control character, stays as it is. */
 static void
-unescape(const pbuf *t, pbuf *out)
+unescape(const char *s, size_t n, pbuf *out)
 {
 	pbuf_reset(out);
-	for (size_t i = 0; i < t->len;) {
-		const char *amp = memchr(t->p + i, '&', t->len - i);
-		size_t k = amp ? (size_t)(amp - t->p) : t->len;
-		pbuf_put(out, t->p + i, k - i);
+	for (size_t i = 0; i < n;) {
+		const char *amp = memchr(s + i, '&', n - i);
+		size_t k = amp ? (size_t)(amp - s) : n;
+		pbuf_put(out, s + i, k - i);
 		if (!amp)
 			break;
-		const char *semi = memchr(amp, ';', t->len - k < 12 ? t->len - k : 12);
+		const char *semi = memchr(amp, ';', n - k < 12 ? n - k : 12);
 		int ok = 0;
 		if (semi && amp[1] == '#') {
-			char *end;
 			int hex = amp[2] == 'x' || amp[2] == 'X';
 			const char *d = amp + 2 + hex;
-			unsigned long c = strtoul(d, &end, hex ? 16 : 10);
-			ok = d < semi && (hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)) &&
-			     end == semi && put_utf8(out, c);
+			size_t nd = (size_t)(semi - d);
+			unsigned long c = 0;
+			if (d < semi && strspn(d, hex ? "0123456789abcdefABCDEF" : "0123456789") >= nd)
+				c = strtoul(d, NULL, hex ? 16 : 10);
+			ok = (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') && put_utf8(out, c);
 		} else if (semi && semi > amp + 1) {
 			char name[12];
 			memcpy(name, amp + 1, (size_t)(semi - amp - 1));
@@ -235,7 +238,7 @@ unescape(const pbuf *t, pbuf *out)
 			ok = e && put_utf8(out, e->value);
 		}
 		if (ok)
-			i = (size_t)(semi + 1 - t->p);
+			i = (size_t)(semi + 1 - s);
 		else
 			pbuf_put(out, "&", 1), i = k + 1;
 	}
@@ -251,14 +254,14 @@ offer(meta *m, int key, int rank, const char *s, size_t n)
 		return;
 	pbuf *t = &m->tmp;
 	pbuf_reset(t);
+	if ((rank == R_JSONLD || rank == R_WEAK) && memchr(s, '&', n)) {
+		/* Decoded first, so &nbsp; and &#10; collapse as spaces do. */
+		unescape(s, n, &m->esc);
+		s = m->esc.p, n = m->esc.len;
+	}
 	pbuf_text(t, s, n);
 	if (!t->len)
 		return;
-	if ((rank == R_JSONLD || rank == R_WEAK) && memchr(t->p, '&', t->len)) {
-		unescape(t, &m->tmp2);
-		pbuf_reset(t);
-		pbuf_put(t, m->tmp2.p, m->tmp2.len);
-	}
 	char iso[DATE_MAX];
 	switch (key) {
 	case K_PUBLISHED:

@@ -108,6 +108,16 @@ expect_eq "a manual page with code: docs" docs "$(kind docs.html)"
 expect_eq "the manual page: its code" 3 \
 	"$("$P" --html -j0 --main --json "$T/docs.html" | jq -r '[.main_text | scan("sort -[nru] file.txt")] | length')"
 
+# A listing whose parts are quotes: each keeps its own form, a quote,
+# as only plain containers become items.
+{
+printf '<html><head><title>What readers say</title><script type="application/ld+json">{"@type":"ItemList"}</script></head><body><h1>What readers say</h1><div class="quotes">'
+for w in oak beech ash elm; do printf '<blockquote class="q"><p>Reader of the %s chapter: %s</p></blockquote>' $w "$(printf '%s ' $w $w $w $w $w $w $w $w $w $w $w $w $w $w $w $w $w $w)"; done
+printf '</div></body></html>'
+} >"$T/quote-parts.html"
+expect_eq "a listing's parts that are quotes stay quotes in the Markdown" "4 0" \
+	"$("$P" --html -j0 --main --markdown --json "$T/quote-parts.html" | jq -r '.markdown | "\([scan("(?m)^> Reader of")] | length) \([scan("(?m)^- ")] | length)"')"
+
 # A product's alike sections stay sections in the Markdown, not a list
 # (a listing's cards are one).
 {
@@ -268,11 +278,12 @@ got=
 for u in https://forum.example/t/oak-or-beech/1555 https://example.com/community/viewtopic.php?t=5 \
 	https://shop.example/products/wool-runner https://shop.example/collections/socks \
 	https://example.com/docs/install https://example.com/en-us/services/audit \
-	https://example.com/search?q=oak https://example.com/contact/ https://example.com/; do
+	https://example.com/search?q=oak https://example.com/contact/ https://example.com/ \
+	https://shop.example/collections/boots/products/trail-2; do
 	got="$got $(urlkind "$u" "$plainpage")"
 done
-expect_eq "a page saying nothing: the kind its URL's path names, whole segments only" \
-	" forum forum product collection docs service listing other other" "$got"
+expect_eq "a page saying nothing: the kind its URL's path names, whole segments only, the deepest" \
+	" forum forum product collection docs service listing other other product" "$got"
 expect_eq "the markup's word before the URL's: og:type article at /products/" article \
 	"$(urlkind https://shop.example/products/a-story '<html><head><meta property=\"og:type\" content=\"article\"></head><body><p>Words.</p></body></html>')"
 

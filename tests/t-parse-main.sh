@@ -177,10 +177,20 @@ expect_eq "fallback: its Markdown too" "# Streamed
 $B
 
 $L" "$("$P" --html -j0 --main --markdown --json "$T/fb-stream.html" | jq -r .markdown)"
-printf '<html><body><a href="#main">Skip to main content</a><div style="display:none"><article><h1>Moved</h1><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p></article></div></body></html>' \
-	"$B" "$B" "$B" "$B" "$L" >"$T/fb-moved.html"
+printf '<html><body><a href="#main">Skip to main content</a><div style="display:none"><article><h1>Moved</h1><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p></article></div></body></html>' \
+	"$B" "$B" "$B" "$B" "$B" "$L" >"$T/fb-moved.html"
 expect_eq "fallback: a line shown, the rest hidden for a script to move: the rules again" \
-	"Moved $B $B $B $B $L" "$("$P" --html -j0 --main --json "$T/fb-moved.html" | jq -r .main_text)"
+	"Moved $B $B $B $B $B $L" "$("$P" --html -j0 --main --json "$T/fb-moved.html" | jq -r .main_text)"
+{
+printf '<html><body><nav>'
+for i in $(seq 1 40); do printf '<a href="/s/%d">Section number %d</a> ' $i $i; done
+printf '</nav><div class="sidebar-layout">Opening hours: nine to six, every day but Sunday, at the shop.</div><footer>'
+for i in $(seq 1 40); do printf '<a href="/f/%d">Footer link %d</a> ' $i $i; done
+printf '</footer></body></html>'
+} >"$T/fb-nothing-hidden.html"
+expect_eq "fallback: little shown and nothing hidden: the shown text, not the whole body" \
+	"Opening hours: nine to six, every day but Sunday, at the shop." \
+	"$("$P" --html -j0 --main --json "$T/fb-nothing-hidden.html" | jq -r .main_text)"
 printf '<html><body><nav><a href="/">Home</a></nav><div style="visibility:hidden"><div class="menu"><a href="/a">Shop</a></div><span>Open today</span></div></body></html>' >"$T/fb-shown.html"
 expect_eq "fallback: the shown body without furniture" \
 	"Open today" "$("$P" --html -j0 --main --json "$T/fb-shown.html" | jq -r .main_text)"

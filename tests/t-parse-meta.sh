@@ -28,9 +28,9 @@ expect_eq "JSON-LD Article: the object kept as it is in jsonld" \
 # JSON-LD is script text, left undecoded by HTML, but CMSs write its
 # strings HTML-escaped: named and numeric references are decoded, a
 # reference that does not read stays.
-page escaped "<title>x</title>$(ld '{"@type":"BlogPosting","headline":"Trips &amp; tips","author":{"@type":"Person","name":"Maria &amp; Katerina"},"description":"It&#8217;s &#x263A; &lt;here&gt; &bogus; &#0; &# 65; &#-5; &"}')" '<p>Text.</p>'
+page escaped "<title>x</title>$(ld '{"@type":"BlogPosting","headline":"Trips &amp; tips","author":{"@type":"Person","name":"Maria &amp; Katerina"},"description":"It&#8217;s &#x263A; &lt;here&gt; &bogus; &#0; &# 65; &#-5; &#x0x41; &#1; a&#32;&#10;b &"}')" '<p>Text.</p>'
 expect_eq "JSON-LD strings: their character references decoded" \
-	'{"author":"Maria & Katerina","description":"It’s ☺ <here> &bogus; &#0; &# 65; &#-5; &"}' \
+	'{"author":"Maria & Katerina","description":"It’s ☺ <here> &bogus; &#0; &# 65; &#-5; &#x0x41; &#1; a b &"}' \
 	"$(meta escaped | jq -c '{author, description}')"
 
 # A date beside the byline, in the author's box: the date of a page
