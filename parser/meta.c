@@ -8,6 +8,7 @@
 
 #include <libxml/HTMLparser.h>
 
+#include "cs_dec.h"
 #include "date.h"
 #include "jsonld.h"
 #include "site.h"
@@ -182,26 +183,14 @@ author_clean(pbuf *t)
 	return letter;
 }
 
-/* Appends code point c to b as UTF-8; 0 when c is none (NUL, a
- * surrogate, past U+10FFFF). */
+/* Appends code point c to b as UTF-8 (cs_put); 0 when c is none (NUL,
+ * a surrogate, past U+10FFFF). */
 static int
 put_utf8(pbuf *b, unsigned long c)
 {
-	char u[4];
-	size_t n;
 	if (c == 0 || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
 		return 0;
-	if (c < 0x80)
-		u[0] = (char)c, n = 1;
-	else if (c < 0x800)
-		u[0] = (char)(0xc0 | c >> 6), u[1] = (char)(0x80 | (c & 0x3f)), n = 2;
-	else if (c < 0x10000)
-		u[0] = (char)(0xe0 | c >> 12), u[1] = (char)(0x80 | (c >> 6 & 0x3f)),
-		u[2] = (char)(0x80 | (c & 0x3f)), n = 3;
-	else
-		u[0] = (char)(0xf0 | c >> 18), u[1] = (char)(0x80 | (c >> 12 & 0x3f)),
-		u[2] = (char)(0x80 | (c >> 6 & 0x3f)), u[3] = (char)(0x80 | (c & 0x3f)), n = 4;
-	pbuf_put(b, u, n);
+	cs_put(b, (uint32_t)c);
 	return 1;
 }
 
