@@ -1,6 +1,5 @@
 #include "meta.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -556,8 +555,6 @@ element(meta *m, const GumboNode *n)
 			m->dates[m->ndates++] = n;
 	}
 }
-
-static int byline_block(meta *m, const GumboNode *n);
 
 /* ---- the page's text near its title ---------------------------------- */
 
@@ -1149,6 +1146,33 @@ name_part(const GumboNode *n)
 	return n;
 }
 
+/* The byline around the author's name n: its largest ancestor, up to
+ * META_BYLINE_UP levels, whose text (into m->win) is a line at most
+ * META_BYLINE_MAX bytes, as a name and the date beside it are ("Moses
+ * Kim · April 8, 2024" in two paragraphs of one box).  Returns 0 when
+ * not even n's parent is such a line. */
+static int
+byline_block(meta *m, const GumboNode *n)
+{
+	const GumboNode *best = NULL;
+	for (int up = 0; up < META_BYLINE_UP && n->parent && n->parent->type == GUMBO_NODE_ELEMENT;
+	     up++) {
+		n = n->parent;
+		pbuf_reset(&m->win);
+		ex_text(&m->win, n);
+		if (m->win.len > META_BYLINE_MAX)
+			break;
+		best = n;
+	}
+	/* m->win holds the last ancestor read: best's, unless one too long
+	 * came after it. */
+	if (best && best != n) {
+		pbuf_reset(&m->win);
+		ex_text(&m->win, best);
+	}
+	return best != NULL;
+}
+
 /* Offers what the page's own text says: the byline and date near the
  * title heading h, elements named like bylines and dates, <time>. */
 static void
@@ -1198,31 +1222,6 @@ from_text(meta *m, const GumboNode *h)
 			       m->nauthors ? m->authors[0] : NULL;
 	if (who && m->rank[K_PUBLISHED] > R_TEXT + 6 && byline_block(m, who))
 		text_dates(m, m->win.p, m->win.len, R_TEXT + 6, 0);
-}
-
-/* The byline around the author's name n: its largest ancestor, up to
- * META_BYLINE_UP levels, whose text (into m->win) is a line at most
- * META_BYLINE_MAX bytes, as a name and the date beside it are ("Moses
- * Kim · April 8, 2024" in two paragraphs of one box).  Returns 0 when
- * not even n's parent is such a line. */
-static int
-byline_block(meta *m, const GumboNode *n)
-{
-	const GumboNode *best = NULL;
-	for (int up = 0; up < META_BYLINE_UP && n->parent && n->parent->type == GUMBO_NODE_ELEMENT;
-	     up++) {
-		n = n->parent;
-		pbuf_reset(&m->win);
-		ex_text(&m->win, n);
-		if (m->win.len > META_BYLINE_MAX)
-			break;
-		best = n;
-	}
-	if (!best)
-		return 0;
-	pbuf_reset(&m->win);
-	ex_text(&m->win, best);
-	return 1;
 }
 
 void
