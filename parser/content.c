@@ -1312,8 +1312,11 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	 * products) when they are the content.  On a page that says it is
 	 * an article (as many a listing does: og:type article is a CMS's
 	 * default) the rules kept one part only when they kept under
-	 * CT_ARTICLE_SHARE. */
-	if (c->body == CT_NONE || (!(kind & CONTENT_PARTS) && c->tr[c->tr_kept].feed))
+	 * CT_ARTICLE_SHARE.  An article in a feed is the text under its
+	 * title heading, unless that is too short for one (a list of
+	 * features under a product's name). */
+	if (c->body == CT_NONE ||
+	    (!(kind & CONTENT_PARTS) && c->tr[c->tr_kept].feed && b->len >= CT_ENOUGH))
 		return;
 	double share = (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE : CT_ARTICLE_SHARE;
 	ct_mark(c, 1);

@@ -242,6 +242,22 @@ expect_eq "one part kept under a heading naming the page: the body, its cards, n
 	"other|$want" \
 	"$("$P" --html -j0 --main --json "$T/sections-cards.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
 
+# An article in a feed is the text under its title heading; a short one
+# (a product's list of features under its name, og:type article) is one
+# part of the page, which gives its body instead.
+lead='Notes for ten users, up to a thousand pages, sync with your mail, and a calendar, free.'
+sec='Write, link and find your notes from any device, and share them with your team in one click, for free.'
+{
+printf '<html><head><meta property="og:type" content="article"><title>Free notes for teams | Acme</title></head><body><div class="top"><a href="/">Home</a> <a href="/price">Pricing</a></div>'
+printf '<div class="hero"><h1>Free notes for teams</h1><div class="lead"><p>%s</p><p>%s</p><p>%s</p></div></div><div class="page">' "$lead" "$lead" "$lead"
+for s in Write Link Find Share Sync; do printf '<div class="sec"><h2>%s</h2><p>%s</p><p>%s</p></div>' $s "$sec" "$sec"; done
+printf '</div><footer><a href="/privacy">Privacy</a></footer></body></html>'
+} >"$T/feed-short.html"
+want="Free notes for teams $lead $lead $lead"
+for s in Write Link Find Share Sync; do want="$want $s $sec $sec"; done
+expect_eq "a short text under the title heading: the body instead" "article|$want" \
+	"$("$P" --html -j0 --main --json "$T/feed-short.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
+
 # A page of cards whose rules keep its one paragraph of prose: the
 # cards (each a link) are most of what it shows, so it gives them too.
 {
