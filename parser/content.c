@@ -309,7 +309,10 @@ content_free(content *c)
 	free(c);
 }
 
-/* The class and id of n, lowercased, in buf (cap bytes). */
+/* The class and id of n, lowercased, in buf (cap bytes).  A token with
+ * a ':' or a '[' is a utility class's variant or value
+ * ("lg:has-[>[data-slot=banner]]:pt-0"): it says how the element looks
+ * under a condition, not what it is, and is left out. */
 static void
 ct_classid(const GumboNode *n, char *buf, size_t cap)
 {
@@ -317,12 +320,16 @@ ct_classid(const GumboNode *n, char *buf, size_t cap)
 	size_t k = 0;
 	for (int j = 0; j < 2; j++) {
 		const char *s = j ? id : cls;
-		if (!s)
-			continue;
-		for (; *s && k + 2 < cap; s++)
-			buf[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
-		if (k + 2 < cap)
-			buf[k++] = ' ';
+		while (s && *s && k + 2 < cap) {
+			size_t len = strcspn(s, " \t\n\f\r");
+			if (len && !memchr(s, ':', len) && !memchr(s, '[', len)) {
+				for (size_t i = 0; i < len && k + 2 < cap; i++)
+					buf[k++] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+				buf[k++] = ' ';
+			}
+			s += len;
+			s += strspn(s, " \t\n\f\r");
+		}
 	}
 	buf[k] = '\0';
 }

@@ -95,6 +95,17 @@ expect_eq "the heading named by og:title" \
 expect_eq "no heading names the page: the lead under the last h1" \
 	"$L $B $B $B $B" "$("$P" --html -j0 --main --json "$T/h1.html" | jq -r .main_text)"
 
+# A utility class's variant ("lg:has-[[data-slot=banner]]:pt-0") says
+# how a block looks under a condition, not what it is: the sections
+# that carry one are content like the one that does not.
+{
+printf '<html><body><div class="top"><a href="/">Home</a> <a href="/news">News</a></div><section class="stack"><h2>Rivers</h2><p>%s</p><p>%s</p><p>%s</p><p>%s</p></section>' "$B" "$B" "$B" "$B"
+for s in Otters Voles Herons; do printf '<section class="stack lg:has-[[data-slot=banner]]:pt-0"><h2>%s</h2><p>%s</p><p>%s</p></section>' $s "$B" "$B"; done
+printf '</body></html>'
+} >"$T/variant.html"
+expect_eq "class variants name nothing" "Rivers $B $B $B $B Otters $B $B Voles $B $B Herons $B $B" \
+	"$("$P" --html -j0 --main --json "$T/variant.html" | jq -r .main_text)"
+
 # A comment section named in German is furniture, as one named in
 # English; so are an affiliate disclaimer and an ad box in the article.
 printf '<html><body><div class="post"><p>%s</p><p>%s</p><div class="tl-ad-box"><p>%s</p></div><p>%s</p><p class="aawp-disclaimer">%s</p><p>%s</p><div id="kommentare"><h2>Kommentar schreiben</h2><p>%s</p></div></div></body></html>' \
