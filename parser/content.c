@@ -880,6 +880,10 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	GumboTag t = tree_tag(e->n);
 	if (dense == CT_CARDS && e->links && e->link >= CT_CARD_LINK * e->links)
 		return 0;
+	/* The body's text: a block holding most of the page is its
+	 * layout, a wrapper whose parts are judged, not it. */
+	if (dense == CT_CARDS && e->text > CT_LAYOUT_SHARE * c->el[c->body].text)
+		return 0;
 	/* A block that is mostly link text is a menu, a list of related
 	 * articles or a "read also" line. */
 	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t))
@@ -898,7 +902,11 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	 * the article's prose. */
 	if (t == GUMBO_TAG_FIGURE)
 		return e->text < CT_FIGURE_TEXT;
-	return t == GUMBO_TAG_FORM || t == GUMBO_TAG_FIGCAPTION;
+	/* A form holding most of the page is its layout (ASP.NET wraps
+	 * every page in one). */
+	if (t == GUMBO_TAG_FORM)
+		return e->text <= CT_LAYOUT_SHARE * c->el[c->body].text;
+	return t == GUMBO_TAG_FIGCAPTION;
 }
 
 /* Whether quote i repeats what out already holds (a reply quoting an

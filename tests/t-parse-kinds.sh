@@ -242,6 +242,36 @@ expect_eq "one part kept under a heading naming the page: the body, its cards, n
 	"other|$want" \
 	"$("$P" --html -j0 --main --json "$T/sections-cards.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
 
+# The same inside a layout wrapper: a form holding the whole page
+# (ASP.NET), or a script's root of few commas and a fifth of its text in
+# links (a menu of many links inside it), is judged by its parts, not
+# dropped whole from the body's text.
+# sectioned OPEN CLOSE HERO MENU: the page of sections in OPEN ... CLOSE.
+sectioned() {
+	printf '<html><head><title>Green Ltd</title></head><body>%s<div class="top">%s</div><div class="hero"><h1>Garden design</h1>' "$1" "$4"
+	for i in 1 2 3 4; do printf '<p>%s</p>' "$3"; done
+	printf '</div>'
+	for s in Planning Planting Care Ponds Paths Contact; do printf '<div class="row"><div class="col"><h2>%s</h2><ul><li>A visit and a <a href="/survey">survey</a> of the site in spring</li><li>Drawings and a planting plan on paper</li><li>A quote within a week of the visit</li><li>Work done by our own team only</li></ul></div></div>' $s; done
+	printf '%s</body></html>' "$2"
+}
+sectioned '<form id="form1" method="post" action="/garden.aspx">' '</form>' "$hero" \
+	'<a href="/">Home</a> <a href="/work">Our work</a>' >"$T/form-page.html"
+want="Garden design $hero $hero $hero $hero"
+for s in Planning Planting Care Ponds Paths Contact; do want="$want $s $items"; done
+expect_eq "one part kept, the page in a form: the body without furniture" "$want" \
+	"$(main form-page.html)"
+plain='We plan and plant gardens, small and large, for homes and firms across the county and have done so since 1998.'
+menu=
+for m in Home Work Team Jobs Blog Shop Press Awards Events Clients Partners Careers Contact \
+	Privacy Terms Tools Plants Trees Ponds Paths; do
+	menu="$menu<a href=\"/$m\">$m of our firm</a> "
+done
+sectioned '<div id="root">' '</div>' "$plain" "$menu" >"$T/wrapper-page.html"
+want="Garden design $plain $plain $plain $plain"
+for s in Planning Planting Care Ponds Paths Contact; do want="$want $s $items"; done
+expect_eq "one part kept, the page in a link-heavy wrapper: its parts, not its menu" "$want" \
+	"$(main wrapper-page.html)"
+
 # An article in a feed is the text under its title heading; a short one
 # (a product's list of features under its name, og:type article) is one
 # part of the page, which gives its body instead.
