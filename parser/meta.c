@@ -772,6 +772,17 @@ particle(const char *p, size_t n)
 	return 0;
 }
 
+/* Titles before a name, which end with a dot but no sentence. */
+static int
+honorific(const char *p, size_t n)
+{
+	static const char *const w[] = { "Dr", "Mr", "Mrs", "Ms", "Prof", "Rev", "Sr", "Jr" };
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (strlen(w[i]) == n && strncmp(p, w[i], n) == 0)
+			return 1;
+	return 0;
+}
+
 /* Capitalized words that end a byline's name: what follows it on the
  * line ("Jane Doe Updated March 5"). */
 static int
@@ -824,8 +835,8 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 			break;
 		words++;
 		end = i;
-		/* "Doe." ends a sentence; "J." is an initial. */
-		if (wn > 2 && w[wn - 1] == '.')
+		/* "Doe." ends a sentence; "J." is an initial, "Dr." a title. */
+		if (wn > 2 && w[wn - 1] == '.' && !honorific(w, wn - 1))
 			break;
 		/* "Jane Doe, Mary Roe": a comma followed by another name. */
 		if (i < n && u[i] == ',' && i + 2 < n && u[i + 1] == ' ' && is_upper_start(u + i + 2))
@@ -843,7 +854,8 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 static int
 by_name(const char *s, size_t n, int order, pbuf *out)
 {
-	static const char *const labels[] = { "by ", "author: ", "authors: ", "written by ",
+	static const char *const labels[] = { "by ", "by: ", "author: ", "authors: ", "written by ",
+					      "written by\n", "posted by\n", "author:\n", "authors:\n",
 					      "von ", "por ", "par ", "autor: ", "auteur : " };
 	for (size_t i = 0; i < n; i++) {
 		if (i && !(pbuf_isspace((unsigned char)s[i - 1]) || s[i - 1] == '|' || s[i - 1] == '\n'))

@@ -129,6 +129,17 @@ page role '<title>Role</title>' \
 	'<h1>A headline of some length</h1><p>By <a href="/people/mr">Matt Ride</a> &sdot; Review Editor &sdot; March 5, 2024</p><p>Text.</p>'
 expect_eq "a byline's name ends at a symbol such as a dot operator" \
 	'{"title":"Role","author":"Matt Ride","published":"2024-03-05","lang":"en"}' "$(meta role)"
+# The label on a line of its own ("Written by" over the name), "by:",
+# and a title before the name ("Dr."), which ends no sentence.
+page bylabel '<title>Label</title>' \
+	'<h1>A headline of some length</h1><div><p>Written by</p><p>Edna Tabor</p></div><p>Text.</p>'
+page bycolon '<title>Colon</title>' \
+	'<h1>A headline of some length</h1><p>by: Zia Xu, Lee Ann</p><p>Text.</p>'
+page bydr '<title>Doctor</title>' \
+	'<h1>A headline of some length</h1><p>By Dr. Vahid Osman, March 5, 2024</p><p>Text.</p>'
+expect_eq "a byline's label on its own line, by:, a title before the name" \
+	'Edna Tabor|Zia Xu, Lee Ann|Dr. Vahid Osman' \
+	"$(meta bylabel | jq -r .author)|$(meta bycolon | jq -r .author)|$(meta bydr | jq -r .author)"
 page namepart '<title>Box</title>' \
 	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
 expect_eq "an author box's element named name is the name, not the role run into it" \
