@@ -130,6 +130,10 @@ enum {
 #define CT_QUOTE_PIECES 8
 #define CT_QUOTE_MAX 64
 
+/* Step 2: a heading of CT_OTHER_HEADING visible characters or fewer can
+ * title a box of other pages ("You may also like"). */
+#define CT_OTHER_HEADING 60
+
 /* Per-element flags. */
 enum {
 	CT_HIDE = 1 << 0,      /* hidden: attribute, aria-hidden, display:none */
@@ -651,6 +655,58 @@ ct_title(content *c)
 				return;
 			}
 		}
+	}
+}
+
+/* Headings that title a box of other pages or products: their words,
+ * as ct_letters writes them (a shop's carousels, a site's "related"
+ * box), the phrases shops and CMSs put over them. */
+static const char *const ct_other_pages[] = {
+	"youmayalsolike", "youmightalsolike", "youmayalsoenjoy", "youmightalsoenjoy",
+	"youmayalsobeinterested", "youmightalsobeinterested", "relatedproducts",
+	"relateditems", "relatedarticles", "relatedposts", "relatedstories", "relatedcontent",
+	"similaritems", "similarproducts", "customersalso", "peoplewhoviewed", "peoplealso",
+	"alsoviewed", "alsobought", "frequentlyboughttogether", "recommendedforyou",
+	"recommendedproducts", "recentlyviewed", "sellersotheritems", "morefromthisseller",
+	"explorerelated", "completethelook", "shopthelook", "morelikethis", "readnext",
+	"morestories",
+};
+
+/* Marks as furniture (CT_BOILTAG: the heading says what the box is, as
+ * a role does, with class names read or not) each box a heading of
+ * ct_other_pages titles: the heading's nearest ancestor holding more
+ * than the heading, with no text before it, under CT_LAYOUT_SHARE of
+ * the body. */
+static void
+ct_other_boxes(content *c)
+{
+	if (c->body == CT_NONE)
+		return;
+	for (uint32_t h = c->body; h < c->el[c->body].end; h++) {
+		GumboTag g = tree_tag(c->el[h].n);
+		if (g < GUMBO_TAG_H1 || g > GUMBO_TAG_H6 || !c->el[h].text ||
+		    c->el[h].text > CT_OTHER_HEADING)
+			continue;
+		pbuf_reset(&c->hbuf);
+		ex_text(&c->hbuf, c->el[h].n);
+		ct_letters(&c->hbuf);
+		int named = 0;
+		for (size_t k = 0; k < sizeof ct_other_pages / sizeof ct_other_pages[0] && !named; k++)
+			named = ct_has(c->hbuf.p, c->hbuf.len, ct_other_pages[k],
+				       strlen(ct_other_pages[k]));
+		if (!named)
+			continue;
+		uint32_t a = c->el[h].parent;
+		while (a != CT_NONE && a != c->body && c->el[a].text <= c->el[h].text)
+			a = c->el[a].parent;
+		if (a == CT_NONE || a == c->body ||
+		    c->el[a].text > CT_LAYOUT_SHARE * c->el[c->body].text)
+			continue;
+		int before = 0;
+		for (uint32_t i = a + 1; i < h && !before; i++)
+			before = c->el[i].end <= h && c->el[i].text;
+		if (!before)
+			c->el[a].flags |= CT_BOILTAG;
 	}
 }
 
@@ -1360,6 +1416,7 @@ ct_rules(content *c, const GumboOutput *out, pbuf *b)
 	ct_noscript(c, out);
 	consent_notices(out, ct_consent, &(ct_notices){ c, 0 });
 	ct_title(c);
+	ct_other_boxes(c);
 	/* As readability does: when names mislead (a wrapper called
 	 * "has-sidebar"), try again without them, and take the longer of
 	 * two short texts. */

@@ -86,6 +86,18 @@ i=1; while [ $i -le 30 ]; do
 	i=$((i+1)); done
 expect_eq "the listing's Markdown: a list of its 30 cards, each with its title and price" "$want" "$(tree listing.html)"
 
+# The same product with a carousel of other products under "You may
+# also like" (its cards alike, each a link, a blurb and a price): the box a
+# heading of other pages titles is furniture.
+{
+sed 's|</main>|<div class="rail"><div class="rail-head"><h2>You may also like</h2></div><div class="cards">|' "$T/product.html" | sed 's|<footer>.*||'
+for b in Summit Ridge; do printf '<div class="card"><a href="/b/%s">%s 3</a><p>A walking boot, soft, light and warm, for winter walks, in brown, black or grey leather, with a rubber sole.</p><span>99.00 EUR</span></div>' $b $b; done
+printf '</div></div></main><footer>Shipping and returns</footer></body></html>'
+} >"$T/product-rail.html"
+expect_eq "a product's \"You may also like\" carousel out" \
+	"$("$P" --html -j0 --main --json "$T/product.html" | jq -r .main_text)" \
+	"$("$P" --html -j0 --main --json "$T/product-rail.html" | jq -r .main_text)"
+
 # A service page of five sections, JSON-LD Service.
 {
 printf '<html><head><title>Garden design</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Service","name":"Garden design"}</script></head><body><header><nav><a href="/">Home</a> <a href="/contact">Contact</a></nav></header>'
