@@ -134,6 +134,10 @@ enum {
  * title a box of other pages ("You may also like"). */
 #define CT_OTHER_HEADING 60
 
+/* Step 2: at most CT_PANELS aria-controls values and collapsed panels
+ * are read a page (ct_panels). */
+#define CT_PANELS 64
+
 /* Per-element flags. */
 enum {
 	CT_HIDE = 1 << 0,      /* hidden: attribute, aria-hidden, display:none */
@@ -194,6 +198,12 @@ struct content {
 			    * over a better candidate (ct_best) */
 	} tr[2];
 	int tr_cur, tr_kept;
+	/* Collapsed panels (ct_panels): the ids that buttons' aria-controls
+	 * name, and the hidden elements bearing them, shown. */
+	const char *controls[CT_PANELS];
+	uint32_t controller[CT_PANELS];  /* the element each came from */
+	const GumboNode *panels[CT_PANELS], *toggles[CT_PANELS];
+	unsigned ncontrols, npanels, ntoggles;
 	int notrace;      /* ct_text writes without noting its choice */
 	unsigned quotes;  /* quotes looked for in the text being written (ct_quoted) */
 };
@@ -313,14 +323,13 @@ content_free(content *c)
 	free(c);
 }
 
-/* The class and id of n, lowercased, in buf (cap bytes).  A token with
+/* An element's class and id, lowercased, in buf (cap bytes).  A token with
  * a ':' or a '[' is a utility class's variant or value
  * ("lg:has-[>[data-slot=banner]]:pt-0"): it says how the element looks
  * under a condition, not what it is, and is left out. */
 static void
-ct_classid(const GumboNode *n, char *buf, size_t cap)
+ct_classid(const char *cls, const char *id, char *buf, size_t cap)
 {
-	const char *cls = tree_attr(n, "class"), *id = tree_attr(n, "id");
 	size_t k = 0;
 	for (int j = 0; j < 2; j++) {
 		const char *s = j ? id : cls;
@@ -351,9 +360,27 @@ ct_style_hidden(const char *style)
 	return strstr(buf, "display:none") || strstr(buf, "visibility:hidden");
 }
 
-/* The flags n's own tag and attributes give. */
+/* What attribute a says of its element's visibility: 1 it hides it
+ * (hidden, aria-hidden, display:none or visibility:hidden in style), -1
+ * it never is hidden (a tab's panel is content a click shows), else 0. */
+static int
+ct_attr_hides(const GumboAttribute *a)
+{
+	const char *k = a->name;
+	if ((k[0] == 'h' && strcmp(k, "hidden") == 0) ||
+	    (k[0] == 'a' && strcmp(k, "aria-hidden") == 0 && strcasecmp(a->value, "true") == 0) ||
+	    (k[0] == 's' && strcmp(k, "style") == 0 && ct_style_hidden(a->value)))
+		return 1;
+	if (k[0] == 'r' && strcmp(k, "role") == 0 && strcasecmp(a->value, "tabpanel") == 0)
+		return -1;
+	return 0;
+}
+
+/* The flags n's own tag and attributes give; *ctl: its aria-controls,
+ * if any.  One pass over the attributes: this runs for every element
+ * of the page. */
 static uint32_t
-ct_flags(const content *c, const GumboNode *n)
+ct_flags(const content *c, const GumboNode *n, const char **ctl)
 {
 	GumboTag t = tree_tag(n);
 	uint32_t f = 0;
@@ -373,12 +400,30 @@ ct_flags(const content *c, const GumboNode *n)
 	default:
 		break;
 	}
-	if (n->v.element.attributes.length == 0)
+	const GumboVector *attrs = &n->v.element.attributes;
+	if (attrs->length == 0)
 		return f;
-	const char *v;
-	if (content_hidden(NULL, n))
+	const char *cls = NULL, *id = NULL, *v = NULL, *prop = NULL;
+	int hides = 0;
+	for (unsigned i = 0; i < attrs->length; i++) {
+		const GumboAttribute *a = attrs->data[i];
+		const char *k = a->name;
+		int h = ct_attr_hides(a);
+		hides = hides < 0 ? hides : h ? h : hides;
+		if (strcmp(k, "class") == 0)
+			cls = a->value;
+		else if (strcmp(k, "id") == 0)
+			id = a->value;
+		else if (strcmp(k, "role") == 0)
+			v = a->value;
+		else if (strcmp(k, "itemprop") == 0)
+			prop = a->value;
+		else if (strcmp(k, "aria-controls") == 0)
+			*ctl = a->value;
+	}
+	if (hides > 0)
 		f |= CT_HIDE;
-	if ((v = tree_attr(n, "role"))) {
+	if (v) {
 		if (strcasecmp(v, "main") == 0)
 			f |= CT_MAIN;
 		else if (strcasecmp(v, "article") == 0)
@@ -390,10 +435,10 @@ ct_flags(const content *c, const GumboNode *n)
 			 strcasecmp(v, "search") == 0)
 			f |= CT_BOILTAG;
 	}
-	if ((v = tree_attr(n, "itemprop")) && strcasestr(v, "articlebody"))
+	if (prop && strcasestr(prop, "articlebody"))
 		f |= CT_HINT;
 	char buf[256];
-	ct_classid(n, buf, sizeof buf);
+	ct_classid(cls, id, buf, sizeof buf);
 	/* The article's own element is never boilerplate by name: its
 	 * classes list its categories and tags ("category-social-media"). */
 	if (buf[0] && !(f & (CT_HINT | CT_MAIN)) && t != GUMBO_TAG_BODY && t != GUMBO_TAG_HTML) {
@@ -472,6 +517,48 @@ ct_count(ct_el *e, const char *s, size_t n, int inlink)
 		e->link += k;
 }
 
+/* Whether id is one of the space-separated ids of list. */
+static int
+ct_in_list(const char *list, const char *id, size_t n)
+{
+	for (const char *p = list; *p;) {
+		p += strspn(p, " \t\n\f\r");
+		size_t len = strcspn(p, " \t\n\f\r");
+		if (len == n && memcmp(p, id, n) == 0)
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+/* A hidden element that a button's aria-controls names is a collapsed
+ * panel (an accordion's answer, a disclosure), content a click shows,
+ * as a tab's panel is: it is shown, here and to content_hidden; the
+ * button says what the panel holds (an FAQ's question): it is no form
+ * control (content_toggle). */
+static void
+ct_panels(content *c)
+{
+	for (uint32_t i = 0; c->ncontrols && i < c->nel && c->npanels < CT_PANELS; i++) {
+		ct_el *e = &c->el[i];
+		const char *id;
+		if (!(e->flags & CT_HIDE) || !(id = tree_attr(e->n, "id")) || !*id)
+			continue;
+		size_t n = strlen(id);
+		for (unsigned k = 0; k < c->ncontrols; k++)
+			if (ct_in_list(c->controls[k], id, n)) {
+				e->flags &= ~(uint32_t)CT_HIDE;
+				c->panels[c->npanels++] = e->n;
+				ct_el *b = &c->el[c->controller[k]];
+				if (tree_tag(b->n) == GUMBO_TAG_BUTTON && c->ntoggles < CT_PANELS) {
+					b->flags &= ~(uint32_t)CT_BOILTAG;
+					c->toggles[c->ntoggles++] = b->n;
+				}
+				break;
+			}
+	}
+}
+
 /* Records every element of the document in c->el, in document order,
  * with its subtree's counts; c->nstext counts what the body's
  * <noscript>s alone hide. */
@@ -481,6 +568,7 @@ ct_collect(content *c, const GumboOutput *out)
 	c->nel = 0;
 	c->body = CT_NONE;
 	c->nstext = 0;
+	c->ncontrols = c->npanels = c->ntoggles = 0;
 	uint32_t cur = CT_NONE;
 	/* hidden: open elements hiding their text; nshidden: of them, the
 	 * <noscript>s. */
@@ -498,7 +586,12 @@ ct_collect(content *c, const GumboOutput *out)
 			memset(e, 0, sizeof *e);
 			e->n = n;
 			e->parent = cur;
-			e->flags = ct_flags(c, n);
+			const char *ctl = NULL;
+			e->flags = ct_flags(c, n, &ctl);
+			if (ctl && *ctl && c->ncontrols < CT_PANELS) {
+				c->controller[c->ncontrols] = i;
+				c->controls[c->ncontrols++] = ctl;
+			}
 			GumboTag t = tree_tag(n);
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
@@ -555,8 +648,10 @@ ct_collect(content *c, const GumboOutput *out)
 						p->flags |= CT_HASHINT;
 				}
 			}
-			if (n == top)
+			if (n == top) {
+				ct_panels(c);
 				return;
+			}
 			const GumboNode *s = tree_sibling(n);
 			if (s) {
 				n = s;
@@ -1600,24 +1695,31 @@ content_part(const content *c, content_cur *k, const GumboNode *n)
 }
 
 int
+content_toggle(const content *c, const GumboNode *n)
+{
+	for (unsigned i = 0; c && i < c->ntoggles; i++)
+		if (c->toggles[i] == n)
+			return 1;
+	return 0;
+}
+
+int
 content_hidden(const content *c, const GumboNode *n)
 {
 	if (c && c->shown)
 		return 0;
 	/* One pass over the attributes: this runs for every element of
-	 * the Markdown walk and of ct_collect.  A tab's panel is content
-	 * a click shows (a manual's code in each language), not hidden. */
+	 * the Markdown walk. */
 	const GumboVector *v = &n->v.element.attributes;
 	int hidden = 0;
 	for (unsigned i = 0; i < v->length; i++) {
-		const GumboAttribute *a = v->data[i];
-		const char *k = a->name;
-		if ((k[0] == 'h' && strcmp(k, "hidden") == 0) ||
-		    (k[0] == 'a' && strcmp(k, "aria-hidden") == 0 && strcasecmp(a->value, "true") == 0) ||
-		    (k[0] == 's' && strcmp(k, "style") == 0 && ct_style_hidden(a->value)))
-			hidden = 1;
-		else if (k[0] == 'r' && strcmp(k, "role") == 0 && strcasecmp(a->value, "tabpanel") == 0)
+		int h = ct_attr_hides(v->data[i]);
+		if (h < 0)
 			return 0;
+		hidden |= h;
 	}
+	for (unsigned i = 0; hidden && c && i < c->npanels; i++)
+		if (c->panels[i] == n)
+			return 0;
 	return hidden;
 }

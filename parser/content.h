@@ -72,9 +72,15 @@ enum {
  * written).  Amortized O(1) over the walk. */
 int content_part(const content *c, content_cur *k, const GumboNode *n);
 
+/* Whether element n is a button that opens a collapsed panel main_text
+ * shows (an accordion's question over its answer, aria-controls naming
+ * the panel): its text is content, though it is a form control. */
+int content_toggle(const content *c, const GumboNode *n);
+
 /* Whether element n is hidden by its attributes (hidden, aria-hidden,
  * display:none or visibility:hidden in style), as main_text reads them:
- * never a role=tabpanel (a tab's panel, which a click shows), and
+ * never a role=tabpanel (a tab's panel, which a click shows) or a
+ * collapsed panel a button's aria-controls names (content_toggle), and
  * never when c (NULL when there is no main_text) found the content only
  * in hidden elements and read them as shown. */
 int content_hidden(const content *c, const GumboNode *n);

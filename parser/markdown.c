@@ -862,7 +862,8 @@ md_enter_el(md *m, const GumboNode *n, int top)
 	GumboTag t = tree_tag(n);
 	/* A root of the main content may be a <noscript> main_text reads
 	 * (content.h): what it shows is written. */
-	if ((md_never(n) && !(top && tree_tag(n) == GUMBO_TAG_NOSCRIPT)) ||
+	if ((md_never(n) && !(top && tree_tag(n) == GUMBO_TAG_NOSCRIPT) &&
+	     !content_toggle(m->ct, n)) ||
 	    n->v.element.tag_namespace == GUMBO_NAMESPACE_SVG)
 		return 0;
 	if (m->ct && !top && content_skipped(m->ct, &m->cur, n)) {

@@ -170,6 +170,20 @@ expect_eq "tabs: every panel's code, hidden or not" "Install $B pip install otte
 expect_eq "tabs: every panel's code block in the Markdown" true \
 	"$("$P" --html -j0 --main --markdown --json "$T/tabs.html" | jq '.markdown | contains("```\npip install otter\n```\n\n```\ngo get otter\n```")')"
 
+# An accordion: a panel hidden until its button (aria-controls naming
+# it) is pressed is content, as a tab's panel is; a hidden element no
+# button controls stays out.
+{
+printf '<html><body><main><h1>Questions</h1><p>%s</p>' "$B"
+printf '<h3><button aria-controls="a1 x" aria-expanded="false">Where are they?</button></h3><div id="a1" role="region" aria-hidden="true"><p>On the upper river, above the old mill.</p></div>'
+printf '<h3><button aria-controls="a2" aria-expanded="false">When?</button></h3><div id="a2" hidden><p>In the early morning, in spring.</p></div><div id="a3" hidden><p>Not controlled</p></div><p>%s</p></main></body></html>' "$L"
+} >"$T/accordion.html"
+expect_eq "accordion: every collapsed answer, not an uncontrolled hidden block" \
+	"Questions $B Where are they? On the upper river, above the old mill. When? In the early morning, in spring. $L" \
+	"$("$P" --html -j0 --main --json "$T/accordion.html" | jq -r .main_text)"
+expect_eq "accordion: the answers in the Markdown too" true \
+	"$("$P" --html -j0 --main --markdown --json "$T/accordion.html" | jq '.markdown | contains("### When?\n\nIn the early morning, in spring.") and (contains("Not controlled") | not)')"
+
 # Never empty where the page has text, step by step: the page's text
 # without furniture when every block is named so (a page of menus and
 # a "sidebar" holding the only words), without its tags' furniture
