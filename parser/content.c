@@ -165,6 +165,8 @@ typedef struct ct_el {
 	uint32_t links;        /* <a href> elements in the subtree */
 	uint32_t commas;
 	uint32_t stops;        /* sentence ends: . ! ? and their kin, then space */
+	uint32_t bytes;        /* the most bytes the subtree's text can write: its
+				* non-space bytes and a space after each word */
 	uint32_t flags;
 	float score;
 } ct_el;
@@ -474,15 +476,23 @@ ct_visible(const char *s, size_t n)
 }
 
 /* Counts s[0..n)'s visible characters (UTF-8 lead bytes, whitespace
- * excluded) and commas (ASCII, Arabic, full-width) into e. */
+ * excluded), the bytes its text can write, and commas (ASCII, Arabic,
+ * full-width) into e. */
 static void
 ct_count(ct_el *e, const char *s, size_t n, int inlink)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	uint32_t k = 0, commas = 0, stops = 0;
+	uint32_t k = 0, commas = 0, stops = 0, bytes = 0;
+	int space = 1;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = u[i];
-		if ((ch & 0xC0) == 0x80 || pbuf_isspace(ch))
+		if (pbuf_isspace(ch)) {
+			space = 1;
+			continue;
+		}
+		bytes += 1 + space;
+		space = 0;
+		if ((ch & 0xC0) == 0x80)
 			continue;
 		k++;
 		if (ch < 0x80) {
@@ -511,6 +521,7 @@ ct_count(ct_el *e, const char *s, size_t n, int inlink)
 			stops += b1 == 0xA5 && b2 == 0xA4;
 	}
 	e->text += k;
+	e->bytes += bytes;
 	e->commas += commas;
 	e->stops += stops;
 	if (inlink)
@@ -640,6 +651,7 @@ ct_collect(content *c, const GumboOutput *out)
 				if (cur != CT_NONE) {
 					ct_el *p = &c->el[cur];
 					p->text += e->text;
+					p->bytes += e->bytes;
 					p->link += e->link;
 					p->links += e->links;
 					p->commas += e->commas;
@@ -1485,6 +1497,10 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	    (!(kind & CONTENT_PARTS) && c->tr[c->tr_kept].feed && b->len >= CT_ENOUGH))
 		return;
 	double share = (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE : CT_ARTICLE_SHARE;
+	/* All the body's text bounds what it shows: most pages need not
+	 * be walked again. */
+	if ((double)b->len >= share * (double)c->el[c->body].bytes)
+		return;
 	ct_mark(c, 1);
 	pbuf_reset(&c->first);
 	c->notrace = 1;
