@@ -80,19 +80,21 @@ static const char *const topics[] = {
 static int
 platform_name(const char *s, size_t n)
 {
+	/* The first letter first: most names start with no platform's. */
+	unsigned char c0 = (unsigned char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
 	for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++) {
 		size_t m = strlen(platforms[i]);
-		if (n >= m && strncasecmp(s, platforms[i], m) == 0)
+		if (n >= m && (unsigned char)platforms[i][0] == c0 &&
+		    strncasecmp(s, platforms[i], m) == 0)
 			return 1;
 	}
 	return 0;
 }
 
-/* Whether element n's id or one of its classes is a platform's. */
+/* Whether an element's id or one of its classes cls is a platform's. */
 static int
-named(const GumboNode *n)
+named(const char *id, const char *cls)
 {
-	const char *id = tree_attr(n, "id"), *cls = tree_attr(n, "class");
 	if (id && platform_name(id, strlen(id)))
 		return 1;
 	for (const char *p = cls; p && *p;) {
@@ -136,6 +138,44 @@ count(scan *s, const GumboNode *top, size_t limit)
 	return chars;
 }
 
+/* The text of control n into b (reset first), as count reads n: 0 when
+ * it is over CONSENT_LABEL visible characters (a control's label is a
+ * few words) or count would say more.  One walk: this runs for every
+ * link of the page. */
+static int
+label_text(scan *s, const GumboNode *n, pbuf *b)
+{
+	size_t chars = 0, nodes = 0;
+	pbuf_reset(b);
+	for (const GumboNode *k = n; k;) {
+		if (tree_is_element(k)) {
+			if (!s->left)
+				return 0;
+			s->left--;
+			GumboTag t = tree_tag(k);
+			if (++nodes > CONSENT_NODES || t == GUMBO_TAG_H1 || t == GUMBO_TAG_ARTICLE ||
+			    t == GUMBO_TAG_MAIN)
+				return 0;
+			if (k != n && ex_is_hidden(k)) {
+				k = tree_after(k, n);
+				continue;
+			}
+			if (!ex_is_inline(t))
+				pbuf_break(b);
+		} else if (k->type == GUMBO_NODE_TEXT || k->type == GUMBO_NODE_CDATA ||
+			   k->type == GUMBO_NODE_WHITESPACE) {
+			const char *x = k->v.text.text;
+			for (const unsigned char *u = (const unsigned char *)x; *u; u++)
+				chars += (*u & 0xC0) != 0x80 && !pbuf_isspace(*u);
+			if (chars > CONSENT_LABEL)
+				return 0;
+			pbuf_text(b, x, strlen(x));
+		}
+		k = tree_next(k, n);
+	}
+	return 1;
+}
+
 /* b's text lowercased (ASCII), runs of spaces and ASCII punctuation
  * but ' and & one space, none at the ends, ’ as '. */
 static void
@@ -164,13 +204,14 @@ label(pbuf *b)
 	b->p[k] = '\0';
 }
 
-/* Whether element n is a control answering a consent notice. */
+/* Whether element n (its role attribute role) is a control answering
+ * a consent notice. */
 static int
-answer(scan *s, const GumboNode *n)
+answer(scan *s, const GumboNode *n, const char *role)
 {
 	pbuf *b = &s->b;
 	GumboTag t = tree_tag(n);
-	const char *role = tree_attr(n, "role"), *v;
+	const char *v;
 	pbuf_reset(b);
 	if (t == GUMBO_TAG_INPUT) {
 		const char *type = tree_attr(n, "type");
@@ -179,9 +220,8 @@ answer(scan *s, const GumboNode *n)
 			return 0;
 		pbuf_put(b, v, strlen(v));
 	} else if (t == GUMBO_TAG_BUTTON || t == GUMBO_TAG_A || (role && strcasecmp(role, "button") == 0)) {
-		if (count(s, n, CONSENT_LABEL) > CONSENT_LABEL)
+		if (!label_text(s, n, b))
 			return 0;
-		ex_text(b, n);
 	} else {
 		return 0;
 	}
@@ -256,9 +296,22 @@ consent_notices(const GumboOutput *out, void (*each)(const GumboNode *n, void *a
 				n = tree_after(n, top);
 				continue;
 			}
-			if (named(n))
+			/* One pass over the attributes: this runs for every
+			 * element of the page. */
+			const char *id = NULL, *cls = NULL, *role = NULL;
+			const GumboVector *v = &n->v.element.attributes;
+			for (unsigned i = 0; i < v->length; i++) {
+				const GumboAttribute *a = v->data[i];
+				if (strcmp(a->name, "id") == 0)
+					id = a->value;
+				else if (strcmp(a->name, "class") == 0)
+					cls = a->value;
+				else if (strcmp(a->name, "role") == 0)
+					role = a->value;
+			}
+			if (named(id, cls))
 				found = n;
-			else if (answer(&s, n))
+			else if (answer(&s, n, role))
 				found = notice_of(&s, n);
 		}
 		if (found) {
