@@ -1415,8 +1415,9 @@ ct_extract(content *c, pbuf *b)
 				continue;
 			if (pass == 0)
 				ct_blocks(c, i, c->el[i].end, mask, 0);
-			else
-				ct_text(c, i, b, mask | CT_DROP, CT_DENSE);
+			else  /* a listing's cards are its content */
+				ct_text(c, i, b, mask | CT_DROP,
+					(c->kind & CONTENT_ITEMS) ? CT_CARDS : CT_DENSE);
 		}
 		/* The edges of a page of parts are parts too: a price, a
 		 * specification table, the last card. */

@@ -61,6 +61,19 @@ expect_eq "a listing of 30 cards (JSON-LD ItemList): listing" listing "$(kind li
 expect_eq "the listing: its 30 cards with their prices" 30 \
 	"$("$P" --html -j0 --main --json "$T/listing.html" | jq -r '[.main_text | scan("[0-9]+ EUR")] | length')"
 
+# A listing's cards that are no run of alike siblings (a featured one,
+# a result after a line of prose): each is a link of a title and a
+# line, mostly link text, yet a card (a menu's links hold a word or
+# two): both stay.
+{
+printf '<html><head><title>Tech conferences online</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","name":"Tech conferences online"}</script></head><body><nav><a href="/">Home</a> <a href="/d">Discover</a></nav><main><h1>Tech conferences online</h1><p>Every conference below streams its talks live, and most of them are free, so pick one, register, and join from home.</p>'
+printf '<div class="tile"><a href="/e/1">Rust and WebAssembly summit</a><p>Sat, 5 Apr · Online</p></div><p>More, all of them free, and all of them online, this week and next.</p><section class="result"><a href="/e/2">Observability for small teams</a><p>Tue, 8 Apr · Online</p></section>'
+printf '</main><footer><a href="/about">About</a></footer></body></html>'
+} >"$T/listing-cards.html"
+expect_eq "a listing's cards, mostly link text, kept" \
+	"listing|Tech conferences online Every conference below streams its talks live, and most of them are free, so pick one, register, and join from home. Rust and WebAssembly summit Sat, 5 Apr · Online More, all of them free, and all of them online, this week and next. Observability for small teams Tue, 8 Apr · Online" \
+	"$("$P" --html -j0 --main --json "$T/listing-cards.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
+
 # A product page: its JSON-LD Product in an @graph, @type an array.
 printf '<html><head><title>Trail 2 hiking boot</title><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"BreadcrumbList"},{"@type":["Product"],"name":"Trail 2 hiking boot","offers":{"@type":"Offer","price":"129.00"}}]}</script></head><body><nav><a href="/">Shop</a> <a href="/boots">Boots</a></nav><main><h1>Trail 2 hiking boot</h1><p class="price">129.00 EUR</p><div class="description"><p>A leather boot for long days on rocky paths, with a stiff sole that keeps your feet fresh after twenty kilometres.</p><p>The lining is waterproof and breathes, so your socks stay dry in wet grass and in summer heat alike.</p></div><table class="specs"><tr><th>Weight</th><td>640 g</td></tr><tr><th>Upper</th><td>Nubuck leather</td></tr><tr><th>Sole</th><td>Rubber, 5 mm lugs</td></tr></table></main><footer>Shipping and returns</footer></body></html>' >"$T/product.html"
 expect_eq "a product (JSON-LD @graph, @type an array): product" product "$(kind product.html)"
