@@ -129,10 +129,10 @@ expect_eq "a trailing <pre> stays" \
 printf '<html><body><div class="post"><p>%s</p><p>%s</p><ul><li><a href="/kp">Kathy Pham</a>, computer scientist at Mozilla</li><li><a href="/hk">Heidy Khlaaf</a>, research consultant at Adelard</li></ul><p>%s</p><ul><li><a href="/r1">Ten walks along the river this summer</a></li><li><a href="/r2">Council votes on a new wetland reserve</a></li></ul></div></body></html>' \
 	"A first paragraph long enough to count as prose, with a comma, and some more words to read." \
 	"A second paragraph, just as long, introduces the people who spoke at the meeting this year:" \
-	"A third paragraph closes the story, with one more comma, and a full stop at the very end." >"$T/list.html"
+	"A third paragraph closes the story, with one more comma, and a full stop at the very end." >"$T/names.html"
 expect_eq "a list linking a name in each item stays, a list of links goes" \
 	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, introduces the people who spoke at the meeting this year: Kathy Pham, computer scientist at Mozilla Heidy Khlaaf, research consultant at Adelard A third paragraph closes the story, with one more comma, and a full stop at the very end." \
-	"$("$P" --html -j0 --main --json "$T/list.html" | jq -r .main_text)"
+	"$("$P" --html -j0 --main --json "$T/names.html" | jq -r .main_text)"
 
 # Hidden elements are never content.
 printf '<html><body><div class="post"><p>%s</p><p style="display: none">secret hidden words</p><p hidden>more hidden words</p><p>%s</p></div></body></html>' \
