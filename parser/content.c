@@ -180,6 +180,7 @@ struct content {
 	int kind;         /* what the page's kind says: CONTENT_* bits */
 	uint32_t nstext;  /* visible characters inside the body's <noscript>s */
 	uint32_t titleh;  /* the heading that names the page (ct_title), or CT_NONE */
+	uint32_t start;   /* ct_text leaves out what ends before this element */
 	pbuf first;   /* the first attempt's text, while the second runs */
 	pbuf tbuf, obuf;  /* the <title>'s and og:title's letters (ct_letters) */
 	pbuf hbuf;        /* a heading's letters; a block's text */
@@ -1103,7 +1104,7 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 		i++;
 	if (i == c->nel)
 		return 0;
-	int skip = ct_skipped(c, i, k->mask, k->dense) ||
+	int skip = c->el[i].end <= c->start || ct_skipped(c, i, k->mask, k->dense) ||
 		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && c->quotes++ < CT_QUOTE_MAX &&
 		    ct_quoted(c, i, k->out));
 	k->i = skip ? c->el[i].end : i + 1;
@@ -1336,6 +1337,7 @@ static int
 ct_extract(content *c, pbuf *b)
 {
 	pbuf_reset(b);
+	c->start = 0;
 	uint32_t best = ct_best(c);
 	if (best == CT_NONE)
 		return 0;
@@ -1362,9 +1364,11 @@ ct_extract(content *c, pbuf *b)
 	 * them under its title: the content is what holds the title
 	 * heading and the best block. */
 	uint32_t h = c->titleh;
-	if ((c->kind & CONTENT_PARTS) && h != CT_NONE)
+	if ((c->kind & CONTENT_PARTS) && h != CT_NONE) {
 		while (root != c->body && !(root <= h && h < c->el[root].end))
 			root = c->el[root].parent;
+		c->start = h;
+	}
 	/* readability's siblings: parts of the article split across blocks
 	 * next to the best one. */
 	int one = root != best || c->el[best].parent == CT_NONE;
@@ -1424,6 +1428,7 @@ ct_extract(content *c, pbuf *b)
 		if (pass == 0 && !(c->kind & CONTENT_PARTS) && !rep)
 			ct_trim(c);
 	}
+	c->start = 0;
 	return 1;
 }
 

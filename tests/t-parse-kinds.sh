@@ -82,6 +82,13 @@ expect_eq "a product (JSON-LD @graph, @type an array): product" product "$(kind 
 expect_eq "the product: title, price, description and specification table" \
 	"Trail 2 hiking boot 129.00 EUR A leather boot for long days on rocky paths, with a stiff sole that keeps your feet fresh after twenty kilometres. The lining is waterproof and breathes, so your socks stay dry in wet grass and in summer heat alike. Weight 640 g Upper Nubuck leather Sole Rubber, 5 mm lugs" \
 	"$("$P" --html -j0 --main --json "$T/product.html" | jq -r .main_text)"
+# What comes before its title is not its content (a page of parts
+# starts at its title heading): a delivery offer above the name.
+sed 's|<main><h1>|<main><div class="strip"><p>Free delivery on every order over fifty euros, this week only.</p></div><h1>|' \
+	"$T/product.html" >"$T/product-strip.html"
+expect_eq "the product: nothing before its title heading" \
+	"$("$P" --html -j0 --main --json "$T/product.html" | jq -r .main_text)" \
+	"$("$P" --html -j0 --main --json "$T/product-strip.html" | jq -r .main_text)"
 expect_eq "the product's Markdown: its title, price and specification table" "# Trail 2 hiking boot
 129\\.00 EUR
 | Weight | 640 g |
