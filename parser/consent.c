@@ -138,44 +138,6 @@ count(scan *s, const GumboNode *top, size_t limit)
 	return chars;
 }
 
-/* The text of control n into b (reset first), as count reads n: 0 when
- * it is over CONSENT_LABEL visible characters (a control's label is a
- * few words) or count would say more.  One walk: this runs for every
- * link of the page. */
-static int
-label_text(scan *s, const GumboNode *n, pbuf *b)
-{
-	size_t chars = 0, nodes = 0;
-	pbuf_reset(b);
-	for (const GumboNode *k = n; k;) {
-		if (tree_is_element(k)) {
-			if (!s->left)
-				return 0;
-			s->left--;
-			GumboTag t = tree_tag(k);
-			if (++nodes > CONSENT_NODES || t == GUMBO_TAG_H1 || t == GUMBO_TAG_ARTICLE ||
-			    t == GUMBO_TAG_MAIN)
-				return 0;
-			if (k != n && ex_is_hidden(k)) {
-				k = tree_after(k, n);
-				continue;
-			}
-			if (!ex_is_inline(t))
-				pbuf_break(b);
-		} else if (k->type == GUMBO_NODE_TEXT || k->type == GUMBO_NODE_CDATA ||
-			   k->type == GUMBO_NODE_WHITESPACE) {
-			const char *x = k->v.text.text;
-			for (const unsigned char *u = (const unsigned char *)x; *u; u++)
-				chars += (*u & 0xC0) != 0x80 && !pbuf_isspace(*u);
-			if (chars > CONSENT_LABEL)
-				return 0;
-			pbuf_text(b, x, strlen(x));
-		}
-		k = tree_next(k, n);
-	}
-	return 1;
-}
-
 /* b's text lowercased (ASCII), runs of spaces and ASCII punctuation
  * but ' and & one space, none at the ends, ’ as '. */
 static void
@@ -220,8 +182,9 @@ answer(scan *s, const GumboNode *n, const char *role)
 			return 0;
 		pbuf_put(b, v, strlen(v));
 	} else if (t == GUMBO_TAG_BUTTON || t == GUMBO_TAG_A || (role && strcasecmp(role, "button") == 0)) {
-		if (!label_text(s, n, b))
+		if (count(s, n, CONSENT_LABEL) > CONSENT_LABEL)
 			return 0;
+		ex_text(b, n);
 	} else {
 		return 0;
 	}

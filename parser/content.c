@@ -130,12 +130,15 @@ enum {
 #define CT_QUOTE_PIECES 8
 #define CT_QUOTE_MAX 64
 
-/* Step 2: a heading of CT_OTHER_HEADING visible characters or fewer can
- * title a box of other pages ("You may also like"). */
+/* Step 2: a heading of CT_OTHER_HEADING visible characters or fewer,
+ * and CT_OTHER_ELEMENTS elements, can title a box of other pages ("You
+ * may also like"), the box CT_OTHER_LEVELS up from it at most. */
 #define CT_OTHER_HEADING 60
+#define CT_OTHER_ELEMENTS 16
+#define CT_OTHER_LEVELS 8
 
-/* Step 2: at most CT_PANELS aria-controls values and collapsed panels
- * are read a page (ct_panels). */
+/* Step 2: at most CT_PANELS ids that buttons' aria-controls name, and
+ * as many collapsed panels, are read a page (ct_panels). */
 #define CT_PANELS 64
 
 /* Per-element flags. */
@@ -155,6 +158,7 @@ enum {
 	CT_NAMEBOIL = 1 << 12, /* the name's own verdicts, which ct_mark */
 	CT_NAMEPOS = 1 << 13,  /* turns into CT_BOILCLS and CT_POS */
 	CT_INPART = 1 << 14,   /* inside one of a run of alike siblings (ct_repeat) */
+	CT_FORMKID = 1 << 15,  /* is or holds a form field: input, select, textarea */
 };
 
 typedef struct ct_el {
@@ -201,12 +205,10 @@ struct content {
 			    * over a better candidate (ct_best) */
 	} tr[2];
 	int tr_cur, tr_kept;
-	/* Collapsed panels (ct_panels): the ids that buttons' aria-controls
-	 * name, and the hidden elements bearing them, shown. */
-	const char *controls[CT_PANELS];
-	uint32_t controller[CT_PANELS];  /* the element each came from */
+	/* Collapsed panels (ct_panels), shown, and the buttons opening
+	 * them (content_toggle). */
 	const GumboNode *panels[CT_PANELS], *toggles[CT_PANELS];
-	unsigned ncontrols, npanels, ntoggles;
+	unsigned npanels, ntoggles;
 	int notrace;      /* ct_text writes without noting its choice */
 	unsigned quotes;  /* quotes looked for in the text being written (ct_quoted) */
 };
@@ -379,9 +381,11 @@ ct_attr_hides(const GumboAttribute *a)
 	return 0;
 }
 
-/* The flags n's own tag and attributes give; *ctl: its aria-controls,
- * if any.  One pass over the attributes: this runs for every element
- * of the page. */
+/* The flags n's own tag and attributes give; *ctl: the ids its
+ * aria-controls names when it is a disclosure's button (a button, a
+ * link or role=button: pages use all three over an accordion's
+ * answers, aria-expanded or not).  One pass over the attributes: this
+ * runs for every element of the page. */
 static uint32_t
 ct_flags(const content *c, const GumboNode *n, const char **ctl)
 {
@@ -406,7 +410,7 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 	const GumboVector *attrs = &n->v.element.attributes;
 	if (attrs->length == 0)
 		return f;
-	const char *cls = NULL, *id = NULL, *v = NULL, *prop = NULL;
+	const char *cls = NULL, *id = NULL, *v = NULL, *prop = NULL, *controls = NULL;
 	int hides = 0;
 	for (unsigned i = 0; i < attrs->length; i++) {
 		const GumboAttribute *a = attrs->data[i];
@@ -422,8 +426,11 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 		else if (strcmp(k, "itemprop") == 0)
 			prop = a->value;
 		else if (strcmp(k, "aria-controls") == 0)
-			*ctl = a->value;
+			controls = a->value;
 	}
+	if (controls && (t == GUMBO_TAG_BUTTON || t == GUMBO_TAG_A ||
+			 (v && strcasecmp(v, "button") == 0)))
+		*ctl = controls;
 	if (hides > 0)
 		f |= CT_HIDE;
 	if (v) {
@@ -529,40 +536,50 @@ ct_count(ct_el *e, const char *s, size_t n, int inlink)
 		e->link += k;
 }
 
-/* Whether id is one of the space-separated ids of list. */
-static int
-ct_in_list(const char *list, const char *id, size_t n)
+/* An id a disclosure's button names, and the button (ct_collect). */
+typedef struct ct_control {
+	const char *id;
+	size_t len;
+	uint32_t button;
+} ct_control;
+
+/* Adds the ids of aria-controls value v, of button element b, to
+ * ctl[*n] while there is room. */
+static void
+ct_controls(ct_control *ctl, unsigned *n, const char *v, uint32_t b)
 {
-	for (const char *p = list; *p;) {
-		p += strspn(p, " \t\n\f\r");
-		size_t len = strcspn(p, " \t\n\f\r");
-		if (len == n && memcmp(p, id, n) == 0)
-			return 1;
-		p += len;
+	while (*v && *n < CT_PANELS) {
+		v += strspn(v, " \t\n\f\r");
+		size_t len = strcspn(v, " \t\n\f\r");
+		if (len)
+			ctl[(*n)++] = (ct_control){ v, len, b };
+		v += len;
 	}
-	return 0;
 }
 
-/* A hidden element that a button's aria-controls names is a collapsed
- * panel (an accordion's answer, a disclosure), content a click shows,
+/* A hidden element that a disclosure's button names (aria-controls)
+ * is a collapsed panel (an accordion's answer), content a click shows,
  * as a tab's panel is: it is shown, here and to content_hidden; the
  * button says what the panel holds (an FAQ's question): it is no form
- * control (content_toggle). */
+ * control (content_toggle).  A panel mostly of links is a menu's
+ * dropdown, one holding a form field a search box or a sign-in: those
+ * stay hidden. */
 static void
-ct_panels(content *c)
+ct_panels(content *c, const ct_control *ctl, unsigned nctl)
 {
-	for (uint32_t i = 0; c->ncontrols && i < c->nel && c->npanels < CT_PANELS; i++) {
+	for (uint32_t i = 0; nctl && i < c->nel && c->npanels < CT_PANELS; i++) {
 		ct_el *e = &c->el[i];
 		const char *id;
-		if (!(e->flags & CT_HIDE) || !(id = tree_attr(e->n, "id")) || !*id)
+		if (!(e->flags & CT_HIDE) || (e->flags & CT_FORMKID) ||
+		    e->link > CT_MENU_SHARE * e->text || !(id = tree_attr(e->n, "id")) || !*id)
 			continue;
 		size_t n = strlen(id);
-		for (unsigned k = 0; k < c->ncontrols; k++)
-			if (ct_in_list(c->controls[k], id, n)) {
+		for (unsigned k = 0; k < nctl; k++)
+			if (ctl[k].len == n && memcmp(ctl[k].id, id, n) == 0) {
 				e->flags &= ~(uint32_t)CT_HIDE;
 				c->panels[c->npanels++] = e->n;
-				ct_el *b = &c->el[c->controller[k]];
-				if (tree_tag(b->n) == GUMBO_TAG_BUTTON && c->ntoggles < CT_PANELS) {
+				ct_el *b = &c->el[ctl[k].button];
+				if (c->ntoggles < CT_PANELS) {
 					b->flags &= ~(uint32_t)CT_BOILTAG;
 					c->toggles[c->ntoggles++] = b->n;
 				}
@@ -580,7 +597,9 @@ ct_collect(content *c, const GumboOutput *out)
 	c->nel = 0;
 	c->body = CT_NONE;
 	c->nstext = 0;
-	c->ncontrols = c->npanels = c->ntoggles = 0;
+	c->npanels = c->ntoggles = 0;
+	ct_control ctl[CT_PANELS];
+	unsigned nctl = 0;
 	uint32_t cur = CT_NONE;
 	/* hidden: open elements hiding their text; nshidden: of them, the
 	 * <noscript>s. */
@@ -598,13 +617,13 @@ ct_collect(content *c, const GumboOutput *out)
 			memset(e, 0, sizeof *e);
 			e->n = n;
 			e->parent = cur;
-			const char *ctl = NULL;
-			e->flags = ct_flags(c, n, &ctl);
-			if (ctl && *ctl && c->ncontrols < CT_PANELS) {
-				c->controller[c->ncontrols] = i;
-				c->controls[c->ncontrols++] = ctl;
-			}
+			const char *ids = NULL;
+			e->flags = ct_flags(c, n, &ids);
+			if (ids && !hidden)
+				ct_controls(ctl, &nctl, ids, i);
 			GumboTag t = tree_tag(n);
+			if (t == GUMBO_TAG_INPUT || t == GUMBO_TAG_SELECT || t == GUMBO_TAG_TEXTAREA)
+				e->flags |= CT_FORMKID;
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
 				if (!ex_is_inline(t))
@@ -659,10 +678,11 @@ ct_collect(content *c, const GumboOutput *out)
 					p->stops += e->stops;
 					if (e->flags & (CT_HINT | CT_MAIN | CT_HASHINT))
 						p->flags |= CT_HASHINT;
+					p->flags |= e->flags & CT_FORMKID;
 				}
 			}
 			if (n == top) {
-				ct_panels(c);
+				ct_panels(c, ctl, nctl);
 				return;
 			}
 			const GumboNode *s = tree_sibling(n);
@@ -766,9 +786,9 @@ ct_title(content *c)
 	}
 }
 
-/* Headings that title a box of other pages or products: their words,
- * as ct_letters writes them (a shop's carousels, a site's "related"
- * box), the phrases shops and CMSs put over them. */
+/* Headings that title a box of other pages or products: the phrases
+ * shops and CMSs start them with (a shop's carousels, a site's
+ * "related" box), as ct_letters writes them. */
 static const char *const ct_other_pages[] = {
 	"youmayalsolike", "youmightalsolike", "youmayalsoenjoy", "youmightalsoenjoy",
 	"youmayalsobeinterested", "youmightalsobeinterested", "relatedproducts",
@@ -781,39 +801,46 @@ static const char *const ct_other_pages[] = {
 };
 
 /* Marks as furniture (CT_BOILTAG: the heading says what the box is, as
- * a role does, with class names read or not) each box a heading of
+ * a role does, with class names read or not) each box that a heading
+ * (h2 to h6, not the page's title heading) starting with a phrase of
  * ct_other_pages titles: the heading's nearest ancestor holding more
- * than the heading, with no text before it, under CT_LAYOUT_SHARE of
- * the body. */
+ * than the heading, CT_OTHER_LEVELS up at most, under CT_LAYOUT_SHARE
+ * of the body, whose text all comes from the heading on. */
 static void
 ct_other_boxes(content *c)
 {
 	if (c->body == CT_NONE)
 		return;
 	for (uint32_t h = c->body; h < c->el[c->body].end; h++) {
-		GumboTag g = tree_tag(c->el[h].n);
-		if (g < GUMBO_TAG_H1 || g > GUMBO_TAG_H6 || !c->el[h].text ||
-		    c->el[h].text > CT_OTHER_HEADING)
+		const ct_el *e = &c->el[h];
+		GumboTag g = tree_tag(e->n);
+		/* A heading of many elements titles nothing: this bounds the
+		 * text read on a page of thousands of nested headings. */
+		if (g < GUMBO_TAG_H2 || g > GUMBO_TAG_H6 || h == c->titleh || !e->text ||
+		    e->text > CT_OTHER_HEADING || e->end - h > CT_OTHER_ELEMENTS)
 			continue;
 		pbuf_reset(&c->hbuf);
-		ex_text(&c->hbuf, c->el[h].n);
+		ex_text(&c->hbuf, e->n);
 		ct_letters(&c->hbuf);
 		int named = 0;
-		for (size_t k = 0; k < sizeof ct_other_pages / sizeof ct_other_pages[0] && !named; k++)
-			named = ct_has(c->hbuf.p, c->hbuf.len, ct_other_pages[k],
-				       strlen(ct_other_pages[k]));
+		for (size_t k = 0; k < sizeof ct_other_pages / sizeof ct_other_pages[0] && !named; k++) {
+			size_t n = strlen(ct_other_pages[k]);
+			named = c->hbuf.len >= n && memcmp(c->hbuf.p, ct_other_pages[k], n) == 0;
+		}
 		if (!named)
 			continue;
-		uint32_t a = c->el[h].parent;
-		while (a != CT_NONE && a != c->body && c->el[a].text <= c->el[h].text)
-			a = c->el[a].parent;
-		if (a == CT_NONE || a == c->body ||
+		/* a: the box; k: its child holding the heading. */
+		uint32_t k = h, a = e->parent;
+		for (int up = 1; a != CT_NONE && a != c->body && c->el[a].text <= e->text &&
+				 up < CT_OTHER_LEVELS; up++)
+			k = a, a = c->el[a].parent;
+		if (a == CT_NONE || a == c->body || c->el[a].text <= e->text ||
 		    c->el[a].text > CT_LAYOUT_SHARE * c->el[c->body].text)
 			continue;
-		int before = 0;
-		for (uint32_t i = a + 1; i < h && !before; i++)
-			before = c->el[i].end <= h && c->el[i].text;
-		if (!before)
+		uint32_t from = 0;
+		for (uint32_t i = k; i < c->el[a].end; i = c->el[i].end)
+			from += c->el[i].text;
+		if (from == c->el[a].text)
 			c->el[a].flags |= CT_BOILTAG;
 	}
 }

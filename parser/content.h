@@ -72,9 +72,10 @@ enum {
  * written).  Amortized O(1) over the walk. */
 int content_part(const content *c, content_cur *k, const GumboNode *n);
 
-/* Whether element n is a button that opens a collapsed panel main_text
- * shows (an accordion's question over its answer, aria-controls naming
- * the panel): its text is content, though it is a form control. */
+/* Whether element n is the button (a button, a link or role=button)
+ * whose aria-controls names a collapsed panel main_text shows (an
+ * accordion's question over its answer): its text is content, though a
+ * button is a form control. */
 int content_toggle(const content *c, const GumboNode *n);
 
 /* Whether element n is hidden by its attributes (hidden, aria-hidden,

@@ -776,7 +776,7 @@ particle(const char *p, size_t n)
 static int
 honorific(const char *p, size_t n)
 {
-	static const char *const w[] = { "Dr", "Mr", "Mrs", "Ms", "Prof", "Rev", "Sr", "Jr" };
+	static const char *const w[] = { "Dr", "Mr", "Mrs", "Ms", "Prof", "Rev" };
 	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
 		if (strlen(w[i]) == n && strncmp(p, w[i], n) == 0)
 			return 1;
@@ -850,7 +850,10 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 	return out->len >= 2 && out->len <= META_NAME_MAX;
 }
 
-/* The name after "By" (or "Author:") in text s[0..n), into out. */
+/* The name after "By" (or "Author:") in text s[0..n), into out.  A
+ * label on a line of its own ("Written by" over the name) takes a name
+ * of two words or more: a single capitalized word on the next line is
+ * as often a link ("Leave a comment"). */
 static int
 by_name(const char *s, size_t n, int order, pbuf *out)
 {
@@ -868,7 +871,8 @@ by_name(const char *s, size_t n, int order, pbuf *out)
 				continue;
 			size_t ln = strlen(labels[k]);
 			if (i + ln <= n && strncasecmp(s + i, labels[k], ln) == 0 &&
-			    read_name(s + i + ln, n - i - ln, order, out))
+			    read_name(s + i + ln, n - i - ln, order, out) &&
+			    (labels[k][ln - 1] != '\n' || memchr(out->p, ' ', out->len)))
 				return 1;
 		}
 	}

@@ -32,6 +32,13 @@ printf '<html><head><title>A reading room for the town</title></head><body><div 
 expect_eq "a block about cookies with an answer (\"Got it\"): out" \
 	"A reading room for the town $A $B $C" "$(main answer.html | head -1)"
 
+# A control's label split by a block ("<div>Accept</div>all") reads as
+# two words, as the page shows it.
+printf '<html><head><title>A reading room for the town</title></head><body><div class="story"><h1>A reading room for the town</h1><p>%s</p><p>%s</p><div class="bar"><span>This site uses cookies to remember your choices, as our policy says.</span> <button><div>Accept</div>all</button></div><p>%s</p></div></body></html>' \
+	"$A" "$B" "$C" >"$T/split.html"
+expect_eq "a control's label split by a block: its notice out" \
+	"A reading room for the town $A $B $C" "$(main split.html | head -1)"
+
 printf '<html><head><title>Daily Example</title></head><body><div class="overlay"><div class="box"><h2>We value your privacy</h2><p>We and our partners use cookies and similar technologies to store and access information on your device.</p><button>Alle akzeptieren</button> <button>Ablehnen</button></div></div></body></html>' >"$T/wall.html"
 # Nothing but the notice: main_text falls to the page's text (it is
 # never empty where the page has text), and validate names the wall.

@@ -237,4 +237,21 @@ timeout -k 5 60 "$P" --html --base https://shop.example/collections/x -j1 --max-
 expect_eq "40000 cards beside a 1.5 MB class: a collection, within 3 s" "0 collection null" \
 	"$? $(jq -r '.page_kind, .parse_error' "$T/shape.out" | tr '\n' ' ' | sed 's/ $//')"
 
+# 64 buttons each naming 2000 ids beside 30000 hidden elements with an
+# id: at most 64 ids are kept, so each hidden element is compared with
+# 64 (44 s before that bound).
+python3 - "$T/panels.html" <<'PY'
+import sys
+ids = " ".join("z%d" % i for i in range(2000))
+s = ['<html><body><h1>T</h1>']
+s += ['<button aria-controls="%s">Q</button>' % ids] * 64
+s += ['<p>Some words here, and more of them.</p>'] * 20
+s += ['<i id="q%d" hidden>x</i>' % i for i in range(30000)]
+s.append('</body></html>')
+open(sys.argv[1], "w").write("".join(s))
+PY
+timeout -k 5 60 "$P" --html -j1 --max-parse-time 3 --main --json "$T/panels.html" >"$T/panels.out"
+expect_eq "64 buttons naming 2000 ids each, 30000 hidden ids: within 3 s" "0 null" \
+	"$? $(jq -r '.parse_error' "$T/panels.out")"
+
 finish

@@ -292,6 +292,12 @@ want="Garden design $hero $hero $hero $hero"
 for s in Planning Planting Care Ponds Paths Contact; do want="$want $s $items"; done
 expect_eq "one part kept, the page in a form: the body without furniture" "$want" \
 	"$(main form-page.html)"
+# The same on a page of parts (JSON-LD Service), whose body is read
+# without lists of cards: the form is judged by its parts all the same.
+sed 's|<head>|<head><script type="application/ld+json">{"@type":"Service","name":"Garden design"}</script>|' \
+	"$T/form-page.html" >"$T/form-service.html"
+expect_eq "one part kept, a service page in a form: the body without furniture" "service|$want" \
+	"$("$P" --html -j0 --main --json "$T/form-service.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
 plain='We plan and plant gardens, small and large, for homes and firms across the county and have done so since 1998.'
 menu=
 for m in Home Work Team Jobs Blog Shop Press Awards Events Clients Partners Careers Contact \

@@ -184,6 +184,28 @@ expect_eq "accordion: every collapsed answer, not an uncontrolled hidden block" 
 expect_eq "accordion: the answers in the Markdown too" true \
 	"$("$P" --html -j0 --main --markdown --json "$T/accordion.html" | jq '.markdown | contains("### When?\n\nIn the early morning, in spring.") and (contains("Not controlled") | not)')"
 
+# A button's hidden panel that holds a form field (a search drawer) or
+# mostly links (a menu's dropdown) stays hidden.
+{
+printf '<html><body><main><h1>Questions</h1><p>%s</p>' "$B"
+printf '<button aria-controls="s">Search</button><div id="s" hidden><p>Type a word to search the whole site now</p><input name="q"></div>'
+printf '<button aria-controls="m">Menu</button><div id="m" hidden><a href="/a">Rivers and lakes</a> <a href="/b">Woods and hills</a></div><p>%s</p></main></body></html>' "$L"
+} >"$T/drawers.html"
+expect_eq "a search drawer and a menu's dropdown stay hidden" "Questions $B $L" \
+	"$("$P" --html -j0 --main --json "$T/drawers.html" | jq -r .main_text)"
+
+# A heading of other pages marks its box only when it starts with the
+# phrase ("Bread: next steps" holds "read next"), is not the page's
+# title heading, and nothing in the box comes before it.
+{
+printf '<html><head><title>Related posts in a blog</title></head><body><div class="post"><h2>Related posts in a blog</h2><p>%s</p><p>%s</p>' "$B" "$B"
+printf '<div class="steps"><h3>Bread: next steps</h3><p>%s</p></div>' "$L"
+printf '<div class="more">%s<h3>Related articles</h3><p>%s</p></div></div></body></html>' "$L" "$B"
+} >"$T/phrases.html"
+expect_eq "phrases: at a heading's start, not the title heading, nothing before it in its box" \
+	"Related posts in a blog $B $B Bread: next steps $L $L Related articles $B" \
+	"$("$P" --html -j0 --main --json "$T/phrases.html" | jq -r .main_text)"
+
 # Never empty where the page has text, step by step: the page's text
 # without furniture when every block is named so (a page of menus and
 # a "sidebar" holding the only words), without its tags' furniture

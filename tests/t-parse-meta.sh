@@ -137,9 +137,13 @@ page bycolon '<title>Colon</title>' \
 	'<h1>A headline of some length</h1><p>by: Zia Xu, Lee Ann</p><p>Text.</p>'
 page bydr '<title>Doctor</title>' \
 	'<h1>A headline of some length</h1><p>By Dr. Vahid Osman, March 5, 2024</p><p>Text.</p>'
+page bylink '<title>Link</title>' \
+	'<h1>A headline of some length</h1><div><p>Posted by</p><p><a href="#c">Leave a comment</a></p></div><p>By John Smith Jr. Smith covers rivers.</p>'
 expect_eq "a byline's label on its own line, by:, a title before the name" \
 	'Edna Tabor|Zia Xu, Lee Ann|Dr. Vahid Osman' \
 	"$(meta bylabel | jq -r .author)|$(meta bycolon | jq -r .author)|$(meta bydr | jq -r .author)"
+expect_eq "a label on its own line over one word is no byline; Jr. ends a name" \
+	'John Smith Jr' "$(meta bylink | jq -r .author)"
 page namepart '<title>Box</title>' \
 	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
 expect_eq "an author box's element named name is the name, not the role run into it" \
