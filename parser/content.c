@@ -247,7 +247,7 @@ static const char *const ct_weak[] = {
 
 static const char *const ct_pos[] = {
 	"article", "content", "entry", "main", "post", "text", "story", "body",
-	"blog", "column",
+	"blog", "column", "hero",
 };
 
 /* The lists, as bits. */

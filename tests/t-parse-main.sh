@@ -106,6 +106,13 @@ printf '</body></html>'
 expect_eq "class variants name nothing" "Rivers $B $B $B $B Otters $B $B Voles $B $B Herons $B $B" \
 	"$("$P" --html -j0 --main --json "$T/variant.html" | jq -r .main_text)"
 
+# A landing page's hero ("hero-banner") is its lead, not a banner ad:
+# "hero" is a content word, and a weak furniture word yields to it.
+printf '<html><body><div class="top"><a href="/">Home</a> <a href="/news">News</a></div><div class="hero-banner"><h1>River tours</h1><p>%s</p></div><section class="stack"><h2>Boats</h2><p>%s</p><p>%s</p><p>%s</p></section></body></html>' \
+	"$B" "$B" "$B" "$B" >"$T/hero.html"
+expect_eq "a hero banner is content" "River tours $B Boats $B $B $B" \
+	"$("$P" --html -j0 --main --json "$T/hero.html" | jq -r .main_text)"
+
 # A comment section named in German is furniture, as one named in
 # English; so are an affiliate disclaimer and an ad box in the article.
 printf '<html><body><div class="post"><p>%s</p><p>%s</p><div class="tl-ad-box"><p>%s</p></div><p>%s</p><p class="aawp-disclaimer">%s</p><p>%s</p><div id="kommentare"><h2>Kommentar schreiben</h2><p>%s</p></div></div></body></html>' \
