@@ -1376,6 +1376,15 @@ ct_extract(content *c, pbuf *b)
 			root = a;
 			break;
 		}
+	/* A manual's page is its <main> whole: its sections of reference
+	 * (lists of a name and a line each) score low beside its
+	 * introduction. */
+	if (c->kind & CONTENT_DOCS)
+		for (uint32_t a = root; a != CT_NONE && a != c->body; a = c->el[a].parent)
+			if (c->el[a].flags & CT_MAIN) {
+				root = a;
+				break;
+			}
 	uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
 	/* The block is one post or card of many: the content is all of
 	 * them. */

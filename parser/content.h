@@ -35,6 +35,8 @@ enum {
 	CONTENT_THREAD = 4,
 	/* a listing or a collection: its parts are items (content_part) */
 	CONTENT_ITEMS = 8,
+	/* a manual's page: its <main> holds it whole */
+	CONTENT_DOCS = 16,
 };
 
 /* Writes the main content's text of the document out to b (reset
