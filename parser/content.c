@@ -1076,8 +1076,9 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	if (dense == CT_CARDS && e->text > CT_LAYOUT_SHARE * c->el[c->body].text)
 		return 0;
 	/* A block that is mostly link text is a menu, a list of related
-	 * articles or a "read also" line. */
-	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t))
+	 * articles or a "read also" line; not a definition list's term,
+	 * which names what it defines (an API's member, a paper). */
+	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t) && t != GUMBO_TAG_DT)
 		return 1;
 	/* readability's conditional cleaning: a container with few commas
 	 * (little prose), no content name and over a fifth link text is a

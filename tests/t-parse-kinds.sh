@@ -142,7 +142,7 @@ expect_eq "the manual page: its code" 3 \
 
 # A manual's page is its <main> whole: the introduction in its header
 # scores above the reference sections of its body (a term and a line
-# each), which join it.
+# each), which join it; a term that is a link is no menu.
 I="The socket object gives the interface for making and managing a connection to a server, and for sending and receiving data on it, with events for each change of state."
 D="Returns a new socket, open to the address it is given, once the server has answered and agreed to talk."
 {
@@ -151,7 +151,7 @@ for s in Constructor Properties Methods; do printf '<section><h2>%s</h2><dl><dt>
 printf '</div></main><footer><a href="/about">About</a></footer></body></html>'
 } >"$T/docs-main.html"
 expect_eq "a manual's page: its <main> whole, introduction and reference" \
-	"docs|Socket $I $I Constructor $D Properties $D Methods $D" \
+	"docs|Socket $I $I Constructor Socket.Constructor() $D Properties Socket.Properties() $D Methods Socket.Methods() $D" \
 	"$("$P" --html --base https://example.com/docs/api/socket -j0 --main --json "$T/docs-main.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
 
 # A listing whose parts are quotes: each keeps its own form, a quote,
