@@ -157,7 +157,7 @@ enum {
 	CT_DROP = 1 << 11,     /* a block trimmed from the content's edges */
 	CT_NAMEBOIL = 1 << 12, /* the name's own verdicts, which ct_mark */
 	CT_NAMEPOS = 1 << 13,  /* turns into CT_BOILCLS and CT_POS */
-	CT_INPART = 1 << 14,   /* inside one of a run of alike siblings (ct_repeat) */
+	CT_INPART = 1 << 14,   /* inside one of a run of alike siblings (ct_parts) */
 	CT_FORMKID = 1 << 15,  /* is or holds a form field: input, select, textarea */
 };
 
@@ -415,6 +415,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 	for (unsigned i = 0; i < attrs->length; i++) {
 		const GumboAttribute *a = attrs->data[i];
 		const char *k = a->name;
+		/* A tab's panel is never hidden, whichever attribute comes
+		 * first. */
 		int h = ct_attr_hides(a);
 		hides = hides < 0 ? hides : h ? h : hides;
 		if (strcmp(k, "class") == 0)
@@ -1078,7 +1080,8 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	/* A block that is mostly link text is a menu, a list of related
 	 * articles or a "read also" line; not a definition list's term,
 	 * which names what it defines (an API's member, a paper). */
-	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t) && t != GUMBO_TAG_DT)
+	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t) &&
+	    t != GUMBO_TAG_DT)
 		return 1;
 	/* readability's conditional cleaning: a container with few commas
 	 * (little prose), no content name and over a fifth link text is a
@@ -1399,7 +1402,7 @@ ct_extract(content *c, pbuf *b)
 	}
 	/* A page of many parts (posts, cards, a product's sections) has
 	 * them under its title: the content is what holds the title
-	 * heading and the best block. */
+	 * heading and the best block, from that heading on. */
 	uint32_t h = c->titleh;
 	if ((c->kind & CONTENT_PARTS) && h != CT_NONE) {
 		while (root != c->body && !(root <= h && h < c->el[root].end))
