@@ -238,6 +238,12 @@ static const char *const ct_thread[] = {
 	"comment", "kommentar", "comentario", "komentarz",
 };
 
+/* Strong words too on a product's page, whose customers' reviews are
+ * not its description. */
+static const char *const ct_product[] = {
+	"review",
+};
+
 static const char *const ct_weak[] = {
 	"social", "recommend", "newsletter", "subscri", "banner", "promo",
 	"sponsor", "advert", "widget", "masthead", "tagcloud", "shoutbox",
@@ -251,7 +257,7 @@ static const char *const ct_pos[] = {
 };
 
 /* The lists, as bits. */
-enum { CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4, CT_WTHREAD = 8 };
+enum { CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4, CT_WTHREAD = 8, CT_WPRODUCT = 16 };
 
 static const struct {
 	const char *const *w;
@@ -261,6 +267,7 @@ static const struct {
 	{ ct_weak, sizeof ct_weak / sizeof ct_weak[0] },
 	{ ct_pos, sizeof ct_pos / sizeof ct_pos[0] },
 	{ ct_thread, sizeof ct_thread / sizeof ct_thread[0] },
+	{ ct_product, sizeof ct_product / sizeof ct_product[0] },
 };
 
 /* The CT_W* bits of the lists with a word in s.  One pass over s: only
@@ -457,6 +464,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 		unsigned w = ct_scan(c, buf);
 		if (w & CT_WTHREAD)
 			w |= (c->kind & CONTENT_THREAD) ? CT_WPOS : CT_WSTRONG;
+		if ((w & CT_WPRODUCT) && (c->kind & CONTENT_PRODUCT))
+			w |= CT_WSTRONG;
 		int pos = (w & CT_WPOS) != 0;
 		if ((w & CT_WSTRONG) || (!pos && (w & CT_WWEAK)))
 			f |= CT_NAMEBOIL;

@@ -37,6 +37,8 @@ enum {
 	CONTENT_ITEMS = 8,
 	/* a manual's page: its <main> holds it whole */
 	CONTENT_DOCS = 16,
+	/* a product's page: its reviews are not its content */
+	CONTENT_PRODUCT = 32,
 };
 
 /* Writes the main content's text of the document out to b (reset

@@ -370,7 +370,8 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 			     (k == KIND_OTHER ? CONTENT_UNSAID : 0) |
 			     (k == KIND_FORUM ? CONTENT_THREAD : 0) |
 			     (k == KIND_LISTING || k == KIND_COLLECTION ? CONTENT_ITEMS : 0) |
-			     (k == KIND_DOCS ? CONTENT_DOCS : 0),
+			     (k == KIND_DOCS ? CONTENT_DOCS : 0) |
+			     (k == KIND_PRODUCT ? CONTENT_PRODUCT : 0),
 			     &p->main);
 		rec_put_strn(b, "main_text", p->main.p ? p->main.p : "", p->main.len);
 		rec_put_str(b, "page_kind", kind_word(k));

@@ -82,6 +82,20 @@ expect_eq "a product (JSON-LD @graph, @type an array): product" product "$(kind 
 expect_eq "the product: title, price, description and specification table" \
 	"Trail 2 hiking boot 129.00 EUR A leather boot for long days on rocky paths, with a stiff sole that keeps your feet fresh after twenty kilometres. The lining is waterproof and breathes, so your socks stay dry in wet grass and in summer heat alike. Weight 640 g Upper Nubuck leather Sole Rubber, 5 mm lugs" \
 	"$("$P" --html -j0 --main --json "$T/product.html" | jq -r .main_text)"
+# Its customers' reviews (class "review") are not its description; an
+# article whose body is named "review" keeps it.
+more='<p>The sole is stitched to the upper, so a cobbler can replace it when it wears out, and the laces are waxed cotton.</p><p>Each pair is made in Portugal, in a workshop that has made walking boots since 1952, by hand.</p>'
+sed "s|</div><table|$more</div><table|" "$T/product.html" >"$T/product-long.html"
+sed 's|</main>|<div class="reviews"><h2>What buyers say</h2><div class="review-item"><p>Comfortable from the first day, and dry after a whole day of rain on the hills.</p></div><div class="review-item"><p>A little narrow for my feet, so I went up half a size, and now they fit well.</p></div></div></main>|' \
+	"$T/product-long.html" >"$T/product-reviews.html"
+expect_eq "a product's reviews out" \
+	"$("$P" --html -j0 --main --json "$T/product-long.html" | jq -r .main_text)" \
+	"$("$P" --html -j0 --main --json "$T/product-reviews.html" | jq -r .main_text)"
+R="We walked two hundred kilometres in these boots, over rock, mud and wet grass, and they kept our feet dry."
+printf '<html><head><title>Trail 2 boot review</title><meta property="og:type" content="article"></head><body><div class="review-body"><h1>Trail 2 boot review</h1><p>%s</p><p>%s</p></div></body></html>' \
+	"$R" "$R" >"$T/review-article.html"
+expect_eq "an article named review keeps its text" "Trail 2 boot review $R $R" \
+	"$("$P" --html -j0 --main --json "$T/review-article.html" | jq -r .main_text)"
 # What comes before its title is not its content (a page of parts
 # starts at its title heading): a delivery offer above the name.
 sed 's|<main><h1>|<main><div class="strip"><p>Free delivery on every order over fifty euros, this week only.</p></div><h1>|' \
