@@ -760,16 +760,24 @@ is_upper_start(const unsigned char *p)
 	return (*p >= 'A' && *p <= 'Z') || (*p >= 0xc3 && *p != 0xe2);
 }
 
+/* Whether p[0..n) is one of the nw words of w, their case ignored when
+ * fold. */
+static int
+one_of(const char *const *w, size_t nw, const char *p, size_t n, int fold)
+{
+	for (size_t i = 0; i < nw; i++)
+		if (strlen(w[i]) == n && (fold ? strncasecmp(p, w[i], n) : strncmp(p, w[i], n)) == 0)
+			return 1;
+	return 0;
+}
+
 /* Lowercase words a name may hold: van der Berg, da Silva, bin Ali. */
 static int
 particle(const char *p, size_t n)
 {
 	static const char *const w[] = { "van", "von", "der", "den", "de", "da", "di", "du", "la",
 					 "le", "del", "dos", "bin", "al", "ter", "ten" };
-	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (strlen(w[i]) == n && strncmp(p, w[i], n) == 0)
-			return 1;
-	return 0;
+	return one_of(w, sizeof w / sizeof w[0], p, n, 0);
 }
 
 /* Titles before a name, which end with a dot but no sentence. */
@@ -777,10 +785,7 @@ static int
 honorific(const char *p, size_t n)
 {
 	static const char *const w[] = { "Dr", "Mr", "Mrs", "Ms", "Prof", "Rev" };
-	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (strlen(w[i]) == n && strncmp(p, w[i], n) == 0)
-			return 1;
-	return 0;
+	return one_of(w, sizeof w / sizeof w[0], p, n, 0);
 }
 
 /* Capitalized words that end a byline's name: what follows it on the
@@ -793,10 +798,7 @@ stop_word(const char *p, size_t n)
 		"on", "in", "at", "read", "share", "follow", "photo", "photos", "comments", "comment",
 		"min", "views", "reply", "replies", "the",
 	};
-	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (strlen(w[i]) == n && strncasecmp(p, w[i], n) == 0)
-			return 1;
-	return 0;
+	return one_of(w, sizeof w / sizeof w[0], p, n, 1);
 }
 
 /* Reads a name from s[0..n): capitalized words (and a name's
