@@ -436,6 +436,9 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 			prop = a->value;
 		else if (strcmp(k, "aria-controls") == 0)
 			controls = a->value;
+		else if (strcmp(k, "aria-roledescription") == 0 &&
+			 strcasecmp(a->value, "carousel") == 0 && (c->kind & CONTENT_PRODUCT))
+			f |= CT_BOILTAG;
 	}
 	if (controls && (t == GUMBO_TAG_BUTTON || t == GUMBO_TAG_A ||
 			 (v && strcasecmp(v, "button") == 0)))

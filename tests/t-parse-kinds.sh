@@ -91,6 +91,20 @@ sed 's|</main>|<div class="reviews"><h2>What buyers say</h2><div class="review-i
 expect_eq "a product's reviews out" \
 	"$("$P" --html -j0 --main --json "$T/product-long.html" | jq -r .main_text)" \
 	"$("$P" --html -j0 --main --json "$T/product-reviews.html" | jq -r .main_text)"
+# A carousel (aria-roledescription, WAI-ARIA's carousel pattern) on a
+# product's page shows other products; on an article it is the
+# article's own slides.
+car='<div role="region" aria-roledescription="carousel" aria-label="Similar boots"><ul><li><h3>Ridge 3 mountain boot</h3><p>A stiff boot in brown leather for scree and snow, with a sole that takes crampons.</p><p>149.00 EUR</p></li><li><h3>Meadow walking shoe</h3><p>A low shoe in grey suede for paths and parks, light enough to pack for a city trip.</p><p>99.00 EUR</p></li></ul></div>'
+sed "s|</main>|$car</main>|" "$T/product-long.html" >"$T/product-carousel.html"
+expect_eq "a product's carousel out" \
+	"$("$P" --html -j0 --main --json "$T/product-long.html" | jq -r .main_text)" \
+	"$("$P" --html -j0 --main --json "$T/product-carousel.html" | jq -r .main_text)"
+R0="We walked from Abisko to Nikkaluokta in ten days, sleeping in the huts, and met reindeer every morning."
+printf '<html><head><title>Ten days on the Kungsleden</title><meta property="og:type" content="article"></head><body><article><h1>Ten days on the Kungsleden</h1><p>%s</p><div role="region" aria-roledescription="carousel"><div class="slide"><p>Day one: the birch forest above Abisko, still wet from the night.</p></div><div class="slide"><p>Day four: the pass at Tjäktja, snow in July.</p></div></div><p>%s</p></article></body></html>' \
+	"$R0" "$R0" >"$T/article-carousel.html"
+expect_eq "an article's carousel kept" \
+	"Ten days on the Kungsleden $R0 Day one: the birch forest above Abisko, still wet from the night. Day four: the pass at Tjäktja, snow in July. $R0" \
+	"$("$P" --html -j0 --main --json "$T/article-carousel.html" | jq -r .main_text)"
 R="We walked two hundred kilometres in these boots, over rock, mud and wet grass, and they kept our feet dry."
 printf '<html><head><title>Trail 2 boot review</title><meta property="og:type" content="article"></head><body><div class="review-body"><h1>Trail 2 boot review</h1><p>%s</p><p>%s</p></div></body></html>' \
 	"$R" "$R" >"$T/review-article.html"
