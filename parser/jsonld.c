@@ -232,6 +232,18 @@ jsonld_pack(const jsonld *j, msgpack_packer *pk)
 		pack(pk, j->obj[i]);
 }
 
+/* Whether key k[0..kn) holds a product's variants or other products
+ * beside it: schema.org's hasVariant, isRelatedTo and isSimilarTo. */
+static int
+is_other_product(const char *k, size_t kn)
+{
+	static const char *const keys[] = { "hasVariant", "isRelatedTo", "isSimilarTo" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strlen(keys[i]) == kn && memcmp(keys[i], k, kn) == 0)
+			return 1;
+	return 0;
+}
+
 /* Calls fn for the @type strings in v, of depth at most
  * JSONLD_MAX_DEPTH (too_deep). */
 static void
@@ -257,7 +269,7 @@ types_in(const json_t *v, void (*fn)(void *, const char *, size_t), void *arg)
 					if (json_is_string(t))
 						fn(arg, json_string_value(t), json_string_length(t));
 			}
-		} else {
+		} else if (!is_other_product(k, kn)) {
 			types_in(x, fn, arg);
 		}
 	}

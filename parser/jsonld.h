@@ -53,7 +53,9 @@ unsigned jsonld_skipped(const jsonld *j);
 void jsonld_pack(const jsonld *j, msgpack_packer *pk);
 
 /* Calls fn with each schema.org type the kept objects name: every
- * string of every "@type" key, nested objects' too, in page order;
+ * string of every "@type" key, nested objects' too, in page order,
+ * except under hasVariant, isRelatedTo and isSimilarTo (a product's
+ * variants and its neighbours are not other items the page shows);
  * type[0..n) points into the objects. */
 void jsonld_types(const jsonld *j, void (*fn)(void *arg, const char *type, size_t n),
 		  void *arg);

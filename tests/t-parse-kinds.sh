@@ -105,6 +105,10 @@ printf '<html><head><title>Ten days on the Kungsleden</title><meta property="og:
 expect_eq "an article's carousel kept" \
 	"Ten days on the Kungsleden $R0 Day one: the birch forest above Abisko, still wet from the night. Day four: the pass at Tjäktja, snow in July. $R0" \
 	"$("$P" --html -j0 --main --json "$T/article-carousel.html" | jq -r .main_text)"
+# A product of variants (a ProductGroup whose hasVariant lists three
+# Products) is one product, not a collection of three.
+printf '<html><head><title>Trail 2 hiking boot</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"ProductGroup","name":"Trail 2 hiking boot","hasVariant":[{"@type":"Product","size":"41"},{"@type":"Product","size":"42"},{"@type":"Product","size":"43"}],"isRelatedTo":[{"@type":"Product","name":"Ridge 3"}]}</script></head><body><main><h1>Trail 2 hiking boot</h1><p>A leather boot for long days on rocky paths.</p></main></body></html>' >"$T/product-group.html"
+expect_eq "a ProductGroup of three variants: product" product "$(kind product-group.html)"
 R="We walked two hundred kilometres in these boots, over rock, mud and wet grass, and they kept our feet dry."
 printf '<html><head><title>Trail 2 boot review</title><meta property="og:type" content="article"></head><body><div class="review-body"><h1>Trail 2 boot review</h1><p>%s</p><p>%s</p></div></body></html>' \
 	"$R" "$R" >"$T/review-article.html"
