@@ -1402,14 +1402,15 @@ ct_extract(content *c, pbuf *b)
 				break;
 			}
 	uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
-	/* The block is one post or card of many: the content is all of
+	/* The block is one post or card of many, or one section of a
+	 * manual's many alike (AsciiDoc's sect1): the content is all of
 	 * them. */
 	int rep = 0;
-	if (c->kind & CONTENT_PARTS) {
+	if (c->kind & (CONTENT_PARTS | CONTENT_DOCS)) {
 		uint32_t a = ct_repeat(c, root, mask);
 		if (a != CT_NONE)
 			root = a, rep = 1;
-		else
+		else if (c->kind & CONTENT_PARTS)
 			ct_inner_parts(c, root, mask);
 	}
 	/* A page of many parts (posts, cards, a product's sections) has

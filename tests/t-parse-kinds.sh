@@ -172,6 +172,22 @@ expect_eq "a manual page with code: docs" docs "$(kind docs.html)"
 expect_eq "the manual page: its code" 3 \
 	"$("$P" --html -j0 --main --json "$T/docs.html" | jq -r '[.main_text | scan("sort -[nru] file.txt")] | length')"
 
+# A manual's page of alike sections (AsciiDoc's sect1, no <main>): its
+# options, many paragraphs, outweigh each other section, yet every
+# section is the page.
+{
+printf '<html><head><title>tar(1)</title></head><body><nav><a href="/">Manual</a> <a href="/man1">Section 1</a></nav><div id="content"><h1>tar(1)</h1>'
+printf '<div class="sect1"><h2>DESCRIPTION</h2><div class="sectionbody"><p>tar saves many files together into a single archive, and can restore them from it.</p><pre>tar -cf archive.tar foo bar</pre></div></div>'
+printf '<div class="sect1"><h2>OPTIONS</h2><div class="sectionbody">'
+for o in create extract list append update delete compare; do printf '<p><code>--%s</code>: the %s operation works on the archive named by the file option, and reads the members named after it.</p>' $o $o; done
+printf '<pre>tar --list -f archive.tar</pre></div></div>'
+printf '<div class="sect1"><h2>SEE ALSO</h2><div class="sectionbody"><p>cpio(1), gzip(1), and the full manual in info tar.</p><pre>info tar</pre></div></div>'
+printf '</div><footer>Last change 2024</footer></body></html>'
+} >"$T/docs-sections.html"
+expect_eq "a manual of alike sections: each of its three" \
+	"docs|DESCRIPTION tar saves|OPTIONS --create|SEE ALSO cpio(1)" \
+	"$("$P" --html -j0 --main --json "$T/docs-sections.html" | jq -r '[.page_kind, (.main_text | scan("DESCRIPTION tar saves|OPTIONS --create|SEE ALSO cpio\\(1\\)"))] | join("|")')"
+
 # A manual's page is its <main> whole: the introduction in its header
 # scores above the reference sections of its body (a term and a line
 # each), which join it; a term that is a link is no menu.
