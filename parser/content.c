@@ -1472,9 +1472,10 @@ ct_extract(content *c, pbuf *b)
 				continue;
 			if (pass == 0)
 				ct_blocks(c, i, c->el[i].end, mask, 0);
-			else  /* a listing's cards are its content */
+			else  /* a listing's cards, a manual's links to its
+			       * chapters, are its content */
 				ct_text(c, i, b, mask | CT_DROP,
-					(c->kind & CONTENT_ITEMS) ? CT_CARDS : CT_DENSE);
+					(c->kind & (CONTENT_ITEMS | CONTENT_DOCS)) ? CT_CARDS : CT_DENSE);
 		}
 		/* The edges of a page of parts are parts too: a price, a
 		 * specification table, the last card. */

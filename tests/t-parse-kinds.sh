@@ -188,6 +188,16 @@ expect_eq "a manual of alike sections: each of its three" \
 	"docs|DESCRIPTION tar saves|OPTIONS --create|SEE ALSO cpio(1)" \
 	"$("$P" --html -j0 --main --json "$T/docs-sections.html" | jq -r '[.page_kind, (.main_text | scan("DESCRIPTION tar saves|OPTIONS --create|SEE ALSO cpio\\(1\\)"))] | join("|")')"
 
+# A manual's overview links to its chapters: the list of links in its
+# text is content (as a listing's cards are), the menu beside it not.
+{
+printf '<html><head><title>Data types</title></head><body><nav><a href="/">Docs</a> <a href="/a">API</a> <a href="/b">Blog</a></nav><div class="doc"><h1>Data types</h1><p>The store holds five kinds of value; each chapter below covers one, with its commands.</p><pre>SET key value</pre><p>A string holds up to 512 megabytes of bytes, text or binary, and the commands read, write, count and append.</p><pre>LPUSH key value</pre><p>A list keeps its values in the order they came, and a client blocks on it, waiting, as on a queue.</p><pre>SADD key member</pre><p>A set holds each member once, and the store intersects, unites and subtracts sets on the server.</p><h2>Chapters</h2><ul>'
+for t in strings lists sets hashes streams; do printf '<li><a href="/%s">Overview of the store'"'"'s %s</a> - <a href="/%s/cmd">The %s command reference</a></li>' $t $t $t $t; done
+printf '</ul></div></body></html>'
+} >"$T/docs-links.html"
+expect_eq "a manual's list of links to its chapters kept" "docs 5" \
+	"$("$P" --html -j0 --main --json "$T/docs-links.html" | jq -r '"\(.page_kind) \([.main_text | scan("Overview of the store.s [a-z]+ - The [a-z]+ command reference")] | length)"')"
+
 # A manual's page is its <main> whole: the introduction in its header
 # scores above the reference sections of its body (a term and a line
 # each), which join it; a term that is a link is no menu.
