@@ -1545,9 +1545,10 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	 * does not say it is an article) whose rules kept a small share of
 	 * what it shows kept one part: the content is the body without
 	 * furniture and menus, its lists of cards kept.  What it shows
-	 * counts those cards on a page that does not say its kind; on a
-	 * page of parts the alike-siblings rule has found them (a grid of
-	 * products) when they are the content.  On a page that says it is
+	 * counts those cards (a thread's, a service page's sections),
+	 * except on a listing, a collection or a product's page, where
+	 * the alike-siblings rule has found them (a grid of products) when
+	 * they are the content.  On a page that says it is
 	 * an article (as many a listing does: og:type article is a CMS's
 	 * default) the rules kept one part only when they kept under
 	 * CT_ARTICLE_SHARE.  An article in a feed is the text under its
@@ -1566,7 +1567,7 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	c->notrace = 1;
 	c->quotes = 0;
 	ct_text(c, c->body, &c->first, CT_HIDE | CT_BOILTAG | CT_BOILCLS,
-		(kind & CONTENT_PARTS) ? CT_DENSE : CT_CARDS);
+		(kind & (CONTENT_ITEMS | CONTENT_PRODUCT)) ? CT_DENSE : CT_CARDS);
 	c->notrace = 0;
 	if ((double)b->len >= share * (double)c->first.len)
 		return;

@@ -162,6 +162,18 @@ expect_eq "a service page (JSON-LD Service): service" service "$(kind service.ht
 expect_eq "the service page: its five sections" 5 \
 	"$("$P" --html -j0 --main --json "$T/service.html" | jq -r '[.main_text | scan("Our team takes care")] | length')"
 
+# A service page whose sections are cards (a link around a title and a
+# line): the rules keep its introduction, one part, and the page shows
+# more, its cards: the content is all of it, without the menus.
+{
+printf '<html><head><title>Cloud backup for small firms</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Service","name":"Cloud backup"}</script></head><body><header><nav><a href="/">Home</a> <a href="/pricing">Pricing</a> <a href="/login">Log in</a></nav></header><main><h1>Cloud backup for small firms</h1><div class="intro"><p>We back up every laptop, server and shared drive of your firm each night, encrypt it on your premises, and keep thirty days of versions in two data centres, so that a stolen laptop, a failed disk or a ransomware attack costs you an afternoon, not your business.</p><p>Restores take minutes: pick a file, a folder or a whole machine, and a date, and we bring it back where it was, or to a new machine of yours.</p></div><div class="grid">'
+for f in Laptops Servers Mailboxes Databases Phones Websites; do printf '<a class="tile" href="/%s"><h3>Backup for %s</h3><p>Nightly, encrypted, thirty days of versions kept, restored in minutes.</p></a>' $f $f; done
+printf '</div></main><footer><a href="/legal">Legal</a></footer></body></html>'
+} >"$T/service-cards.html"
+expect_eq "a service page's cards are its sections" \
+	"service|Cloud backup for small firms We back up|6|0" \
+	"$("$P" --html -j0 --main --json "$T/service-cards.html" | jq -r '"\(.page_kind)|\(.main_text[0:39])|\([.main_text | scan("Backup for [A-Z][a-z]+ Nightly")] | length)|\([.main_text | scan("Pricing|Legal")] | length)"')"
+
 # A manual page with three code blocks and no schema.org type.
 {
 printf '<html><head><title>sort - sort lines</title></head><body><nav><a href="/">Manual</a></nav><div class="doc"><h1>sort</h1><p>sort writes the lines of its input in order; several options change the order.</p>'
