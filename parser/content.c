@@ -602,6 +602,37 @@ ct_panels(content *c, const ct_control *ctl, unsigned nctl)
 	}
 }
 
+/* A hidden element holding more text than the rest of the page shows,
+ * not mostly links (a menu's dropdowns), is the page's content waiting
+ * for a script to show it (a storefront's lock-down or anti-flicker
+ * wrapper): it is shown, here and to content_hidden, as a panel is. */
+static void
+ct_reveal(content *c)
+{
+	if (c->body == CT_NONE || c->npanels == CT_PANELS)
+		return;
+	uint32_t big = CT_NONE, hidden = 0;
+	for (uint32_t i = c->body + 1; i < c->el[c->body].end;) {
+		const ct_el *e = &c->el[i];
+		if (!(e->flags & CT_HIDE)) {
+			i++;
+			continue;
+		}
+		hidden += e->text;
+		if (big == CT_NONE || e->text > c->el[big].text)
+			big = i;
+		i = e->end;
+	}
+	if (big == CT_NONE)
+		return;
+	ct_el *e = &c->el[big];
+	if (e->text < CT_ENOUGH || e->text <= c->el[c->body].text - hidden ||
+	    e->link > CT_MENU_SHARE * e->text)
+		return;
+	e->flags &= ~(uint32_t)CT_HIDE;
+	c->panels[c->npanels++] = e->n;
+}
+
 /* Records every element of the document in c->el, in document order,
  * with its subtree's counts; c->nstext counts what the body's
  * <noscript>s alone hide. */
@@ -697,6 +728,7 @@ ct_collect(content *c, const GumboOutput *out)
 			}
 			if (n == top) {
 				ct_panels(c, ctl, nctl);
+				ct_reveal(c);
 				return;
 			}
 			const GumboNode *s = tree_sibling(n);

@@ -201,6 +201,33 @@ printf '<button aria-controls="m">Menu</button><div id="m" hidden><a href="/a">R
 expect_eq "a search drawer and a menu's dropdown stay hidden" "Questions $B $L" \
 	"$("$P" --html -j0 --main --json "$T/drawers.html" | jq -r .main_text)"
 
+# A hidden wrapper holding more text than the page shows, not mostly
+# links, is the content a script will show (a shop's lock-down app, an
+# anti-flicker wrapper): it is read as shown, in the text and in the
+# Markdown; a smaller hidden block (a sign-up box) and a hidden menu's
+# many links stay hidden.
+{
+printf '<html><head><title>Coffee</title></head><body><header><p>Free delivery on every order over forty euros, to any address in the country, this month.</p><p>Join the club and get a tenth of every order back as credit for the next one.</p><p>Our roastery is open to visitors on Saturdays, from nine in the morning to one, with tastings.</p></header>'
+printf '<div hidden><p>Sign up now and never miss a roast or a discount again, ever.</p></div><div style="display:none"><ul>'
+for i in $(seq 1 30); do printf '<li><a href="/c/%d">Roast number %d</a></li>' $i $i; done
+printf '</ul></div><div class="lockdown-content" style="display:none"><h1>Coffee</h1><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p></div></body></html>' "$B" "$L" "$B" "$L" "$B" "$L"
+} >"$T/reveal.html"
+expect_eq "a hidden wrapper holding most of the page's text is shown" \
+	"Coffee $B $L $B $L $B $L" "$("$P" --html -j0 --main --json "$T/reveal.html" | jq -r .main_text)"
+expect_eq "a hidden wrapper holding most of the page's text: its Markdown" "# Coffee
+
+$B
+
+$L
+
+$B
+
+$L
+
+$B
+
+$L" "$("$P" --html -j0 --main --markdown --json "$T/reveal.html" | jq -r .markdown)"
+
 # A heading of other pages marks its box only when it starts with the
 # phrase ("Bread: next steps" holds "read next"), is not the page's
 # title heading, and nothing in the box comes before it.
