@@ -114,6 +114,11 @@ enum {
  * an article's own text is most of what its page shows. */
 #define CT_ARTICLE_SHARE 0.2
 
+/* The same on a page that says it is an article by its og:type or an
+ * <article> element only, not by its schema.org types: a CMS's default
+ * og:type article sits on its service pages too. */
+#define CT_UNTYPED_SHARE 0.3
+
 /* Pages of parts, the body's text: a block of links holding
  * CT_CARD_LINK visible characters or more a link is a list of cards (a
  * title and a blurb in each link), kept; a menu's links hold a word or
@@ -1583,13 +1588,15 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	 * they are the content.  On a page that says it is
 	 * an article (as many a listing does: og:type article is a CMS's
 	 * default) the rules kept one part only when they kept under
-	 * CT_ARTICLE_SHARE.  An article in a feed is the text under its
+	 * CT_ARTICLE_SHARE, or CT_UNTYPED_SHARE when only its og:type or
+	 * an <article> says so.  An article in a feed is the text under its
 	 * title heading, unless that is too short for one (a list of
 	 * features under a product's name). */
 	if (c->body == CT_NONE ||
 	    (!(kind & CONTENT_PARTS) && c->tr[c->tr_kept].feed && b->len >= CT_ENOUGH))
 		return;
-	double share = (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE : CT_ARTICLE_SHARE;
+	double share = (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE :
+		       (kind & CONTENT_UNTYPED) ? CT_UNTYPED_SHARE : CT_ARTICLE_SHARE;
 	/* All the body's text bounds what it shows: most pages need not
 	 * be walked again. */
 	if ((double)b->len >= share * (double)c->el[c->body].bytes)

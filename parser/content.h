@@ -39,6 +39,9 @@ enum {
 	CONTENT_DOCS = 16,
 	/* a product's page: its reviews are not its content */
 	CONTENT_PRODUCT = 32,
+	/* its kind comes from its og:type, its markup or its URL, not
+	 * from its schema.org types (kind_of's typed) */
+	CONTENT_UNTYPED = 64,
 };
 
 /* Writes the main content's text of the document out to b (reset

@@ -148,7 +148,7 @@ kind_url(const char *url, size_t n)
 }
 
 int
-kind_of(const GumboOutput *out, const jsonld *ld, const char *url, size_t un)
+kind_of(const GumboOutput *out, const jsonld *ld, const char *url, size_t un, int *typed)
 {
 	unsigned seen[KIND_N] = { 0 };
 	jsonld_types(ld, kind_ld_type, seen);
@@ -179,20 +179,28 @@ kind_of(const GumboOutput *out, const jsonld *ld, const char *url, size_t un)
 	 * category page lists many products; a thread's posts and a
 	 * product's reviews are its parts.  (Not many articles for a
 	 * listing: an article lists related ones the same way.) */
+	*typed = 1;
 	if (seen[KIND_FORUM])
 		return KIND_FORUM;
-	if (seen[KIND_COLLECTION] || seen[KIND_PRODUCT] > 1 || og == KIND_COLLECTION)
+	if (seen[KIND_COLLECTION] || seen[KIND_PRODUCT] > 1 || og == KIND_COLLECTION) {
+		*typed = seen[KIND_COLLECTION] || seen[KIND_PRODUCT] > 1;
 		return KIND_COLLECTION;
-	if (seen[KIND_PRODUCT] || og == KIND_PRODUCT)
+	}
+	if (seen[KIND_PRODUCT] || og == KIND_PRODUCT) {
+		*typed = seen[KIND_PRODUCT] != 0;
 		return KIND_PRODUCT;
+	}
 	if (seen[KIND_DOCS])
 		return KIND_DOCS;
 	if (seen[KIND_LISTING])
 		return KIND_LISTING;
-	if (seen[KIND_ARTICLE] || og == KIND_ARTICLE)
+	if (seen[KIND_ARTICLE] || og == KIND_ARTICLE) {
+		*typed = seen[KIND_ARTICLE] != 0;
 		return pre >= KIND_PRE ? KIND_DOCS : KIND_ARTICLE;
+	}
 	if (seen[KIND_SERVICE])
 		return KIND_SERVICE;
+	*typed = 0;
 	if (pre >= KIND_PRE)
 		return KIND_DOCS;
 	if (article == 1)

@@ -21,8 +21,11 @@ enum {
 /* The kind of the document out, whose JSON-LD blocks ld holds, at
  * url[0..un) (NULL: none): a KIND_* value from what the page says of
  * itself, else from what its URL's path names (/t/, /products/,
- * /docs/, ...), else KIND_OTHER. */
-int kind_of(const GumboOutput *out, const jsonld *ld, const char *url, size_t un);
+ * /docs/, ...), else KIND_OTHER.  *typed says whether its schema.org
+ * types decided it, rather than its og:type, its markup or its URL
+ * (a CMS's default og:type article, an <article> around a teaser). */
+int kind_of(const GumboOutput *out, const jsonld *ld, const char *url, size_t un,
+	    int *typed);
 
 /* The record's word for kind k ("article", ..., "other"); "other" for a
  * value outside the table. */

@@ -364,10 +364,12 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	if (!opt->no_text)
 		rec_put_strn(b, "text", r->text.p ? r->text.p : "", r->text.len);
 	if (opt->main) {
-		int k = kind_of(g, meta_jsonld(p->meta), url, un);
+		int typed;
+		int k = kind_of(g, meta_jsonld(p->meta), url, un, &typed);
 		content_main(p->ct, g,
 			     (kind_parts(k) ? CONTENT_PARTS : 0) |
 			     (k == KIND_OTHER ? CONTENT_UNSAID : 0) |
+			     (typed ? 0 : CONTENT_UNTYPED) |
 			     (k == KIND_FORUM ? CONTENT_THREAD : 0) |
 			     (k == KIND_LISTING || k == KIND_COLLECTION ? CONTENT_ITEMS : 0) |
 			     (k == KIND_DOCS ? CONTENT_DOCS : 0) |

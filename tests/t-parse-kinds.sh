@@ -174,6 +174,28 @@ expect_eq "a service page's cards are its sections" \
 	"service|Cloud backup for small firms We back up|6|0" \
 	"$("$P" --html -j0 --main --json "$T/service-cards.html" | jq -r '"\(.page_kind)|\(.main_text[0:39])|\([.main_text | scan("Backup for [A-Z][a-z]+ Nightly")] | length)|\([.main_text | scan("Pricing|Legal")] | length)"')"
 
+# A page that says it is an article by its og:type only (a CMS's
+# default) and whose rules keep its introduction, under 0.3 of what it
+# shows, kept one part: its content is all it shows. A page whose
+# schema.org type says so (an Article in JSON-LD) keeps the rules' text
+# down to 0.2.
+# gardens HEAD: the page, HEAD in its <head>.
+gardens() {
+	printf '<html><head><title>Gardens by Rowan</title>%s</head><body><nav><a href="/">Home</a> <a href="/contact">Contact</a></nav><div class="intro"><h1>Gardens by Rowan</h1>' "$1"
+	printf '<p>We plan, build and look after gardens in the city and around it, from a courtyard of a few square metres to a park, and we have done so, season after season, for thirty years.</p>'
+	printf '<p>Every garden starts with a visit, a walk, a cup of tea and a sketch, then a plan, a price, and a date, and we keep to all three, whatever the weather, the soil or the neighbours say.</p></div><div class="offer">'
+	for s in Planting Paving Lighting Ponds Lawns Hedges Trees Walls Fences Decks Beds Paths; do
+		printf '<div class="box"><h3>%s</h3><p>Our team does %s for every garden we make: ask us for a visit and a plan</p></div>' $s $s
+	done
+	printf '</div></body></html>'
+}
+gardens '<meta property="og:type" content="article">' >"$T/gardens-og.html"
+gardens '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"Gardens by Rowan"}</script>' >"$T/gardens-ld.html"
+expect_eq "og:type article only, a fourth kept: all the page shows, not its menu" "article|12|0" \
+	"$("$P" --html -j0 --main --json "$T/gardens-og.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Our team does")] | length)|\([.main_text | scan("Contact")] | length)"')"
+expect_eq "a JSON-LD Article, a fourth kept: the rules' text" "article|0" \
+	"$("$P" --html -j0 --main --json "$T/gardens-ld.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Our team does")] | length)"')"
+
 # A manual page with three code blocks and no schema.org type.
 {
 printf '<html><head><title>sort - sort lines</title></head><body><nav><a href="/">Manual</a></nav><div class="doc"><h1>sort</h1><p>sort writes the lines of its input in order; several options change the order.</p>'
