@@ -1136,8 +1136,9 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	 * (little prose), no content name and over a fifth link text is a
 	 * box of teasers or links.  Lists and tables in the article often
 	 * link a name or a term in each item ("Ada Lovelace, engineer at
-	 * X"): they go only when mostly links, by the rule above. */
-	if (e->commas < CT_CLEAN_COMMAS && e->links >= 1 && !(e->flags & CT_POS) &&
+	 * X"): they go only when mostly links, by the rule above.  A
+	 * listing's grid is such a box, and its content. */
+	if (!(c->kind & CONTENT_ITEMS) && e->commas < CT_CLEAN_COMMAS && e->links >= 1 && !(e->flags & CT_POS) &&
 	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_FORM) &&
 	    (float)e->link > CT_CLEAN_LINKS * (float)e->text)
 		return 1;

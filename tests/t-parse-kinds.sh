@@ -74,6 +74,18 @@ expect_eq "a listing's cards, mostly link text, kept" \
 	"listing|Tech conferences online Every conference below streams its talks live, and most of them are free, so pick one, register, and join from home. Rust and WebAssembly summit Sat, 5 Apr · Online More, all of them free, and all of them online, this week and next. Observability for small teams Tue, 8 Apr · Online" \
 	"$("$P" --html -j0 --main --json "$T/listing-cards.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
 
+# A collection's grid of products: few commas, a link to each product
+# and to its colours, over a fifth link text, as a box of teasers is;
+# on a listing or a collection it is the content, beside the buying
+# guide below it; the sort bar's links are not.
+{
+printf '<html><head><title>Desk lamps</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"CollectionPage","name":"Desk lamps"}</script></head><body><nav><a href="/">Shop</a> <a href="/lights">Lights</a></nav><main><h1>Desk lamps</h1><div class="results"><div class="sort">Sort by <a href="?s=p">price</a> <a href="?s=n">name</a></div><div class="grid">'
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do printf '<div class="tile"><a href="/p/%d">Desk lamp %d</a> <a href="/p/%d?c=red">Red</a> <a href="/p/%d?c=oak">Oak</a> <span>%d EUR</span> <span>Steel arm and linen shade</span></div>' $i $i $i $i $((20+i)); done
+printf '</div></div><div class="guide"><h2>How to choose a desk lamp</h2><p>A good desk lamp lights your page, not your eyes: pick one with a shade that turns, a warm bulb, and a heavy base, and your evenings of reading, writing or drawing will be longer.</p><p>Measure your desk first, then the height of your eyes above it, and choose an arm that reaches the far corner, so that the light falls where you work, not where you sit.</p></div></main><footer><a href="/legal">Legal</a></footer></body></html>'
+} >"$T/grid.html"
+expect_eq "a collection's grid kept, with its guide, not its sort bar" "collection|12|1|0" \
+	"$("$P" --html -j0 --main --json "$T/grid.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Desk lamp [0-9]+ Red Oak [0-9]+ EUR")] | length)|\([.main_text | scan("Measure your desk")] | length)|\([.main_text | scan("Sort by")] | length)"')"
+
 # A product page: its JSON-LD Product in an @graph, @type an array.
 printf '<html><head><title>Trail 2 hiking boot</title><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"BreadcrumbList"},{"@type":["Product"],"name":"Trail 2 hiking boot","offers":{"@type":"Offer","price":"129.00"}}]}</script></head><body><nav><a href="/">Shop</a> <a href="/boots">Boots</a></nav><main><h1>Trail 2 hiking boot</h1><p class="price">129.00 EUR</p><div class="description"><p>A leather boot for long days on rocky paths, with a stiff sole that keeps your feet fresh after twenty kilometres.</p><p>The lining is waterproof and breathes, so your socks stay dry in wet grass and in summer heat alike.</p></div><table class="specs"><tr><th>Weight</th><td>640 g</td></tr><tr><th>Upper</th><td>Nubuck leather</td></tr><tr><th>Sole</th><td>Rubber, 5 mm lugs</td></tr></table></main><footer>Shipping and returns</footer></body></html>' >"$T/product.html"
 expect_eq "a product (JSON-LD @graph, @type an array): product" product "$(kind product.html)"
