@@ -135,6 +135,11 @@ enum {
 #define CT_QUOTE_PIECES 8
 #define CT_QUOTE_MAX 64
 
+/* On a thread, a block of text of CT_REPEAT_MIN characters or more the
+ * text already holds is a post shown twice; a shorter one ("+1",
+ * "Thanks!") is said again by another member. */
+#define CT_REPEAT_MIN 128
+
 /* Step 2: a heading of CT_OTHER_HEADING visible characters or fewer,
  * and CT_OTHER_ELEMENTS elements, can title a box of other pages ("You
  * may also like"), the box CT_OTHER_LEVELS up from it at most. */
@@ -1185,9 +1190,15 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 		i++;
 	if (i == c->nel)
 		return 0;
-	int skip = c->el[i].end <= c->start || ct_skipped(c, i, k->mask, k->dense) ||
-		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && c->quotes++ < CT_QUOTE_MAX &&
-		    ct_quoted(c, i, k->out));
+	const ct_el *e = &c->el[i];
+	/* A quote repeating an earlier post goes; on a thread, so does a
+	 * block of text it already shows (a solved topic's best answer
+	 * above the posts). */
+	int skip = e->end <= c->start || ct_skipped(c, i, k->mask, k->dense) ||
+		   ((tree_tag(n) == GUMBO_TAG_BLOCKQUOTE ||
+		     ((c->kind & CONTENT_THREAD) && !(e->flags & CT_BLOCKKID) &&
+		      e->text >= CT_REPEAT_MIN && !ex_is_inline(tree_tag(n)))) &&
+		    c->quotes++ < CT_QUOTE_MAX && ct_quoted(c, i, k->out));
 	k->i = skip ? c->el[i].end : i + 1;
 	if (skip)
 		ct_note_skip(c, i);

@@ -49,6 +49,27 @@ expect_eq "the thread's Markdown: 12 posts, a thematic break between two, quotes
 expect_eq "the thread's Markdown: the breaks spelt ___" 11 \
 	"$("$P" --html -j0 --main --markdown --json "$T/thread.html" | jq -j .markdown | grep -c '^___$')"
 
+# A thread whose answer the page also shows above the posts (a solved
+# topic's best answer): each paragraph once, the second copy left out
+# as a quote repeating an earlier post is; a short line ("+1") repeated
+# stays.
+{
+printf '<html><head><title>Which Qt for Ubuntu 24.04?</title></head><body><h1>Which Qt for Ubuntu 24.04?</h1><div class="thread">'
+printf '<div class="best"><p>Ubuntu 24.04 ships Qt 6.4 in its archive; for anything newer, use the online installer, which puts 6.7 beside it without trouble, and keep the archive version for the programs that need it.</p></div>'
+for i in 1 2 3 4; do
+	printf '<div class="message" itemscope itemtype="https://schema.org/DiscussionForumPosting"><div class="user">member%d</div><div class="body">' $i
+	case $i in
+	1) printf '<p>Which Qt version will the new Ubuntu release give me, and is it stable enough for an application I ship to customers?</p>' ;;
+	2) printf '<p>Ubuntu 24.04 ships Qt 6.4 in its archive; for anything newer, use the online installer, which puts 6.7 beside it without trouble, and keep the archive version for the programs that need it.</p>' ;;
+	*) printf '<p>+1</p><p>Thanks, member2: the installer worked for me too, on two machines, and the archive version stays for other programs.</p>' ;;
+	esac
+	printf '</div></div>'
+done
+printf '</div></body></html>'
+} >"$T/thread-best.html"
+expect_eq "a thread's answer shown twice: once; a short line twice: twice" "forum|1|2" \
+	"$("$P" --html -j0 --main --json "$T/thread-best.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Ubuntu 24.04 ships Qt 6.4")] | length)|\([.main_text | scan("[+]1 ")] | length)"')"
+
 # A listing of 30 cards with prices, a JSON-LD ItemList.
 {
 printf '<html><head><title>Used bikes for sale</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","itemListElement":[]}</script></head><body><nav><a href="/">Home</a></nav><h1>Used bikes for sale</h1><ul class="results">'
