@@ -128,16 +128,16 @@ enum {
 /* Step 6: a quote CT_QUOTE_SHARE of whose pieces of CT_QUOTE_PIECE
  * bytes the text already holds repeats an earlier post.  At most
  * CT_QUOTE_PIECES pieces of a quote, spread over it, and CT_QUOTE_MAX
- * quotes a text are looked for: each look reads the text so far, and a
- * hostile page holds thousands of quotes. */
+ * quotes and blocks (CT_REPEAT_MIN) a text are looked for: each look
+ * reads the text so far, and a hostile page holds thousands of them. */
 #define CT_QUOTE_PIECE 32
 #define CT_QUOTE_SHARE 0.5
 #define CT_QUOTE_PIECES 8
 #define CT_QUOTE_MAX 64
 
-/* On a thread, a block of text of CT_REPEAT_MIN characters or more the
- * text already holds is a post shown twice; a shorter one ("+1",
- * "Thanks!") is said again by another member. */
+/* A block of text of CT_REPEAT_MIN characters or more the text already
+ * holds is shown twice; a shorter one is said twice ("+1", "Thanks!",
+ * "Read more"). */
 #define CT_REPEAT_MIN 128
 
 /* Step 2: a heading of CT_OTHER_HEADING visible characters or fewer,
@@ -220,7 +220,7 @@ struct content {
 	const GumboNode *panels[CT_PANELS], *toggles[CT_PANELS];
 	unsigned npanels, ntoggles;
 	int notrace;      /* ct_text writes without noting its choice */
-	unsigned quotes;  /* quotes looked for in the text being written (ct_quoted) */
+	unsigned quotes;  /* quotes and blocks looked for in the text being written */
 };
 
 static void ct_note_root(content *c, uint32_t i);
@@ -1180,6 +1180,19 @@ ct_quoted(content *c, uint32_t i, const pbuf *out)
 	return n && found >= CT_QUOTE_SHARE * n;
 }
 
+/* Whether out already holds block i's text whole: a block the page
+ * shows twice (a layout for phones beside one for desktops, a thread's
+ * best answer above its posts). */
+static int
+ct_repeated(content *c, uint32_t i, const pbuf *out)
+{
+	if (!out->len)
+		return 0;
+	pbuf_reset(&c->hbuf);
+	ex_text(&c->hbuf, c->el[i].n);
+	return c->hbuf.len && memmem(out->p, out->len, c->hbuf.p, c->hbuf.len) != NULL;
+}
+
 static int
 ct_skip_fn(const GumboNode *n, void *ctx)
 {
@@ -1191,14 +1204,15 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	if (i == c->nel)
 		return 0;
 	const ct_el *e = &c->el[i];
-	/* A quote repeating an earlier post goes; on a thread, so does a
-	 * block of text it already shows (a solved topic's best answer
-	 * above the posts). */
+	/* A quote repeating an earlier post goes, and so does a block of
+	 * text (not code) shown already.  Both share one budget of
+	 * looks. */
 	int skip = e->end <= c->start || ct_skipped(c, i, k->mask, k->dense) ||
-		   ((tree_tag(n) == GUMBO_TAG_BLOCKQUOTE ||
-		     ((c->kind & CONTENT_THREAD) && !(e->flags & CT_BLOCKKID) &&
-		      e->text >= CT_REPEAT_MIN && !ex_is_inline(tree_tag(n)))) &&
-		    c->quotes++ < CT_QUOTE_MAX && ct_quoted(c, i, k->out));
+		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && c->quotes++ < CT_QUOTE_MAX &&
+		    ct_quoted(c, i, k->out)) ||
+		   (!(e->flags & CT_BLOCKKID) && e->text >= CT_REPEAT_MIN &&
+		    !ex_is_inline(tree_tag(n)) && tree_tag(n) != GUMBO_TAG_PRE &&
+		    c->quotes++ < CT_QUOTE_MAX && ct_repeated(c, i, k->out));
 	k->i = skip ? c->el[i].end : i + 1;
 	if (skip)
 		ct_note_skip(c, i);

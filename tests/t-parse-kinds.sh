@@ -269,14 +269,15 @@ expect_eq "a manual's list of links to its chapters kept" "docs 5" \
 # scores above the reference sections of its body (a term and a line
 # each), which join it; a term that is a link is no menu.
 I="The socket object gives the interface for making and managing a connection to a server, and for sending and receiving data on it, with events for each change of state."
+I2="Each socket holds one connection, from the handshake to the close, and queues what you send until the server has read it."
 D="Returns a new socket, open to the address it is given, once the server has answered and agreed to talk."
 {
-printf '<html><head><title>Socket</title></head><body><div class="top"><a href="/">Home</a> <a href="/docs">Docs</a></div><main><div class="header"><h1>Socket</h1><section><p>%s</p><p>%s</p></section></div><div class="body">' "$I" "$I"
+printf '<html><head><title>Socket</title></head><body><div class="top"><a href="/">Home</a> <a href="/docs">Docs</a></div><main><div class="header"><h1>Socket</h1><section><p>%s</p><p>%s</p></section></div><div class="body">' "$I" "$I2"
 for s in Constructor Properties Methods; do printf '<section><h2>%s</h2><dl><dt><a href="/x"><code>Socket.%s()</code></a></dt><dd>%s</dd></dl></section>' $s $s "$D"; done
 printf '</div></main><footer><a href="/about">About</a></footer></body></html>'
 } >"$T/docs-main.html"
 expect_eq "a manual's page: its <main> whole, introduction and reference" \
-	"docs|Socket $I $I Constructor Socket.Constructor() $D Properties Socket.Properties() $D Methods Socket.Methods() $D" \
+	"docs|Socket $I $I2 Constructor Socket.Constructor() $D Properties Socket.Properties() $D Methods Socket.Methods() $D" \
 	"$("$P" --html --base https://example.com/docs/api/socket -j0 --main --json "$T/docs-main.html" | jq -r '"\(.page_kind)|\(.main_text)"')"
 
 # A listing whose parts are quotes: each keeps its own form, a quote,

@@ -228,6 +228,18 @@ $B
 
 $L" "$("$P" --html -j0 --main --markdown --json "$T/reveal.html" | jq -r .markdown)"
 
+# A block of text the page shows twice (once for phones, once for
+# desktops) is content once; two blocks alike but for a word (terms for
+# two countries) and a short line said twice ("Read more") stay.
+T1="Receive a fifth off three skincare products of your choice and a free cleanser with any order of forty pounds or more, shipping excluded."
+T2="Receive a fifth off three skincare products of your choice and a free cleanser with any order of fifty dollars or more, shipping excluded."
+printf '<html><head><title>Offer</title></head><body><article><h1>Offer</h1><div class="mobile"><p>%s %s</p></div><div class="desktop"><p>%s %s</p></div><p>%s</p><p>%s</p><p>Read more</p><p>%s</p><p>Read more</p></article></body></html>' \
+	"$B" "$L" "$B" "$L" "$T1" "$T2" "$L" >"$T/twice.html"
+expect_eq "a block shown twice: once; alike blocks and a short line: each" \
+	"Offer $B $L $T1 $T2 Read more $L Read more" "$("$P" --html -j0 --main --json "$T/twice.html" | jq -r .main_text)"
+expect_eq "a block shown twice: once in the Markdown too" 1 \
+	"$("$P" --html -j0 --main --markdown --json "$T/twice.html" | jq -r .markdown | grep -c "^$B")"
+
 # A heading of other pages marks its box only when it starts with the
 # phrase ("Bread: next steps" holds "read next"), is not the page's
 # title heading, and nothing in the box comes before it.
