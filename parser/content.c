@@ -1205,12 +1205,13 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 		return 0;
 	const ct_el *e = &c->el[i];
 	/* A quote repeating an earlier post goes, and so does a block of
-	 * text (not code) shown already.  Both share one budget of
-	 * looks. */
+	 * text (not code) shown already, but on a manual's page, which
+	 * repeats a parameter's line wherever it is taken.  Both share
+	 * one budget of looks. */
 	int skip = e->end <= c->start || ct_skipped(c, i, k->mask, k->dense) ||
 		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && c->quotes++ < CT_QUOTE_MAX &&
 		    ct_quoted(c, i, k->out)) ||
-		   (!(e->flags & CT_BLOCKKID) && e->text >= CT_REPEAT_MIN &&
+		   (!(c->kind & CONTENT_DOCS) && !(e->flags & CT_BLOCKKID) && e->text >= CT_REPEAT_MIN &&
 		    !ex_is_inline(tree_tag(n)) && tree_tag(n) != GUMBO_TAG_PRE &&
 		    c->quotes++ < CT_QUOTE_MAX && ct_repeated(c, i, k->out));
 	k->i = skip ? c->el[i].end : i + 1;

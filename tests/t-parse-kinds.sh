@@ -265,6 +265,14 @@ printf '</ul></div></body></html>'
 expect_eq "a manual's list of links to its chapters kept" "docs 5" \
 	"$("$P" --html -j0 --main --json "$T/docs-links.html" | jq -r '"\(.page_kind) \([.main_text | scan("Overview of the store.s [a-z]+ - The [a-z]+ command reference")] | length)"')"
 
+# A manual repeats a parameter's line wherever it is taken: both stay,
+# unlike a block a page shows twice.
+A="amount: a positive integer, the sum to charge in the smallest unit of the currency (100 cents to charge 1.00 dollar), at least 50 cents, at most eight digits, and never a fraction."
+printf '<html><head><title>Charges</title></head><body><div class="doc"><h1>Charges</h1><h2>Create a charge</h2><pre>POST /v1/charges</pre><p>%s</p><h2>Update a charge</h2><pre>POST /v1/charges/:id</pre><p>%s</p><h2>Capture a charge</h2><pre>POST /v1/charges/:id/capture</pre><p>Captures the payment of a charge created before with capture set to false.</p></div></body></html>' \
+	"$A" "$A" >"$T/docs-repeat.html"
+expect_eq "a manual's repeated parameter line: twice" "docs 2" \
+	"$("$P" --html -j0 --main --json "$T/docs-repeat.html" | jq -r '"\(.page_kind) \([.main_text | scan("amount: a positive integer")] | length)"')"
+
 # A manual's page is its <main> whole: the introduction in its header
 # scores above the reference sections of its body (a term and a line
 # each), which join it; a term that is a link is no menu.
