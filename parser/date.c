@@ -345,9 +345,13 @@ numeric_order(long a, long b, int c, int order, int *m, int *d)
 		*m = (int)a, *d = (int)b;
 }
 
-/* Reads a date starting at token 0 of r; 1 with w filled, else 0. */
+/* Reads a date starting at token 0 of r; 1 with w filled, else 0.
+ * value: r is the start of a metadata value, not running text, where
+ * a year may come before a month's name ("2023 Jan 7"): in text that
+ * is a headline's year and the date under it ("Best of 2024 / March
+ * 5, 2024"). */
 static int
-read_date(const run *r, int order, int min_year, when *w)
+read_date(const run *r, int order, int min_year, int value, when *w)
 {
 	const char *s = r->s;
 	const tok *t0 = run_tok(r, 0), *t1 = run_tok(r, 1), *t2 = run_tok(r, 2),
@@ -379,6 +383,13 @@ read_date(const run *r, int order, int min_year, when *w)
 		    word_starts(s, t5, cjk ? "\xe6\x97\xa5" : "\xec\x9d\xbc")) {
 			w->y = (int)t0->v, w->m = (int)t2->v, w->d = (int)t4->v;
 			w->end = 6;
+			return valid_day(w->y, w->m, w->d, min_year);
+		}
+		/* 2023 Jan 7: the order of PubMed's and citation_*'s dates */
+		int m = value ? month_of(s, t1) : 0;
+		if (m && t1->sp && is_num(t2, 1, 2) && t2->sp) {
+			w->y = (int)t0->v, w->m = m, w->d = (int)t2->v;
+			w->end = 3;
 			return valid_day(w->y, w->m, w->d, min_year);
 		}
 		return 0;
@@ -490,7 +501,7 @@ date_find(const char *s, size_t n, int order, int min_year, char out[DATE_MAX], 
 			continue;
 		run_read(&r, s, n, t.at);
 		when w;
-		if (read_date(&r, order, min_year, &w)) {
+		if (read_date(&r, order, min_year, 0, &w)) {
 			put(&w, out);
 			*at = t.at;
 			const tok *last = &r.t[w.end - 1];
@@ -512,6 +523,11 @@ date_iso(const char *s, size_t n, int order, int min_year, char out[DATE_MAX])
 			   .d = (int)(t->v % 100) };
 		if (!valid_day(w.y, w.m, w.d, min_year))
 			return 0;
+		put(&w, out);
+		return 1;
+	}
+	when w;
+	if (read_date(&r, order, min_year, 1, &w)) {
 		put(&w, out);
 		return 1;
 	}

@@ -24,7 +24,8 @@
 enum { DATE_DMY = 0, DATE_MDY = 1 };
 
 /* Reads s[0..n), a date as metadata gives it: ISO 8601 (2024-03-05,
- * 20240305, 2024/03/05, with a time after T or a space), or else the
+ * 20240305, 2024/03/05, with a time after T or a space), the year
+ * before a month's name at its start (2023 Jan 7), or else the
  * first date date_find sees in it (a written date, RFC 2822's).  Writes
  * out "YYYY-MM-DD", or "YYYY-MM-DDTHH:MM:SS+HH:MM" when s gives a time
  * and its zone (Z, UTC and GMT are +00:00; fractions of a second are

@@ -149,6 +149,13 @@ page namepart '<title>Box</title>' \
 expect_eq "an author box's element named name is the name, not the role run into it" \
 	'{"title":"Box","author":"Ann Other","lang":"en"}' "$(meta namepart)"
 
+# PubMed and citation_* write a year before the month's name; in text
+# that is a headline's year over its date, which is read as before.
+page yearfirst '<title>Paper</title><meta name="citation_publication_date" content="2023 Jan 7">' '<p>x</p>'
+page yearhead '<title>Best of 2024</title>' '<h1>The best kettles of 2024</h1><p>March 5, 2023</p><p>Text.</p>'
+expect_eq "a metadata date written year first; a headline's year is not a date's" \
+	'2023-01-07|2023-03-05' "$(meta yearfirst | jq -r .published)|$(meta yearhead | jq -r .published)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
