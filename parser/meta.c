@@ -830,7 +830,9 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 		const char *w = s + w0;
 		if (words && ((wn == 3 && strncmp(w, "and", 3) == 0) || (wn == 1 && *w == '&')))
 			continue;   /* a name must follow, or end stays */
-		int ok = (is_upper_start(u + w0) || (words && particle(w, wn))) && !stop_word(w, wn);
+		/* "Home- and Digital-Security Expert" is no name */
+		int ok = (is_upper_start(u + w0) || (words && particle(w, wn))) && !stop_word(w, wn) &&
+			 w[wn - 1] != '-';
 		for (size_t k = 0; k < wn && ok; k++)
 			ok = !(u[w0 + k] >= '0' && u[w0 + k] <= '9');
 		if (!ok || words >= 12)
@@ -855,13 +857,19 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 /* The name after "By" (or "Author:") in text s[0..n), into out.  A
  * label on a line of its own ("Written by" over the name) takes a name
  * of two words or more: a single capitalized word on the next line is
- * as often a link ("Leave a comment"). */
+ * as often a link ("Leave a comment").  The name may follow a label's
+ * colon, or a capital "By", without a space: the label and the name
+ * are often two inline elements ("Written by:Elise Nass",
+ * "ByDaryl Austin"). */
 static int
 by_name(const char *s, size_t n, int order, pbuf *out)
 {
-	static const char *const labels[] = { "by ", "by: ", "author: ", "authors: ", "written by ",
-					      "written by\n", "posted by\n", "author:\n", "authors:\n",
-					      "von ", "por ", "par ", "autor: ", "auteur : " };
+	/* line: the label may stand on a line of its own */
+	static const struct { const char *w; int line; } labels[] = {
+		{ "by", 0 }, { "by:", 0 }, { "author:", 1 }, { "authors:", 1 },
+		{ "written by", 1 }, { "posted by", 1 }, { "von", 0 }, { "por", 0 },
+		{ "par", 0 }, { "autor:", 0 }, { "auteur :", 0 },
+	};
 	for (size_t i = 0; i < n; i++) {
 		if (i && !(pbuf_isspace((unsigned char)s[i - 1]) || s[i - 1] == '|' || s[i - 1] == '\n'))
 			continue;
@@ -869,12 +877,21 @@ by_name(const char *s, size_t n, int order, pbuf *out)
 		if (c >= 'A' && c <= 'Z')
 			c = (unsigned char)(c + 32);
 		for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++) {
-			if ((unsigned char)labels[k][0] != c)
+			const char *w = labels[k].w;
+			size_t ln = strlen(w), j = i + ln;
+			if ((unsigned char)w[0] != c || j >= n || strncasecmp(s + i, w, ln) != 0)
 				continue;
-			size_t ln = strlen(labels[k]);
-			if (i + ln <= n && strncasecmp(s + i, labels[k], ln) == 0 &&
-			    read_name(s + i + ln, n - i - ln, order, out) &&
-			    (labels[k][ln - 1] != '\n' || memchr(out->p, ' ', out->len)))
+			int own = 0;
+			if (s[j] == '\n' && labels[k].line)
+				own = 1, j++;
+			else if (s[j] == ' ')
+				j++;
+			else if (s[j] == '\xc2' && j + 1 < n && s[j + 1] == '\xa0')
+				j += 2;
+			else if (w[ln - 1] != ':' && !(ln == 2 && strncmp(s + i, "By", 2) == 0 &&
+							s[j] >= 'A' && s[j] <= 'Z'))
+				continue;
+			if (read_name(s + j, n - j, order, out) && (!own || memchr(out->p, ' ', out->len)))
 				return 1;
 		}
 	}

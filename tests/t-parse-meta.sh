@@ -144,6 +144,20 @@ expect_eq "a byline's label on its own line, by:, a title before the name" \
 	"$(meta bylabel | jq -r .author)|$(meta bycolon | jq -r .author)|$(meta bydr | jq -r .author)"
 expect_eq "a label on its own line over one word is no byline; Jr. ends a name" \
 	'John Smith Jr' "$(meta bylink | jq -r .author)"
+# The label and the name are often two inline elements, without a
+# space between: after a label's colon and a capital "By" the name may
+# follow at once; a word ending with a hyphen ends the name.
+page glued '<title>Glued</title>' \
+	'<h1>A headline of some length</h1><p><b>Written by:</b><a href="/p/en">Elise Nass</a></p><p>Text.</p>'
+page gluedby '<title>Glued By</title>' \
+	'<h1>A headline of some length</h1><p><span>By</span><a href="/p/da">Daryl Austin</a></p><p>Text.</p>'
+page hyphen '<title>Hyphen</title>' \
+	'<h1>A headline of some length</h1><p>By Cort Honey, Home- and Office-Security Expert</p><p>Text.</p>'
+page bytes '<title>Bytes</title>' \
+	'<h1>A headline of some length</h1><p>Bytes and Bits</p><p>Text.</p>'
+expect_eq "a name glued to its label's colon or to By; a hyphen ends a name; Bytes is no label" \
+	'Elise Nass|Daryl Austin|Cort Honey|null' \
+	"$(meta glued | jq -r .author)|$(meta gluedby | jq -r .author)|$(meta hyphen | jq -r .author)|$(meta bytes | jq -r .author)"
 page namepart '<title>Box</title>' \
 	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
 expect_eq "an author box's element named name is the name, not the role run into it" \
