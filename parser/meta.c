@@ -698,15 +698,11 @@ win_before(meta *m, const GumboNode *h)
 	}
 }
 
-/* Words that say a date is the last update, not the first
- * publication, when they come right before it. */
+/* Whether one of the nw words w comes right before the date at s[at],
+ * on its line (32 bytes back at most). */
 static int
-updated_label(const char *s, size_t at)
+label_before(const char *s, size_t at, const char *const *w, size_t nw)
 {
-	static const char *const words[] = {
-		"updated", "modified", "update", "revised", "aktualisiert", "actualizado",
-		"mis à jour", "atualizado", "bijgewerkt", "aggiornato",
-	};
 	size_t from = at > 32 ? at - 32 : 0;
 	/* Only the words on the date's own line. */
 	for (size_t i = at; i > from; i--)
@@ -714,13 +710,34 @@ updated_label(const char *s, size_t at)
 			from = i;
 			break;
 		}
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-		size_t n = strlen(words[i]);
+	for (size_t i = 0; i < nw; i++) {
+		size_t n = strlen(w[i]);
 		for (size_t j = from; j + n <= at; j++)
-			if (strncasecmp(s + j, words[i], n) == 0)
+			if (strncasecmp(s + j, w[i], n) == 0)
 				return 1;
 	}
 	return 0;
+}
+
+/* Words that say a date is the last update, not the first
+ * publication, when they come right before it. */
+static int
+updated_label(const char *s, size_t at)
+{
+	static const char *const w[] = {
+		"updated", "modified", "update", "revised", "aktualisiert", "actualizado",
+		"mis à jour", "atualizado", "bijgewerkt", "aggiornato",
+	};
+	return label_before(s, at, w, sizeof w / sizeof w[0]);
+}
+
+/* Words that say a date is when a forum's member joined (the profile
+ * beside each post): no date of the page. */
+static int
+member_label(const char *s, size_t at)
+{
+	static const char *const w[] = { "joined", "registered", "join date", "member since" };
+	return label_before(s, at, w, sizeof w / sizeof w[0]);
 }
 
 /* Offers the dates of text s[0..n): the first as published, or as
@@ -735,7 +752,9 @@ text_dates(meta *m, const char *s, size_t n, int rank, int last)
 	if (rank >= m->rank[K_PUBLISHED] && rank >= m->rank[K_MODIFIED])
 		return;
 	while (i < n && date_find(s + i, n - i, m->order, META_TEXT_YEAR, iso, &at, &len)) {
-		if (updated_label(s, i + at)) {
+		if (member_label(s, i + at)) {
+			/* the next date */
+		} else if (updated_label(s, i + at)) {
 			if (!*mod || last)
 				memcpy(mod, iso, DATE_MAX);
 		} else if (!*pub || last) {

@@ -170,6 +170,12 @@ page yearhead '<title>Best of 2024</title>' '<h1>The best kettles of 2024</h1><p
 expect_eq "a metadata date written year first; a headline's year is not a date's" \
 	'2023-01-07|2023-03-05' "$(meta yearfirst | jq -r .published)|$(meta yearhead | jq -r .published)"
 
+# A forum's post carries its member's profile: the date the member
+# joined is not the page's.
+page joined '<title>Help with a fan</title>' \
+	'<h1>Help with a fan</h1><div class="profile"><p>fanuser</p><p>Posts: 12</p><p>Joined: Mon Jul 24, 2017 9:28 am</p></div><div class="post"><p>Sun Dec 17, 2023 11:23 am</p><p>My fan is loud.</p></div>'
+expect_eq "a member's joining date is not the post's" '2023-12-17' "$(meta joined | jq -r .published)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
