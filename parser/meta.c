@@ -24,6 +24,7 @@ enum { K_OTITLE, K_AUTHOR, K_PUBLISHED, K_MODIFIED, K_SITE, K_LANG, K_DESC, K_IM
 enum {
 	R_PAGE = -10,       /* <html lang>, <meta name=description>: as before */
 	R_JSONLD = 0,
+	R_STARTER = 5,      /* a thread's starter named by its label */
 	R_MICRODATA = 10,
 	R_OG = 20,
 	R_TWITTER = 30,
@@ -52,6 +53,8 @@ enum {
 /* Ancestors of an author's name looked at for its byline's date. */
 #define META_BYLINE_UP 3
 #define META_NAME_MAX 100
+/* A forum's user name longer than this is something else. */
+#define META_USER_MAX 40
 /* Authors joined from citation_author, at most: a paper of hundreds of
  * authors is not named by all of them. */
 #define META_AUTHORS_MAX 400
@@ -917,6 +920,48 @@ by_name(const char *s, size_t n, int order, pbuf *out)
 	return 0;
 }
 
+/* The user name after a forum's label of the thread's starter in
+ * text s[0..n) ("Thread starter", "Discussion in 'Help' started by
+ * pelex, May 26", "Topic Author" over the name), into out: the rest of
+ * the label's line, or of the next when the label ends its own, or
+ * what comes before a comma and a date.  User names are written as
+ * their users chose ("b.scherer", "sean_g"), so no capital is asked
+ * for. */
+static int
+starter_name(const char *s, size_t n, int order, pbuf *out)
+{
+	static const char *const labels[] = { "thread starter", "started by", "topic author" };
+	for (size_t i = 0; i < n; i++) {
+		if (i && !pbuf_isspace((unsigned char)s[i - 1]))
+			continue;
+		for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++) {
+			size_t ln = strlen(labels[k]), j = i + ln;
+			if (j >= n || strncasecmp(s + i, labels[k], ln) != 0)
+				continue;
+			if (s[j] == ':')
+				j++;
+			while (j < n && (s[j] == ' ' || s[j] == '\n'))
+				j++;
+			size_t z = j;
+			while (z < n && s[z] != '\n' && s[z] != ',')
+				z++;
+			/* In prose ("the shop was started by two friends, who")
+			 * the name is followed by more than a date. */
+			char iso[DATE_MAX];
+			size_t at, dl, e = z < n && s[z] == ',' ? z + 1 : z;
+			while (e < n && s[e] == ' ')
+				e++;
+			if (e < n && s[e] != '\n' &&
+			    !(date_find(s + e, n - e, order, META_TEXT_YEAR, iso, &at, &dl) && at == 0))
+				continue;
+			pbuf_reset(out);
+			pbuf_text(out, s + j, z - j);
+			return out->len >= 2 && out->len <= META_USER_MAX;
+		}
+	}
+	return 0;
+}
+
 /* The author in a byline element's text t: after its "By", else the
  * whole text when it is a name. */
 static int
@@ -1241,6 +1286,8 @@ from_text(meta *m, const GumboNode *h)
 	}
 	if (h) {
 		win_after(m, h);
+		if (starter_name(m->win.p, m->win.len, m->order, name))
+			offer(m, K_AUTHOR, R_STARTER, name->p, name->len);
 		if (by_name(m->win.p, m->win.len, m->order, name))
 			offer(m, K_AUTHOR, R_TEXT + 1, name->p, name->len);
 		if (m->win_time)

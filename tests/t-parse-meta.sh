@@ -158,6 +158,18 @@ page bytes '<title>Bytes</title>' \
 expect_eq "a name glued to its label's colon or to By; a hyphen ends a name; Bytes is no label" \
 	'Elise Nass|Daryl Austin|Cort Honey|null' \
 	"$(meta glued | jq -r .author)|$(meta gluedby | jq -r .author)|$(meta hyphen | jq -r .author)|$(meta bytes | jq -r .author)"
+# A forum names the thread's starter by a label, over the first
+# microdata author (often a highlighted answer's); user names are
+# written as chosen.  In prose the words are no label.
+page starter '<title>Fan noise | Forum</title>' \
+	'<h1>Fan noise</h1><div>Thread starter<a href="/members/sean_g.5/">sean_g</a></div><div>Start date Feb 25, 2024</div><div itemprop="author" itemscope><span itemprop="name">Packard</span></div><p>Text.</p>'
+page startedby '<title>Best hosts | Forum</title>' \
+	'<h1>Best hosts</h1><p>Discussion in &#39;Hosting Advice&#39; started by <a href="/members/pelex.1/">pelex</a>, May 26, 2025.</p><p>Text.</p>'
+page prose '<title>A shop | Blog</title>' \
+	'<h1>A small shop of our town</h1><p>The shop was started by two friends, who met at school.</p>'
+expect_eq "a thread's starter by its label, over microdata; not in prose" \
+	'sean_g|pelex|null' \
+	"$(meta starter | jq -r .author)|$(meta startedby | jq -r .author)|$(meta prose | jq -r .author)"
 page namepart '<title>Box</title>' \
 	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
 expect_eq "an author box's element named name is the name, not the role run into it" \
