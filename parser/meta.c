@@ -1272,6 +1272,33 @@ byline_block(meta *m, const GumboNode *n)
 	return best != NULL;
 }
 
+/* Whether element n's class or id says it holds a user's name (not
+ * a login form's label for the field). */
+static int
+user_el(const GumboNode *n)
+{
+	const char *c = tree_attr(n, "class"), *id = tree_attr(n, "id");
+	return tree_tag(n) != GUMBO_TAG_LABEL &&
+	       ((c && strcasestr(c, "username")) || (id && strcasestr(id, "username")));
+}
+
+/* Whether text t is a user name as forums show it: written as its user
+ * chose ("b.scherer", "chunix64"), so no capital is asked for; a
+ * letter, a few words at most, META_USER_MAX bytes. */
+static int
+user_name(const pbuf *t)
+{
+	int letter = 0, spaces = 0;
+	if (t->len < 2 || t->len > META_USER_MAX)
+		return 0;
+	for (size_t i = 0; i < t->len; i++) {
+		unsigned char c = (unsigned char)t->p[i];
+		letter |= ((c | 32) >= 'a' && (c | 32) <= 'z') || c >= 0xc3;
+		spaces += c == ' ';
+	}
+	return letter && spaces < 3;
+}
+
 /* Offers what the page's own text says: the byline and date near the
  * title heading h, elements named like bylines and dates, <time>. */
 static void
@@ -1309,6 +1336,8 @@ from_text(meta *m, const GumboNode *h)
 		ex_text(&m->win, name_part(m->authors[i]));
 		if (byline(&m->win, m->order, name))
 			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
+		else if (user_el(m->authors[i]) && user_name(&m->win))
+			offer(m, K_AUTHOR, R_TEXT + 4, m->win.p, m->win.len);
 	}
 	if (m->time_el)
 		offer_str(m, K_PUBLISHED, R_TEXT + 4, tree_attr(m->time_el, "datetime"));

@@ -170,6 +170,12 @@ page prose '<title>A shop | Blog</title>' \
 expect_eq "a thread's starter by its label, over microdata; not in prose" \
 	'sean_g|pelex|null' \
 	"$(meta starter | jq -r .author)|$(meta startedby | jq -r .author)|$(meta prose | jq -r .author)"
+# An element whose class says username holds a name as its user
+# wrote it; a login form's label so named is no author.
+page username '<title>LEDs | Forum</title>' \
+	'<form><label class="username-label">Email address *</label><input name="username"></form><h1>Turning off the LEDs</h1><div><a class="username" href="/memberlist.php?u=4">b.scherer</a><p>Posts: 2</p></div><p>Text.</p>'
+expect_eq "a user name in an element so named, not a login form's label" \
+	'b.scherer' "$(meta username | jq -r .author)"
 page namepart '<title>Box</title>' \
 	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
 expect_eq "an author box's element named name is the name, not the role run into it" \
