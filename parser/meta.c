@@ -962,6 +962,62 @@ starter_name(const char *s, size_t n, int order, pbuf *out)
 	return 0;
 }
 
+/* Whether s[a..z), trimmed of spaces and marks, is a name of two
+ * words or more and little else (read into out). */
+static int
+name_line(const char *s, size_t a, size_t z, int order, pbuf *out)
+{
+	while (a < z && (strchr(" \t|/-", s[a]) || (unsigned char)s[a] >= 0x80) &&
+	       !is_upper_start((const unsigned char *)s + a))
+		a++;
+	while (z > a && (strchr(" \t|/-", s[z - 1]) || ((unsigned char)s[z - 1] >= 0x80 &&
+		   (unsigned char)s[z - 1] < 0xc0)))
+		z--;
+	if (z <= a || z - a > META_BYLINE_MAX)
+		return 0;
+	return read_name(s + a, z - a, order, out) && memchr(out->p, ' ', out->len) &&
+	       out->len * 10 >= (z - a) * 6;
+}
+
+/* The name beside the first date of text s[0..n) (the text under the
+ * title, its first line the heading's): a byline often gives the
+ * author and the date with no label ("Andrew Gerrand 4 August 2010",
+ * "Elliot Raba" over "23.07.2025").  Looks before the date on its
+ * line, after it on its line, and with lines (an article: elsewhere
+ * the line over a date is as often a listed item's source or a
+ * category) on the line before (not the heading's) and the line
+ * after; into out. */
+static int
+date_name(const char *s, size_t n, int order, int lines, pbuf *out)
+{
+	char iso[DATE_MAX];
+	size_t at, len, i = 0;
+	for (;;) {
+		if (i >= n || !date_find(s + i, n - i, order, META_TEXT_YEAR, iso, &at, &len))
+			return 0;
+		at += i;
+		if (!member_label(s, at))
+			break;
+		i = at + len;
+	}
+	size_t ls = at, le = at + len;
+	while (ls && s[ls - 1] != '\n')
+		ls--;
+	while (le < n && s[le] != '\n')
+		le++;
+	if (!ls)
+		return 0;   /* the heading's own line */
+	size_t ps = ls - 1;
+	while (ps && s[ps - 1] != '\n')
+		ps--;
+	size_t ne = le + 1 < n ? le + 1 : n;
+	while (ne < n && s[ne] != '\n')
+		ne++;
+	return name_line(s, ls, at, order, out) || name_line(s, at + len, le, order, out) ||
+	       (lines && ps && name_line(s, ps, ls - 1, order, out)) ||
+	       (lines && le < n && name_line(s, le + 1, ne, order, out));
+}
+
 /* The author in a byline element's text t: after its "By", else the
  * whole text when it is a name. */
 static int
@@ -1317,6 +1373,8 @@ from_text(meta *m, const GumboNode *h)
 			offer(m, K_AUTHOR, R_STARTER, name->p, name->len);
 		if (by_name(m->win.p, m->win.len, m->order, name))
 			offer(m, K_AUTHOR, R_TEXT + 1, name->p, name->len);
+		if (date_name(m->win.p, m->win.len, m->order, m->article || m->facts.is_main, name))
+			offer(m, K_AUTHOR, R_TEXT + 5, name->p, name->len);
 		if (m->win_time)
 			offer_str(m, K_PUBLISHED, R_TEXT + 1, tree_attr(m->win_time, "datetime"));
 		text_dates(m, m->win.p, m->win.len, R_TEXT + 2, 0);

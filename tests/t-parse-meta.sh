@@ -176,6 +176,20 @@ page username '<title>LEDs | Forum</title>' \
 	'<form><label class="username-label">Email address *</label><input name="username"></form><h1>Turning off the LEDs</h1><div><a class="username" href="/memberlist.php?u=4">b.scherer</a><p>Posts: 2</p></div><p>Text.</p>'
 expect_eq "a user name in an element so named, not a login form's label" \
 	'b.scherer' "$(meta username | jq -r .author)"
+# A byline without a label: the name beside the date under the title,
+# on its line; on an article also on the line over or under it, not
+# the heading's.
+page namedate '<title>Defer</title>' \
+	'<h1>Defer, Panic, and Recover</h1><p>Andrew Gerrand 4 August 2010</p><p>Text.</p>'
+page nameover '<title>Shared services</title><meta property="og:type" content="article">' \
+	'<h1>Shared services explained</h1><p>Elliot Raba</p><p>23.07.2025 · 6 min read</p><p>Text.</p>'
+page notarticle2 '<title>Shared services</title>' \
+	'<h1>Shared services explained</h1><p>Company News</p><p>23.07.2025</p><p>Text.</p>'
+page headname '<title>Jane Doe</title><meta property="og:type" content="article">' \
+	'<h1>Jane Doe</h1><p>23.07.2025</p><p>Text.</p>'
+expect_eq "the name beside the date under the title; the line over it on an article only, not the heading" \
+	'Andrew Gerrand|Elliot Raba|null|null' \
+	"$(meta namedate | jq -r .author)|$(meta nameover | jq -r .author)|$(meta notarticle2 | jq -r .author)|$(meta headname | jq -r .author)"
 page namepart '<title>Box</title>' \
 	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
 expect_eq "an author box's element named name is the name, not the role run into it" \
