@@ -876,6 +876,25 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 	return out->len >= 2 && out->len <= META_NAME_MAX;
 }
 
+/* Whether the words right before a label at s[i] say whose work
+ * other than the writing follows: "Reviewed by", "Edited by", "Fact
+ * checked by", "Photographs by". */
+static int
+other_role(const char *s, size_t i)
+{
+	static const char *const w[] = {
+		"reviewed", "edited", "checked", "illustrated", "illustrations", "photographed",
+		"photos", "photo", "photographs", "produced", "translated",
+	};
+	size_t z = i;
+	while (z && (s[z - 1] == ' ' || s[z - 1] == '\n'))
+		z--;
+	size_t a = z;
+	while (a && ((s[a - 1] | 32) >= 'a' && (s[a - 1] | 32) <= 'z'))
+		a--;
+	return z > a && one_of(w, sizeof w / sizeof w[0], s + a, z - a, 1);
+}
+
 /* The name after "By" (or "Author:") in text s[0..n), into out.  A
  * label on a line of its own ("Written by" over the name) takes a name
  * of two words or more: a single capitalized word on the next line is
@@ -901,7 +920,8 @@ by_name(const char *s, size_t n, int order, pbuf *out)
 		for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++) {
 			const char *w = labels[k].w;
 			size_t ln = strlen(w), j = i + ln;
-			if ((unsigned char)w[0] != c || j >= n || strncasecmp(s + i, w, ln) != 0)
+			if ((unsigned char)w[0] != c || j >= n || strncasecmp(s + i, w, ln) != 0 ||
+			    other_role(s, i))
 				continue;
 			int own = 0;
 			if (s[j] == '\n' && labels[k].line)

@@ -190,6 +190,10 @@ page headname '<title>Jane Doe</title><meta property="og:type" content="article"
 expect_eq "the name beside the date under the title; the line over it on an article only, not the heading" \
 	'Andrew Gerrand|Elliot Raba|null|null' \
 	"$(meta namedate | jq -r .author)|$(meta nameover | jq -r .author)|$(meta notarticle2 | jq -r .author)|$(meta headname | jq -r .author)"
+# "Reviewed by", "Edited by", "Photos by" name others than the writer.
+page reviewed '<title>Sleep</title>' \
+	'<h1>The best mattress for side sleepers</h1><p>Reviewed by Kristina Zagame</p><p>Written by: Emily Walker</p><p>Text.</p>'
+expect_eq "a reviewer's by is no byline" 'Emily Walker' "$(meta reviewed | jq -r .author)"
 page namepart '<title>Box</title>' \
 	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
 expect_eq "an author box's element named name is the name, not the role run into it" \
