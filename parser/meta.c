@@ -823,10 +823,27 @@ stop_word(const char *p, size_t n)
 	return one_of(w, sizeof w / sizeof w[0], p, n, 1);
 }
 
+/* Capitalized words that start an author's role after the name
+ * ("Keith Barry Senior Autos Reporter", "Sean Peek, Senior Analyst"):
+ * the words of a job and those before one. */
+static int
+role_word(const char *p, size_t n)
+{
+	static const char *const w[] = {
+		"senior", "staff", "head", "chief", "lead", "executive", "associate", "contributing",
+		"deputy", "former", "managing", "principal", "founder", "co-founder", "cofounder",
+		"reporter", "editor", "writer", "correspondent", "contributor", "columnist",
+		"director", "manager", "officer", "analyst", "attorney", "journalist", "producer",
+		"strategist", "specialist", "consultant",
+	};
+	return one_of(w, sizeof w / sizeof w[0], p, n, 1);
+}
+
 /* Reads a name from s[0..n): capitalized words (and a name's
  * particles), several joined by "and", "&" or ","; stops at the line's
- * end, a date, a digit, a lowercase or stop word, a word ending a
- * sentence, or other punctuation.  Puts it into out (reset first);
+ * end, a date, a digit, a lowercase or stop word, a role's word after
+ * two words, a word ending a sentence or with a hyphen, or other
+ * punctuation.  Puts it into out (reset first);
  * returns whether it holds a name. */
 static int
 read_name(const char *s, size_t n, int order, pbuf *out)
@@ -854,7 +871,7 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 			continue;   /* a name must follow, or end stays */
 		/* "Home- and Digital-Security Expert" is no name */
 		int ok = (is_upper_start(u + w0) || (words && particle(w, wn))) && !stop_word(w, wn) &&
-			 w[wn - 1] != '-';
+			 w[wn - 1] != '-' && !(words >= 2 && role_word(w, wn));
 		for (size_t k = 0; k < wn && ok; k++)
 			ok = !(u[w0 + k] >= '0' && u[w0 + k] <= '9');
 		if (!ok || words >= 12)

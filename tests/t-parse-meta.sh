@@ -194,6 +194,13 @@ expect_eq "the name beside the date under the title; the line over it on an arti
 page reviewed '<title>Sleep</title>' \
 	'<h1>The best mattress for side sleepers</h1><p>Reviewed by Kristina Zagame</p><p>Written by: Emily Walker</p><p>Text.</p>'
 expect_eq "a reviewer's by is no byline" 'Emily Walker' "$(meta reviewed | jq -r .author)"
+# A name read from text ends where its author's role starts.
+page rolename '<title>Cars</title>' \
+	'<h1>Your car maintenance checklist</h1><p>By Keith Barry Senior Autos Reporter</p><p>Text.</p>'
+page rolecomma '<title>Cars</title>' \
+	'<h1>Your car maintenance checklist</h1><p>This post was written by Danielle Padula, Head of Marketing</p><p>Text.</p>'
+expect_eq "a name read from text ends at its role" 'Keith Barry|Danielle Padula' \
+	"$(meta rolename | jq -r .author)|$(meta rolecomma | jq -r .author)"
 page namepart '<title>Box</title>' \
 	'<p>Text.</p><div class="post-author"><span class="post-author__name">Ann Other</span><span class="post-author__role">Founder at Shop</span></div>'
 expect_eq "an author box's element named name is the name, not the role run into it" \
