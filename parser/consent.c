@@ -166,6 +166,17 @@ label(pbuf *b)
 	b->p[k] = '\0';
 }
 
+/* Whether link n goes to another page: its href neither empty, nor a
+ * fragment, nor a query of this page, nor a script.  A notice's answer
+ * stays on the page; most links of a page go elsewhere, and their text
+ * need not be read. */
+static int
+goes_elsewhere(const GumboNode *n)
+{
+	const char *h = tree_attr(n, "href");
+	return h && *h && *h != '#' && *h != '?' && strncasecmp(h, "javascript:", 11) != 0;
+}
+
 /* Whether element n (its role attribute role) is a control answering
  * a consent notice. */
 static int
@@ -181,7 +192,8 @@ answer(scan *s, const GumboNode *n, const char *role)
 		    !(v = tree_attr(n, "value")))
 			return 0;
 		pbuf_put(b, v, strlen(v));
-	} else if (t == GUMBO_TAG_BUTTON || t == GUMBO_TAG_A || (role && strcasecmp(role, "button") == 0)) {
+	} else if (t == GUMBO_TAG_BUTTON || (t == GUMBO_TAG_A && !goes_elsewhere(n)) ||
+		   (role && strcasecmp(role, "button") == 0)) {
 		if (count(s, n, CONSENT_LABEL) > CONSENT_LABEL)
 			return 0;
 		ex_text(b, n);

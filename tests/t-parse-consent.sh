@@ -32,6 +32,15 @@ printf '<html><head><title>A reading room for the town</title></head><body><div 
 expect_eq "a block about cookies with an answer (\"Got it\"): out" \
 	"A reading room for the town $A $B $C" "$(main answer.html | head -1)"
 
+# An answer is a link that stays on the page (a query: the server sets
+# the choice); a link labelled so that goes to another page is none.
+sed 's|<a href="#">Got it</a>|<a href="?cookies=ok">Got it</a>|' "$T/answer.html" >"$T/answer-query.html"
+expect_eq "an answer linking to a query of the page: its notice out" \
+	"A reading room for the town $A $B $C" "$(main answer-query.html | head -1)"
+sed 's|<a href="#">Got it</a>|<a href="/help/got-it">Got it</a>|' "$T/answer.html" >"$T/answer-away.html"
+expect_eq "a link labelled as an answer going to another page: no notice, its text and Markdown keep it" 2 \
+	"$(main answer-away.html | grep -c 'This site uses cookies')"
+
 # A control's label split by a block ("<div>Accept</div>all") reads as
 # two words, as the page shows it.
 printf '<html><head><title>A reading room for the town</title></head><body><div class="story"><h1>A reading room for the town</h1><p>%s</p><p>%s</p><div class="bar"><span>This site uses cookies to remember your choices, as our policy says.</span> <button><div>Accept</div>all</button></div><p>%s</p></div></body></html>' \
