@@ -11,6 +11,9 @@ dedup_normalize(pbuf *b, const char *s, size_t n)
 {
 	pbuf_reset(b);
 	pbuf_reserve(b, n);
+	/* Through a local pointer: stores through b->p could alias b, and
+	 * the compiler would reload it for every byte. */
+	char *o = b->p, *start = o;
 	int space = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -20,16 +23,17 @@ dedup_normalize(pbuf *b, const char *s, size_t n)
 			i++;
 		}
 		if (ws) {
-			space = b->len > 0;
+			space = o > start;
 			continue;
 		}
 		if (space) {
-			b->p[b->len++] = ' ';
+			*o++ = ' ';
 			space = 0;
 		}
-		b->p[b->len++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+		*o++ = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
 	}
-	b->p[b->len] = '\0';
+	*o = '\0';
+	b->len = (size_t)(o - start);
 }
 
 int

@@ -172,8 +172,14 @@ kind_of(const GumboOutput *out, const jsonld *ld, const char *url, size_t un, in
 			else if (strcasecmp(v, "product.group") == 0)
 				og = KIND_COLLECTION;
 		}
-		if (n->v.element.attributes.length && (v = tree_attr(n, "itemtype")))
-			kind_itemtype(seen, v);
+		/* One pass over the attributes, their names lowercase as
+		 * gumbo writes them: this runs for every element. */
+		const GumboVector *at = &n->v.element.attributes;
+		for (unsigned i = 0; i < at->length; i++) {
+			const GumboAttribute *a = at->data[i];
+			if (a->name[0] == 'i' && strcmp(a->name, "itemtype") == 0)
+				kind_itemtype(seen, a->value);
+		}
 	}
 	/* The page's own type before the types of what it lists: a
 	 * category page lists many products; a thread's posts and a
