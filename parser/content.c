@@ -104,6 +104,10 @@ enum {
 #define CT_REP_LEVELS 3
 #define CT_REP_SHARE 0.5
 
+/* On a page saying nothing of itself the siblings must be sections: a
+ * heading among the first CT_HEAD_LOOK elements of each. */
+#define CT_HEAD_LOOK 8
+
 /* Pages of parts: on a page of parts or of no said kind, rules that
  * keep under CT_BODY_SHARE of the body's text without furniture and
  * link-dense blocks kept one part: the latter is the content. */
@@ -1367,17 +1371,33 @@ ct_shape_of(const ct_el *e)
 	return s;
 }
 
-/* Whether child k is a part of shape s: not masked, alike, and holding
- * blocks when blocks says so. */
+/* What ct_part_of asks of a part besides its shape, as bits. */
+enum {
+	CT_PART_BLOCKS = 1,  /* it holds blocks */
+	CT_PART_HEADED = 2,  /* a heading among its first CT_HEAD_LOOK elements */
+};
+
+/* Whether child k is a part of shape s: not masked, alike, and as need
+ * asks (CT_PART_*). */
 static int
-ct_part_of(const content *c, uint32_t k, const ct_shape *s, uint32_t mask, int blocks)
+ct_part_of(const content *c, uint32_t k, const ct_shape *s, uint32_t mask, int need)
 {
 	const ct_el *e = &c->el[k];
-	if ((e->flags & mask) || (blocks && !(e->flags & CT_BLOCKKID)) || tree_tag(e->n) != s->tag)
+	if ((e->flags & mask) || ((need & CT_PART_BLOCKS) && !(e->flags & CT_BLOCKKID)) ||
+	    tree_tag(e->n) != s->tag)
 		return 0;
 	size_t n;
 	const char *cls = ct_class1(e, &n);
-	return n == s->n && memcmp(cls, s->cls, n) == 0;
+	if (n != s->n || memcmp(cls, s->cls, n) != 0)
+		return 0;
+	if (!(need & CT_PART_HEADED))
+		return 1;
+	for (uint32_t d = k + 1; d < e->end && d <= k + CT_HEAD_LOOK; d++) {
+		GumboTag t = tree_tag(c->el[d].n);
+		if (t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6)
+			return 1;
+	}
+	return 0;
 }
 
 /* Whether a's children of shape s are a run of parts: CT_REP_MIN or
@@ -1385,17 +1405,17 @@ ct_part_of(const content *c, uint32_t k, const ct_shape *s, uint32_t mask, int b
  * CT_INPART (a post's author line is a link and a date; a card's title
  * is a link) and noted in the trace (ct_note_part). */
 static int
-ct_parts(content *c, uint32_t a, const ct_shape *s, uint32_t mask, int blocks)
+ct_parts(content *c, uint32_t a, const ct_shape *s, uint32_t mask, int need)
 {
 	unsigned n = 0;
 	uint32_t text = 0;
 	for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
-		if (ct_part_of(c, k, s, mask, blocks))
+		if (ct_part_of(c, k, s, mask, need))
 			n++, text += c->el[k].text;
 	if (n < CT_REP_MIN || text < CT_REP_SHARE * c->el[a].text)
 		return 0;
 	for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
-		if (ct_part_of(c, k, s, mask, blocks)) {
+		if (ct_part_of(c, k, s, mask, need)) {
 			ct_note_part(c, k);
 			for (uint32_t d = k; d < c->el[k].end; d++)
 				c->el[d].flags |= CT_INPART;
@@ -1409,13 +1429,13 @@ ct_parts(content *c, uint32_t a, const ct_shape *s, uint32_t mask, int blocks)
  * that together hold CT_REP_SHARE of their parent's text (ct_parts).
  * Returns their parent, or CT_NONE. */
 static uint32_t
-ct_repeat(content *c, uint32_t root, uint32_t mask)
+ct_repeat(content *c, uint32_t root, uint32_t mask, int need)
 {
 	uint32_t p = root;
 	for (int l = 0; l < CT_REP_LEVELS && p != c->body && c->el[p].parent != c->body &&
 	     c->el[p].parent != CT_NONE; l++, p = c->el[p].parent) {
 		ct_shape s = ct_shape_of(&c->el[p]);
-		if (ct_parts(c, c->el[p].parent, &s, mask, 0))
+		if (ct_parts(c, c->el[p].parent, &s, mask, need))
 			return c->el[p].parent;
 	}
 	return CT_NONE;
@@ -1435,7 +1455,7 @@ ct_inner_parts(content *c, uint32_t root, uint32_t mask)
 	if (big == CT_NONE || !(c->el[big].flags & CT_BLOCKKID))
 		return;
 	ct_shape s = ct_shape_of(&c->el[big]);
-	ct_parts(c, root, &s, mask, 1);
+	ct_parts(c, root, &s, mask, CT_PART_BLOCKS);
 }
 
 /* Writes the main content found with the flags as they are to b;
@@ -1467,11 +1487,14 @@ ct_extract(content *c, pbuf *b)
 			}
 	uint32_t mask = CT_HIDE | CT_BOILTAG | CT_BOILCLS;
 	/* The block is one post or card of many, or one section of a
-	 * manual's many alike (AsciiDoc's sect1): the content is all of
-	 * them. */
+	 * manual's many alike (AsciiDoc's sect1), or of a page saying
+	 * nothing of itself, each under its heading (an article's
+	 * paragraphs, each in its <div>, are alike but not headed): the
+	 * content is all of them. */
 	int rep = 0;
-	if (c->kind & (CONTENT_PARTS | CONTENT_DOCS)) {
-		uint32_t a = ct_repeat(c, root, mask);
+	if (c->kind & (CONTENT_PARTS | CONTENT_DOCS | CONTENT_UNSAID)) {
+		uint32_t a = ct_repeat(c, root, mask,
+				       (c->kind & (CONTENT_PARTS | CONTENT_DOCS)) ? 0 : CT_PART_HEADED);
 		if (a != CT_NONE)
 			root = a, rep = 1;
 		else if (c->kind & CONTENT_PARTS)

@@ -385,6 +385,20 @@ expect_eq "a thread: a quote of an earlier post once, a short quote kept, no sig
 	"Oak or beech? $first Beech it is, then: thank you for the advice on planing. member2 said: Beech it is Mine is beech too, and after ten years it is still flat and true. $long $long" \
 	"$(main quotes.html)"
 
+# A page saying nothing of itself whose sections are alike, each under
+# its heading: its longest section is one of them, and the content is
+# all.
+{
+printf '<html><head><title>Acme Backup</title></head><body><div class="top"><a href="/">Home</a> <a href="/pricing">Pricing</a></div><main>'
+printf '<section class="feature"><h2>Every night, every file</h2>'
+for i in 1 2 3 4 5 6; do printf '<p>Backup number %d of the night copies every file that changed, encrypts it on your machine, and sends it to two data centres, far apart, so that a fire or a flood takes nothing.</p>' $i; done
+printf '</section>'
+for f in Restores Versions Sharing; do printf '<section class="feature"><h2>%s</h2><p>%s work from any browser, on any machine, for anyone you allow, at no extra cost.</p></section>' $f $f; done
+printf '</main><footer><a href="/legal">Legal</a></footer></body></html>'
+} >"$T/features.html"
+expect_eq "alike headed sections on a page saying nothing: all of them" "other|3|6" \
+	"$("$P" --html -j0 --main --json "$T/features.html" | jq -r '"\(.page_kind)|\([.main_text | scan("(Restores|Versions|Sharing) work from")] | length)|\([.main_text | scan("Backup number")] | length)"')"
+
 # One part kept: a page saying nothing of itself, no heading naming it,
 # whose rules keep its opening prose, a third of what it shows, gives
 # its body (its six sections of lists) instead.
