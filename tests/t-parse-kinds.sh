@@ -70,6 +70,23 @@ printf '</div></body></html>'
 expect_eq "a thread's answer shown twice: once; a short line twice: twice" "forum|1|2" \
 	"$("$P" --html -j0 --main --json "$T/thread-best.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Ubuntu 24.04 ships Qt 6.4")] | length)|\([.main_text | scan("[+]1 ")] | length)"')"
 
+# A thread whose replies sit in a wrapper beside each post (XenForo's
+# nested replies): a box of few commas, over a fifth links (each reply's
+# author, Like, Reply, Report), yet holding sentences: its replies are
+# posts, not teasers.
+{
+printf '<html><head><title>LED liftgate lights</title></head><body><h1>LED liftgate lights</h1><div class="thread">'
+for i in 1 2 3; do
+	printf '<article class="message" itemscope itemtype="https://schema.org/DiscussionForumPosting"><div class="user"><a href="/m/%d">member%d</a> Mar %d, 2025</div><div class="body"><p>Post %d: I fitted the lights to my car in an hour, and they work: plug and play, no tools, no cutting. The wiring is the same as on the older model.</p></div></article>' $i $i $i $i
+	printf '<div class="children">'
+	for j in 1 2; do printf '<article class="reply"><a href="/m/r%d%d">replier%d%d</a> <a href="/like">Like</a> <a href="/reply">Reply</a> <a href="/report">Report</a><p>Reply %d.%d: mine too. Thanks. Great tip.</p></article>' $i $j $i $j $i $j; done
+	printf '</div>'
+done
+printf '</div></body></html>'
+} >"$T/nested.html"
+expect_eq "a thread's nested replies kept" "forum|6|3" \
+	"$("$P" --html -j0 --main --json "$T/nested.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Reply [0-9].[0-9]: mine too")] | length)|\([.main_text | scan("Post [0-9]:")] | length)"')"
+
 # A listing of 30 cards with prices, a JSON-LD ItemList.
 {
 printf '<html><head><title>Used bikes for sale</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","itemListElement":[]}</script></head><body><nav><a href="/">Home</a></nav><h1>Used bikes for sale</h1><ul class="results">'
