@@ -82,8 +82,9 @@ enum {
 #define CT_CLEAN_LINKS 0.2f
 #define CT_FIGURE_TEXT 100
 
-/* On a thread, a box of CT_CLEAN_STOPS sentences or more is not cleaned
- * so: it holds replies, with their authors' and buttons' links. */
+/* On a thread or a page saying nothing of itself, a box of
+ * CT_CLEAN_STOPS sentences or more is not cleaned so: it holds replies
+ * or cards, with their links. */
 #define CT_CLEAN_STOPS 3
 
 /* Step 7: a block of prose has under CT_PROSE_LINKS of link text and
@@ -1150,10 +1151,11 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	 * box of teasers or links.  Lists and tables in the article often
 	 * link a name or a term in each item ("Ada Lovelace, engineer at
 	 * X"): they go only when mostly links, by the rule above.  A
-	 * listing's grid is such a box, and its content; so is a box of a
-	 * thread's replies (their authors' and buttons' links), which
-	 * holds sentences. */
-	if (!(c->kind & CONTENT_ITEMS) && !((c->kind & CONTENT_THREAD) && e->stops >= CT_CLEAN_STOPS) &&
+	 * listing's grid is such a box, and its content; so is a box
+	 * holding sentences on a thread (replies, with their authors' and
+	 * buttons' links) or on a page saying nothing of itself (a landing
+	 * page's cards). */
+	if (!(c->kind & CONTENT_ITEMS) && !((c->kind & (CONTENT_THREAD | CONTENT_UNSAID)) && e->stops >= CT_CLEAN_STOPS) &&
 	    e->commas < CT_CLEAN_COMMAS && e->links >= 1 && !(e->flags & CT_POS) &&
 	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_FORM) &&
 	    (float)e->link > CT_CLEAN_LINKS * (float)e->text)

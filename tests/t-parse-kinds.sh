@@ -416,6 +416,20 @@ printf '</main><footer><a href="/legal">Legal</a></footer></body></html>'
 expect_eq "alike headed sections on a page saying nothing: all of them" "other|3|6" \
 	"$("$P" --html -j0 --main --json "$T/features.html" | jq -r '"\(.page_kind)|\([.main_text | scan("(Restores|Versions|Sharing) work from")] | length)|\([.main_text | scan("Backup number")] | length)"')"
 
+# A page saying nothing of itself whose templates are cards of a link,
+# a line of short sentences and a "Use it" link: few commas, over a
+# fifth links, as a box of teasers has, but sentences: what it shows,
+# and with its introduction the content, not its menu.
+{
+printf '<html><head><title>Tasks app</title></head><body><nav><a href="/">Home</a> <a href="/login">Log in</a></nav><main><h1>Organise your work and life</h1>'
+printf '<div class="intro"><p>Become focused, organised, and calm with the task manager that millions of people trust, on every device, with reminders that arrive when you need them, and lists that sort themselves.</p><p>Capture a task in seconds, in plain words, and the app reads the date, the project and the priority for you, so that nothing slips.</p></div>'
+printf '<div class="templates"><h2>Start from a template</h2>'
+for t in Work Home Study Travel Garden Health Money Family; do printf '<div class="tpl"><a href="/t/%s">%s</a><p>Plan the week. Share it. Done.</p><a href="/t/%s">Use it</a></div>' $t $t $t; done
+printf '</div></main><footer><a href="/legal">Legal</a></footer></body></html>'
+} >"$T/templates.html"
+expect_eq "a box of cards holding sentences on a page saying nothing: kept" "other|8|0" \
+	"$("$P" --html -j0 --main --json "$T/templates.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Plan the week")] | length)|\([.main_text | scan("Log in|Legal")] | length)"')"
+
 # One part kept: a page saying nothing of itself, no heading naming it,
 # whose rules keep its opening prose, a third of what it shows, gives
 # its body (its six sections of lists) instead.
