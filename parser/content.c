@@ -100,6 +100,11 @@ enum {
  * content shorter than CT_MIN_MAIN bytes is taken for a page that is
  * not an article. */
 #define CT_ENOUGH 500
+
+/* The hidden element read as shown, when it holds more text than the
+ * page shows (ct_reveal), holds CT_REVEAL_MIN visible characters or
+ * more: a hidden sign-up box or a cookie notice holds less. */
+#define CT_REVEAL_MIN 500
 #define CT_MIN_MAIN 200
 
 /* Pages of parts: a block that is one of CT_REP_MIN alike siblings or
@@ -123,8 +128,8 @@ enum {
  * an article's own text is most of what its page shows. */
 #define CT_ARTICLE_SHARE 0.2
 
-/* The same on a page that says it is an article by its og:type or an
- * <article> element only, not by its schema.org types: a CMS's default
+/* The same on a page whose kind no schema.org type says (its og:type,
+ * an <article> element, its code or its URL do): a CMS's default
  * og:type article sits on its service pages too. */
 #define CT_UNTYPED_SHARE 0.3
 
@@ -136,9 +141,10 @@ enum {
 
 /* Step 6: a quote CT_QUOTE_SHARE of whose pieces of CT_QUOTE_PIECE
  * bytes the text already holds repeats an earlier post.  At most
- * CT_QUOTE_PIECES pieces of a quote, spread over it, and CT_QUOTE_MAX
- * quotes and blocks (CT_REPEAT_MIN) a text are looked for: each look
- * reads the text so far, and a hostile page holds thousands of them. */
+ * CT_QUOTE_PIECES pieces of a quote, spread over it, CT_QUOTE_MAX
+ * quotes and as many blocks (CT_REPEAT_MIN) a text are looked for:
+ * each look reads the text so far, and a hostile page holds thousands
+ * of them. */
 #define CT_QUOTE_PIECE 32
 #define CT_QUOTE_SHARE 0.5
 #define CT_QUOTE_PIECES 8
@@ -229,7 +235,7 @@ struct content {
 	const GumboNode *panels[CT_PANELS], *toggles[CT_PANELS];
 	unsigned npanels, ntoggles;
 	int notrace;      /* ct_text writes without noting its choice */
-	unsigned quotes;  /* quotes and blocks looked for in the text being written */
+	unsigned quotes, repeats;  /* quotes and blocks looked for in the text being written */
 };
 
 static void ct_note_root(content *c, uint32_t i);
@@ -237,7 +243,7 @@ static void ct_note_skip(content *c, uint32_t i);
 static void ct_note_part(content *c, uint32_t i);
 static void ct_trace_start(content *c, int attempt);
 static void ct_unhide(content *c, pbuf *b);
-static uint32_t ct_hidden_text(const content *c);
+static uint32_t ct_hidden_text(const content *c, uint32_t *big);
 
 /* Words in a class or id that name page furniture rather than content:
  * the well-known signals of readability and its descendants.  The
@@ -622,30 +628,20 @@ ct_panels(content *c, const ct_control *ctl, unsigned nctl)
 }
 
 /* A hidden element holding more text than the rest of the page shows,
- * not mostly links (a menu's dropdowns), is the page's content waiting
- * for a script to show it (a storefront's lock-down or anti-flicker
- * wrapper): it is shown, here and to content_hidden, as a panel is. */
+ * CT_REVEAL_MIN at least and not mostly links (a menu's dropdowns), is
+ * the page's content waiting for a script to show it (a storefront's
+ * lock-down or anti-flicker wrapper): it is shown, here and to
+ * content_hidden, as a panel is. */
 static void
 ct_reveal(content *c)
 {
 	if (c->body == CT_NONE || c->npanels == CT_PANELS)
 		return;
-	uint32_t big = CT_NONE, hidden = 0;
-	for (uint32_t i = c->body + 1; i < c->el[c->body].end;) {
-		const ct_el *e = &c->el[i];
-		if (!(e->flags & CT_HIDE)) {
-			i++;
-			continue;
-		}
-		hidden += e->text;
-		if (big == CT_NONE || e->text > c->el[big].text)
-			big = i;
-		i = e->end;
-	}
+	uint32_t big, hidden = ct_hidden_text(c, &big);
 	if (big == CT_NONE)
 		return;
 	ct_el *e = &c->el[big];
-	if (e->text < CT_ENOUGH || e->text <= c->el[c->body].text - hidden ||
+	if (e->text < CT_REVEAL_MIN || e->text <= c->el[c->body].text - hidden ||
 	    e->link > CT_MENU_SHARE * e->text)
 		return;
 	e->flags &= ~(uint32_t)CT_HIDE;
@@ -1172,6 +1168,15 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	return t == GUMBO_TAG_FIGCAPTION;
 }
 
+/* Block i's text, as the content's text writes it, in c->hbuf. */
+static const pbuf *
+ct_block_text(content *c, uint32_t i)
+{
+	pbuf_reset(&c->hbuf);
+	ex_text(&c->hbuf, c->el[i].n);
+	return &c->hbuf;
+}
+
 /* Whether quote i repeats what out already holds (a reply quoting an
  * earlier post, which the thread shows once): CT_QUOTE_SHARE of its
  * pieces of CT_QUOTE_PIECE bytes are found there.  A quote shorter than
@@ -1181,15 +1186,14 @@ ct_quoted(content *c, uint32_t i, const pbuf *out)
 {
 	if (!out->len)
 		return 0;
-	pbuf_reset(&c->hbuf);
-	ex_text(&c->hbuf, c->el[i].n);
-	size_t step = c->hbuf.len / CT_QUOTE_PIECES;
+	const pbuf *t = ct_block_text(c, i);
+	size_t step = t->len / CT_QUOTE_PIECES;
 	if (step < CT_QUOTE_PIECE)
 		step = CT_QUOTE_PIECE;
 	unsigned n = 0, found = 0;
-	for (size_t at = 0; at + CT_QUOTE_PIECE <= c->hbuf.len && n < CT_QUOTE_PIECES;
+	for (size_t at = 0; at + CT_QUOTE_PIECE <= t->len && n < CT_QUOTE_PIECES;
 	     at += step, n++)
-		found += memmem(out->p, out->len, c->hbuf.p + at, CT_QUOTE_PIECE) != NULL;
+		found += memmem(out->p, out->len, t->p + at, CT_QUOTE_PIECE) != NULL;
 	return n && found >= CT_QUOTE_SHARE * n;
 }
 
@@ -1201,9 +1205,8 @@ ct_repeated(content *c, uint32_t i, const pbuf *out)
 {
 	if (!out->len)
 		return 0;
-	pbuf_reset(&c->hbuf);
-	ex_text(&c->hbuf, c->el[i].n);
-	return c->hbuf.len && memmem(out->p, out->len, c->hbuf.p, c->hbuf.len) != NULL;
+	const pbuf *t = ct_block_text(c, i);
+	return t->len && memmem(out->p, out->len, t->p, t->len) != NULL;
 }
 
 static int
@@ -1219,14 +1222,15 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	const ct_el *e = &c->el[i];
 	/* A quote repeating an earlier post goes, and so does a block of
 	 * text (not code) shown already, but on a manual's page, which
-	 * repeats a parameter's line wherever it is taken.  Both share
-	 * one budget of looks. */
+	 * repeats a parameter's line wherever it is taken.  Each has its
+	 * budget of looks: a long thread's paragraphs leave its quotes
+	 * theirs. */
 	int skip = e->end <= c->start || ct_skipped(c, i, k->mask, k->dense) ||
 		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && c->quotes++ < CT_QUOTE_MAX &&
 		    ct_quoted(c, i, k->out)) ||
 		   (!(c->kind & CONTENT_DOCS) && !(e->flags & CT_BLOCKKID) && e->text >= CT_REPEAT_MIN &&
 		    !ex_is_inline(tree_tag(n)) && tree_tag(n) != GUMBO_TAG_PRE &&
-		    c->quotes++ < CT_QUOTE_MAX && ct_repeated(c, i, k->out));
+		    c->repeats++ < CT_QUOTE_MAX && ct_repeated(c, i, k->out));
 	k->i = skip ? c->el[i].end : i + 1;
 	if (skip)
 		ct_note_skip(c, i);
@@ -1647,8 +1651,8 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	 * they are the content.  On a page that says it is
 	 * an article (as many a listing does: og:type article is a CMS's
 	 * default) the rules kept one part only when they kept under
-	 * CT_ARTICLE_SHARE, or CT_UNTYPED_SHARE when only its og:type or
-	 * an <article> says so.  An article in a feed is the text under its
+	 * CT_ARTICLE_SHARE, or CT_UNTYPED_SHARE when no schema.org type
+	 * says so (its og:type, an <article>, its code or its URL do).  An article in a feed is the text under its
 	 * title heading, unless that is too short for one (a list of
 	 * features under a product's name). */
 	if (c->body == CT_NONE ||
@@ -1663,7 +1667,7 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	ct_mark(c, 1);
 	pbuf_reset(&c->first);
 	c->notrace = 1;
-	c->quotes = 0;
+	c->quotes = c->repeats = 0;
 	ct_text(c, c->body, &c->first, CT_HIDE | CT_BOILTAG | CT_BOILCLS,
 		(kind & (CONTENT_ITEMS | CONTENT_PRODUCT)) ? CT_DENSE : CT_CARDS);
 	c->notrace = 0;
@@ -1720,20 +1724,29 @@ ct_rules(content *c, const GumboOutput *out, pbuf *b)
 	ct_text(c, c->body, b, CT_HIDE | CT_BOILTAG, CT_LINKS);
 	/* Nothing shown, or under CT_MIN_MAIN shown but CT_ENOUGH hidden:
 	 * the rest waits for a script to show it. */
-	if (b->len == 0 || (b->len < CT_MIN_MAIN && ct_hidden_text(c) >= CT_ENOUGH))
+	uint32_t big;
+	if (b->len == 0 || (b->len < CT_MIN_MAIN && ct_hidden_text(c, &big) >= CT_ENOUGH))
 		ct_unhide(c, b);
 }
 
-/* The text of the body's hidden elements. */
+/* The text of the body's hidden elements (the outermost of each
+ * subtree); *big: the one holding the most, or CT_NONE. */
 static uint32_t
-ct_hidden_text(const content *c)
+ct_hidden_text(const content *c, uint32_t *big)
 {
 	uint32_t n = 0;
-	for (uint32_t i = c->body + 1; i < c->el[c->body].end;)
-		if (c->el[i].flags & CT_HIDE)
-			n += c->el[i].text, i = c->el[i].end;
-		else
+	*big = CT_NONE;
+	for (uint32_t i = c->body + 1; i < c->el[c->body].end;) {
+		const ct_el *e = &c->el[i];
+		if (!(e->flags & CT_HIDE)) {
 			i++;
+			continue;
+		}
+		n += e->text;
+		if (*big == CT_NONE || e->text > c->el[*big].text)
+			*big = i;
+		i = e->end;
+	}
 	return n;
 }
 
@@ -1779,7 +1792,7 @@ static void
 ct_trace_start(content *c, int attempt)
 {
 	c->tr_cur = c->tr_kept = attempt;
-	c->quotes = 0;
+	c->quotes = c->repeats = 0;
 	for (int k = attempt; k < 2; k++) {
 		c->tr[k].nroots = c->tr[k].nskips = c->tr[k].nparts = 0;
 		c->tr[k].feed = 0;

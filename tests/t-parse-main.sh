@@ -239,6 +239,31 @@ expect_eq "a block shown twice: once; alike blocks and a short line: each" \
 	"Offer $B $L $T1 $T2 Read more $L Read more" "$("$P" --html -j0 --main --json "$T/twice.html" | jq -r .main_text)"
 expect_eq "a block shown twice: once in the Markdown too" 1 \
 	"$("$P" --html -j0 --main --markdown --json "$T/twice.html" | jq -r .markdown | grep -c "^$B")"
+# Code and a long inline quote shown twice stay twice: a manual's
+# example repeats, and a paragraph quoting a line is another paragraph.
+printf '<html><head><title>Loops</title></head><body><article><h1>Loops</h1><p>%s %s</p><pre>for (int i = 0; i < n; i++) total += weights[i] * values[i]; /* the weighted sum of every value the sensor gave */</pre><p>%s</p><pre>for (int i = 0; i < n; i++) total += weights[i] * values[i]; /* the weighted sum of every value the sensor gave */</pre><p>As we said: <em>%s %s</em> And so on.</p></article></body></html>' \
+	"$B" "$L" "$L" "$B" "$L" >"$T/twice-code.html"
+expect_eq "code and an inline quote shown twice: twice" "2 2" \
+	"$("$P" --html -j0 --main --json "$T/twice-code.html" | jq -r '"\([.main_text | scan("the weighted sum")] | length) \([.main_text | scan("Otters were seen again")] | length)"')"
+# A long thread: its paragraphs' looks for repeats leave its quotes
+# theirs (64 each), so the last post's quote of the first is left out.
+{
+printf '<html><head><title>Which oak should I buy</title></head><body><h1>Which oak should I buy</h1><div class="thread">'
+printf '<div class="post" itemscope itemtype="https://schema.org/DiscussionForumPosting"><p>Which oak should I buy for a workbench top that must stay flat for twenty years, in a damp workshop, with no heating?</p></div>'
+i=2; while [ $i -le 70 ]; do printf '<div class="post" itemscope itemtype="https://schema.org/DiscussionForumPosting"><p>Reply %d: any quartersawn white oak, dried slowly over two summers, will stay flat for decades, in a damp and cold shop too, if you seal both of its faces alike and let it rest a month.</p></div>' $i; i=$((i+1)); done
+printf '<div class="post" itemscope itemtype="https://schema.org/DiscussionForumPosting"><blockquote>Which oak should I buy for a workbench top that must stay flat for twenty years, in a damp workshop, with no heating?</blockquote><p>Last reply: beech, not oak.</p></div></div></body></html>'
+} >"$T/thread-long.html"
+expect_eq "a long thread's quote of its first post: once" 1 \
+	"$("$P" --html -j0 --main --json "$T/thread-long.html" | jq -r '[.main_text | scan("Which oak should I buy for a workbench")] | length')"
+# The hidden element holding the most text is shown only when it is
+# not mostly links: a hidden mega-menu larger than the page stays so.
+{
+printf '<html><head><title>Opening hours</title></head><body><div style="display:none"><ul>'
+for i in $(seq 1 60); do printf '<li><a href="/d/%d">Department number %d, on the second floor</a></li>' $i $i; done
+printf '</ul></div><main><h1>Opening hours</h1><p>%s</p><p>%s</p></main></body></html>' "$B" "$L"
+} >"$T/reveal-menu.html"
+expect_eq "a hidden menu holding most of the page's text stays hidden" \
+	"Opening hours $B $L" "$("$P" --html -j0 --main --json "$T/reveal-menu.html" | jq -r .main_text)"
 
 # A heading of other pages marks its box only when it starts with the
 # phrase ("Bread: next steps" holds "read next"), is not the page's
