@@ -957,13 +957,13 @@ by_name(const char *s, size_t n, int order, pbuf *out)
 	return 0;
 }
 
-/* The user name after a forum's label of the thread's starter in
- * text s[0..n) ("Thread starter", "Discussion in 'Help' started by
- * pelex, May 26", "Topic Author" over the name), into out: the rest of
- * the label's line, or of the next when the label ends its own, or
- * what comes before a comma and a date.  User names are written as
- * their users chose ("b.scherer", "sean_g"), so no capital is asked
- * for. */
+/* The user name after the first forum's label of the thread's
+ * starter in text s[0..n) whose name reads ("Thread starter",
+ * "Discussion in 'Help' started by pelex, May 26", "Topic Author" over
+ * the name), into out: the rest of the label's line, or of the next
+ * when the label ends its own, or what comes before a comma and a
+ * date.  User names are written as their users chose ("b.scherer",
+ * "sean_g"), so no capital is asked for. */
 static int
 starter_name(const char *s, size_t n, int order, pbuf *out)
 {
@@ -991,9 +991,12 @@ starter_name(const char *s, size_t n, int order, pbuf *out)
 			if (e < n && s[e] != '\n' &&
 			    !(date_find(s + e, n - e, order, META_TEXT_YEAR, iso, &at, &dl) && at == 0))
 				continue;
+			/* A label's words in a sentence before the real label
+			 * ("Topic author guidelines ...") are no reason to stop. */
 			pbuf_reset(out);
 			pbuf_text(out, s + j, z - j);
-			return out->len >= 2 && out->len <= META_USER_MAX;
+			if (out->len >= 2 && out->len <= META_USER_MAX)
+				return 1;
 		}
 	}
 	return 0;

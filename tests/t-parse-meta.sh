@@ -170,6 +170,12 @@ page prose '<title>A shop | Blog</title>' \
 expect_eq "a thread's starter by its label, over microdata; not in prose" \
 	'sean_g|pelex|null' \
 	"$(meta starter | jq -r .author)|$(meta startedby | jq -r .author)|$(meta prose | jq -r .author)"
+# The label's words in a sentence before the label itself: the label's
+# name is read still.
+page starterlate '<title>Fan noise | Forum</title>' \
+	'<h1>Fan noise</h1><p>Topic author guidelines for new members of this board are here</p><div>Thread starter sean_g</div><p>Text.</p>'
+expect_eq "a label's words in a sentence are passed over for the label after them" \
+	'sean_g' "$(meta starterlate | jq -r .author)"
 # An element whose class says username holds a name as its user
 # wrote it; a login form's label so named is no author.
 page username '<title>LEDs | Forum</title>' \
