@@ -17,6 +17,11 @@
  * its NUL. */
 #define DATE_MAX 26
 
+/* Bytes a date written in text spans at most, its time and zone with
+ * it ("September 25th, 2024, 11:23:55 AM +01:00"): a caller asking
+ * whether a date starts at a point reads no further. */
+#define DATE_TEXT_MAX 64
+
 /* How a numeric date with two small numbers first (03/05/2024) is read
  * when neither is above 12: month first (DATE_MDY, US English) or day
  * first (DATE_DMY, most others).  A date with dots (05.03.2024) is

@@ -849,6 +849,15 @@ static int
 read_name(const char *s, size_t n, int order, pbuf *out)
 {
 	pbuf_reset(out);
+	/* A name ends at its line and is no longer than META_NAME_MAX:
+	 * what lies further is never read, so the date that would end it
+	 * is not looked for there (on a page of thousands of "by", each
+	 * would read the rest of the page). */
+	if (n > 2 * META_NAME_MAX)
+		n = 2 * META_NAME_MAX;
+	const char *nl = memchr(s, '\n', n);
+	if (nl)
+		n = (size_t)(nl - s);
 	char iso[DATE_MAX];
 	size_t at, dl;
 	if (date_find(s, n, order, META_TEXT_YEAR, iso, &at, &dl))
@@ -979,8 +988,11 @@ starter_name(const char *s, size_t n, int order, pbuf *out)
 				j++;
 			while (j < n && (s[j] == ' ' || s[j] == '\n'))
 				j++;
-			size_t z = j;
-			while (z < n && s[z] != '\n' && s[z] != ',')
+			/* Read no further than a user name runs, nor a date past
+			 * what one is written in: on a page of thousands of labels
+			 * each would read the rest of the page. */
+			size_t z = j, zmax = n - j > META_USER_MAX + 1 ? j + META_USER_MAX + 1 : n;
+			while (z < zmax && s[z] != '\n' && s[z] != ',')
 				z++;
 			/* In prose ("the shop was started by two friends, who")
 			 * the name is followed by more than a date. */
@@ -989,7 +1001,8 @@ starter_name(const char *s, size_t n, int order, pbuf *out)
 			while (e < n && s[e] == ' ')
 				e++;
 			if (e < n && s[e] != '\n' &&
-			    !(date_find(s + e, n - e, order, META_TEXT_YEAR, iso, &at, &dl) && at == 0))
+			    !(date_find(s + e, n - e > DATE_TEXT_MAX ? DATE_TEXT_MAX : n - e, order,
+					META_TEXT_YEAR, iso, &at, &dl) && at == 0))
 				continue;
 			/* A label's words in a sentence before the real label
 			 * ("Topic author guidelines ...") are no reason to stop. */
