@@ -627,6 +627,28 @@ block_of(const GumboNode *n)
 	return n;
 }
 
+/* Appends to window w text s, no more of it than keeps w within cap
+ * bytes (a space owed aside): one node of megabytes under the title
+ * would make the window the page.  The word cut is kept whole (a name
+ * cut short reads as another, "StarredSkies" as "Starred") when it is
+ * not longer than a user name; else s is cut where a character
+ * starts. */
+static void
+win_text(pbuf *w, const char *s, size_t cap)
+{
+	size_t room = w->len < cap ? cap - w->len : 0, k = strnlen(s, room + META_USER_MAX + 1);
+	if (k > room) {
+		size_t e = room;
+		while (e < k && !pbuf_isspace((unsigned char)s[e]))
+			e++;
+		if (e == k && s[k])
+			for (e = room; e && ((unsigned char)s[e] & 0xc0) == 0x80; e--)
+				;
+		k = e;
+	}
+	pbuf_text(w, s, k);
+}
+
 /* The page's visible text from heading h on, META_AFTER bytes, lines at
  * block edges, into m->win; the first <time datetime> on the way is
  * m->win_time. */
@@ -650,7 +672,7 @@ win_after(meta *m, const GumboNode *h)
 			if (b != block)
 				win_break(w);
 			block = b;
-			pbuf_text(w, n->v.text.text, strlen(n->v.text.text));
+			win_text(w, n->v.text.text, META_AFTER);
 		}
 		n = tree_next(n, m->root);
 	}
@@ -679,6 +701,11 @@ win_before(meta *m, const GumboNode *h)
 {
 	enum { PIECES = 64 };
 	const GumboNode *piece[PIECES];
+	/* Of each piece, its text from byte from on: the farthest keeps
+	 * only its end, so one node of megabytes over the title does not
+	 * make the window the page; from the start of the word cut, as
+	 * win_text keeps it, else from where a character starts. */
+	size_t from[PIECES];
 	int np = 0;
 	size_t got = 0;
 	for (const GumboNode *n = prev_node(h); n && np < PIECES && got < META_BEFORE;
@@ -686,8 +713,18 @@ win_before(meta *m, const GumboNode *h)
 		if (n->type != GUMBO_NODE_TEXT || !n->parent || !tree_is_element(n->parent) ||
 		    win_skip(n->parent))
 			continue;
-		piece[np++] = n;
-		got += strlen(n->v.text.text);
+		const char *t = n->v.text.text;
+		size_t len = strlen(t), k = len > META_BEFORE - got ? len - (META_BEFORE - got) : 0, a = k;
+		while (a && k - a <= META_USER_MAX && !pbuf_isspace((unsigned char)t[a - 1]))
+			a--;
+		if (a && !pbuf_isspace((unsigned char)t[a - 1]))
+			while (k < len && ((unsigned char)t[k] & 0xc0) == 0x80)
+				k++;
+		else
+			k = a;
+		piece[np] = n;
+		from[np++] = k;
+		got = k ? META_BEFORE : got + len;
 	}
 	pbuf *w = &m->win;
 	pbuf_reset(w);
@@ -697,7 +734,8 @@ win_before(meta *m, const GumboNode *h)
 		if (b != block)
 			win_break(w);
 		block = b;
-		pbuf_text(w, piece[i]->v.text.text, strlen(piece[i]->v.text.text));
+		const char *t = piece[i]->v.text.text + from[i];
+		pbuf_text(w, t, strlen(t));
 	}
 }
 

@@ -82,6 +82,28 @@ page byline '<title>A plain page title - Blog</title>' \
 expect_eq "the byline and date under the title heading" \
 	'{"title":"A plain page title","author":"Sam Writer","published":"2024-03-05","lang":"en"}' "$(meta byline)"
 
+# The text read for a byline is the title's neighbourhood, however long
+# the node beside it: a date deep in one long paragraph under the title,
+# or over it, is not the page's.
+prose=$(python3 -c "print('Words of a story that goes on and on. ' * 24)")
+page longafter '<title>Long after</title>' "<h1>A headline of some length</h1><p>$prose March 5, 2024.</p>"
+page longbefore '<title>Long before</title>' "<p>March 5, 2024. $prose</p><h1>A headline of some length</h1><p>Text.</p>"
+expect_eq "a date 900 bytes into the paragraph under or over the title is not read" \
+	'null|null' "$(meta longafter | jq -r .published)|$(meta longbefore | jq -r .published)"
+
+# The window ends after the word its 600th byte is in, unless that word
+# is longer than a user name: then where a character starts.
+pad=$(python3 -c "print(('Words of a story that goes on and on. ' * 15)[:562])")
+long=$(python3 -c "print('Éé' * 40)")
+page cutword '<title>Cut</title>' "<h1>A headline of some length</h1><p>$pad By Jane Doughnutson</p>"
+page cutchar '<title>Cut</title>' "<h1>A headline of some length</h1><p>$pad By Jane $long</p>"
+# Over the title it starts with the word its 300th byte back is in.
+pad=$(python3 -c "print(('words of a story that goes on and on. ' * 15)[:290])")
+page cutback '<title>Cut</title>' "<p>12/05/2024 $pad</p><h1>A headline of some length</h1><p>Text.</p>"
+expect_eq "the window near the title ends after a word, or where a character starts" \
+	'Jane Doughnutson|Jane É|2024-12-05' \
+	"$(meta cutword | jq -r .author)|$(meta cutchar | jq -r .author)|$(meta cutback | jq -r .published)"
+
 page label '<title>Labelled</title><meta name="author" content="By Lee Writer, ">' '<p>x</p>'
 expect_eq "an author's value loses the byline label and marks around it" \
 	'{"title":"Labelled","author":"Lee Writer","lang":"en"}' "$(meta label)"
