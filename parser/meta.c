@@ -1053,6 +1053,23 @@ starter_name(const char *s, size_t n, int order, pbuf *out)
 	return 0;
 }
 
+/* Bytes of the mark ending s[a..z) (a no-break space, a middle dot,
+ * an en or em dash, a bullet: what stands between a name and a date),
+ * or 0 when another character ends it, a letter above all. */
+static size_t
+mark_end(const char *s, size_t a, size_t z)
+{
+	static const char *const marks[] = {
+		"\xc2\xa0", "\xc2\xb7", "\xe2\x80\x93", "\xe2\x80\x94", "\xe2\x80\xa2",
+	};
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+		size_t k = strlen(marks[i]);
+		if (z - a >= k && memcmp(s + z - k, marks[i], k) == 0)
+			return k;
+	}
+	return 0;
+}
+
 /* Whether s[a..z), trimmed of spaces and marks, is a name of two
  * words or more and little else (read into out). */
 static int
@@ -1061,9 +1078,8 @@ name_line(const char *s, size_t a, size_t z, int order, pbuf *out)
 	while (a < z && (strchr(" \t|/-", s[a]) || (unsigned char)s[a] >= 0x80) &&
 	       !is_upper_start((const unsigned char *)s + a))
 		a++;
-	while (z > a && (strchr(" \t|/-", s[z - 1]) || ((unsigned char)s[z - 1] >= 0x80 &&
-		   (unsigned char)s[z - 1] < 0xc0)))
-		z--;
+	for (size_t k; z > a && (k = strchr(" \t|/-", s[z - 1]) ? 1 : mark_end(s, a, z)) != 0; )
+		z -= k;
 	if (z <= a || z - a > META_BYLINE_MAX)
 		return 0;
 	return read_name(s + a, z - a, order, out) && memchr(out->p, ' ', out->len) &&

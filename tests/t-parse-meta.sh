@@ -218,6 +218,14 @@ page headname '<title>Jane Doe</title><meta property="og:type" content="article"
 expect_eq "the name beside the date under the title; the line over it on an article only, not the heading" \
 	'Andrew Gerrand|Elliot Raba|null|null' \
 	"$(meta namedate | jq -r .author)|$(meta nameover | jq -r .author)|$(meta notarticle2 | jq -r .author)|$(meta headname | jq -r .author)"
+# A name ending with a letter of two bytes keeps it whole; a mark
+# between the name and the date is left out.
+page nameacc '<title>Defer</title>' \
+	'<h1>Defer, Panic, and Recover</h1><p>José Hervé 4 August 2010</p><p>Text.</p>'
+page namemark '<title>Defer</title>' \
+	'<h1>Defer, Panic, and Recover</h1><p>Ann Lee &middot; 4 August 2010</p><p>Text.</p>'
+expect_eq "the name beside the date ends with its last letter, not a mark" \
+	'José Hervé|Ann Lee' "$(meta nameacc | jq -r .author)|$(meta namemark | jq -r .author)"
 # "Reviewed by", "Edited by", "Photos by" name others than the writer.
 page reviewed '<title>Sleep</title>' \
 	'<h1>The best mattress for side sleepers</h1><p>Reviewed by Kristina Zagame</p><p>Written by: Emily Walker</p><p>Text.</p>'
