@@ -1004,53 +1004,21 @@ by_name(const char *s, size_t n, int order, pbuf *out)
 	return 0;
 }
 
-/* The user name after the first forum's label of the thread's
- * starter in text s[0..n) whose name reads ("Thread starter",
- * "Discussion in 'Help' started by pelex, May 26", "Topic Author" over
- * the name), into out: the rest of the label's line, or of the next
- * when the label ends its own, or what comes before a comma and a
- * date.  User names are written as their users chose ("b.scherer",
- * "sean_g"), so no capital is asked for. */
+/* Whether text t is a user name as forums show it: written as its user
+ * chose ("b.scherer", "chunix64"), so no capital is asked for; a
+ * letter, a few words at most, META_USER_MAX bytes. */
 static int
-starter_name(const char *s, size_t n, int order, pbuf *out)
+user_name(const pbuf *t)
 {
-	static const char *const labels[] = { "thread starter", "started by", "topic author" };
-	for (size_t i = 0; i < n; i++) {
-		if (i && !pbuf_isspace((unsigned char)s[i - 1]))
-			continue;
-		for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++) {
-			size_t ln = strlen(labels[k]), j = i + ln;
-			if (j >= n || strncasecmp(s + i, labels[k], ln) != 0)
-				continue;
-			if (s[j] == ':')
-				j++;
-			while (j < n && (s[j] == ' ' || s[j] == '\n'))
-				j++;
-			/* Read no further than a user name runs, nor a date past
-			 * what one is written in: on a page of thousands of labels
-			 * each would read the rest of the page. */
-			size_t z = j, zmax = n - j > META_USER_MAX + 1 ? j + META_USER_MAX + 1 : n;
-			while (z < zmax && s[z] != '\n' && s[z] != ',')
-				z++;
-			/* In prose ("the shop was started by two friends, who")
-			 * the name is followed by more than a date. */
-			char iso[DATE_MAX];
-			size_t at, dl, e = z < n && s[z] == ',' ? z + 1 : z;
-			while (e < n && s[e] == ' ')
-				e++;
-			if (e < n && s[e] != '\n' &&
-			    !(date_find(s + e, n - e > DATE_TEXT_MAX ? DATE_TEXT_MAX : n - e, order,
-					META_TEXT_YEAR, iso, &at, &dl) && at == 0))
-				continue;
-			/* A label's words in a sentence before the real label
-			 * ("Topic author guidelines ...") are no reason to stop. */
-			pbuf_reset(out);
-			pbuf_text(out, s + j, z - j);
-			if (out->len >= 2 && out->len <= META_USER_MAX)
-				return 1;
-		}
+	int letter = 0, spaces = 0;
+	if (t->len < 2 || t->len > META_USER_MAX)
+		return 0;
+	for (size_t i = 0; i < t->len; i++) {
+		unsigned char c = (unsigned char)t->p[i];
+		letter |= ((c | 32) >= 'a' && (c | 32) <= 'z') || c >= 0xc3;
+		spaces += c == ' ';
 	}
-	return 0;
+	return letter && spaces < 3;
 }
 
 /* Bytes of the mark ending s[a..z) (a no-break space, a middle dot,
@@ -1066,6 +1034,105 @@ mark_end(const char *s, size_t a, size_t z)
 		size_t k = strlen(marks[i]);
 		if (z - a >= k && memcmp(s + z - k, marks[i], k) == 0)
 			return k;
+	}
+	return 0;
+}
+
+/* Words forums write after the starter's name on its line ("Thread
+ * starter sean_g Start date Feb 25, 2024", "Topic author bob Posts:
+ * 12"): the name ends before them. */
+static int
+starter_stop(const char *p, size_t n)
+{
+	static const char *const w[] = {
+		"start", "started", "date", "joined", "posts", "posts:", "replies", "views",
+	};
+	return one_of(w, sizeof w / sizeof w[0], p, n, 1);
+}
+
+/* Reads the user name that starts line s[0..n) after a "Thread
+ * starter" or "Topic author" label into out: up to a date, a word that
+ * ends a sentence, or a word of starter_stop, less the marks before
+ * that.  Returns whether it is a user name: a sentence in which the
+ * label's words happen to stand is none. */
+static int
+starter_line(const char *s, size_t n, int order, pbuf *out)
+{
+	char iso[DATE_MAX];
+	size_t at, dl, end = 0;
+	if (date_find(s, n, order, META_TEXT_YEAR, iso, &at, &dl))
+		n = at;
+	for (size_t i = 0; i < n;) {
+		while (i < n && s[i] == ' ')
+			i++;
+		size_t w0 = i;
+		while (i < n && s[i] != ' ')
+			i++;
+		if (i == w0 || starter_stop(s + w0, i - w0))
+			break;
+		end = i;
+		if (strchr(".!?", s[i - 1])) {
+			end = i - 1;
+			break;
+		}
+	}
+	for (size_t k; end && (k = strchr(" ,;|-", s[end - 1]) ? 1 : mark_end(s, 0, end)) != 0; )
+		end -= k;
+	pbuf_reset(out);
+	pbuf_text(out, s, end);
+	return user_name(out);
+}
+
+/* The user name after the first forum's label of the thread's
+ * starter in text s[0..n) whose name reads, into out.  "Thread
+ * starter" and "Topic Author" are a forum's words: the name is the
+ * rest of their line, or of the next when they end their own, as
+ * starter_line reads it.  "started by" is as often prose ("the fund
+ * was started by local parents"): it counts only as XenForo writes it,
+ * the name followed by a comma and a date ("Discussion in 'Help'
+ * started by pelex, May 26, 2025").  User names are written as their
+ * users chose ("b.scherer", "sean_g"), so no capital is asked for. */
+static int
+starter_name(const char *s, size_t n, int order, pbuf *out)
+{
+	static const char *const labels[] = { "thread starter", "topic author", "started by" };
+	enum { BY = 2 };   /* labels[BY] asks for the comma and the date */
+	for (size_t i = 0; i < n; i++) {
+		if (i && !pbuf_isspace((unsigned char)s[i - 1]))
+			continue;
+		for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++) {
+			size_t ln = strlen(labels[k]), j = i + ln;
+			if (j >= n || strncasecmp(s + i, labels[k], ln) != 0)
+				continue;
+			if (s[j] == ':')
+				j++;
+			while (j < n && (s[j] == ' ' || s[j] == '\n'))
+				j++;
+			/* Read no further than a user name and a date after it
+			 * run: on a page of thousands of labels each would read
+			 * the rest of the page. */
+			size_t span = META_USER_MAX + 1 + DATE_TEXT_MAX, z = j;
+			size_t zmax = n - j > span ? j + span : n;
+			while (z < zmax && s[z] != '\n' && (k != BY || s[z] != ','))
+				z++;
+			if (k != BY) {
+				if (starter_line(s + j, z - j, order, out))
+					return 1;
+				continue;   /* "Topic author guidelines ...": the next */
+			}
+			char iso[DATE_MAX];
+			size_t at, dl, e = z + 1;
+			while (e < n && s[e] == ' ')
+				e++;
+			if (z == zmax || s[z] != ',' || e >= n ||
+			    !date_find(s + e, n - e > DATE_TEXT_MAX ? DATE_TEXT_MAX : n - e, order,
+				       META_TEXT_YEAR, iso, &at, &dl) || at != 0)
+				continue;
+			pbuf_reset(out);
+			pbuf_text(out, s + j, z - j);
+			if (user_name(out))
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -1443,23 +1510,6 @@ user_el(const GumboNode *n)
 	const char *c = tree_attr(n, "class"), *id = tree_attr(n, "id");
 	return tree_tag(n) != GUMBO_TAG_LABEL &&
 	       ((c && strcasestr(c, "username")) || (id && strcasestr(id, "username")));
-}
-
-/* Whether text t is a user name as forums show it: written as its user
- * chose ("b.scherer", "chunix64"), so no capital is asked for; a
- * letter, a few words at most, META_USER_MAX bytes. */
-static int
-user_name(const pbuf *t)
-{
-	int letter = 0, spaces = 0;
-	if (t->len < 2 || t->len > META_USER_MAX)
-		return 0;
-	for (size_t i = 0; i < t->len; i++) {
-		unsigned char c = (unsigned char)t->p[i];
-		letter |= ((c | 32) >= 'a' && (c | 32) <= 'z') || c >= 0xc3;
-		spaces += c == ' ';
-	}
-	return letter && spaces < 3;
 }
 
 /* Offers what the page's own text says: the byline and date near the

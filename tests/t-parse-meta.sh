@@ -192,6 +192,19 @@ page prose '<title>A shop | Blog</title>' \
 expect_eq "a thread's starter by its label, over microdata; not in prose" \
 	'sean_g|pelex|null' \
 	"$(meta starter | jq -r .author)|$(meta startedby | jq -r .author)|$(meta prose | jq -r .author)"
+# "started by" counts only followed by a comma and a date, as XenForo
+# writes it: in prose it names no author, above a <meta> author least
+# of all.  "Thread starter" on one line with the start date ends before
+# its label; a sentence after the words is no user name.
+auth='<title>Fund | News</title><meta name="author" content="Jane Doe">'
+page startprose "$auth" '<h1>A fund for the school</h1><p>The fund was started by local parents</p><p>Text.</p>'
+page startsentence "$auth" '<h1>A fund for the school</h1><p>The fund was started by local parents. They met every week.</p><p>Text.</p>'
+page starterline '<title>Fan noise | Forum</title>' \
+	'<h1>Fan noise</h1><p>Thread starter sean_g Start date Feb 25 2024</p><p>Text.</p>'
+page startersaid "$auth" '<h1>A fund for the school</h1><p>The thread starter said that he agrees with all of it</p><p>Text.</p>'
+expect_eq "started by in prose, a line's start date, a sentence after the label's words" \
+	'Jane Doe|Jane Doe|sean_g|Jane Doe' \
+	"$(meta startprose | jq -r .author)|$(meta startsentence | jq -r .author)|$(meta starterline | jq -r .author)|$(meta startersaid | jq -r .author)"
 # The label's words in a sentence before the label itself: the label's
 # name is read still.
 page starterlate '<title>Fan noise | Forum</title>' \
