@@ -55,6 +55,9 @@ enum {
 #define META_NAME_MAX 100
 /* A forum's user name longer than this is something else. */
 #define META_USER_MAX 40
+/* Ancestors of a user name element looked at for the page's header,
+ * navigation or footer around it. */
+#define META_CHROME_UP 32
 /* Authors joined from citation_author, at most: a paper of hundreds of
  * authors is not named by all of them. */
 #define META_AUTHORS_MAX 400
@@ -506,6 +509,37 @@ named(const char *v)
 	return kind;
 }
 
+/* Whether element n's class or id says it holds a user's name (not
+ * a login form's label for the field). */
+static int
+user_el(const GumboNode *n)
+{
+	const char *c = tree_attr(n, "class"), *id = tree_attr(n, "id");
+	return tree_tag(n) != GUMBO_TAG_LABEL &&
+	       ((c && strcasestr(c, "username")) || (id && strcasestr(id, "username")));
+}
+
+/* Whether user name element n (user_el) is the account link of the
+ * page's header, navigation or footer ("Sign in", "Guest" in a news
+ * site's bar), no author's: an ancestor of it, META_CHROME_UP up at
+ * most, is a <nav>, or a <header> or <footer> not inside an <article>
+ * (a post's own header names its writer: Flarum's). */
+static int
+chrome_user(const GumboNode *n)
+{
+	int up = 0, chrome = 0;
+	for (const GumboNode *p = n->parent; p && tree_is_element(p) && up < META_CHROME_UP;
+	     p = p->parent, up++) {
+		GumboTag t = tree_tag(p);
+		if (t == GUMBO_TAG_NAV)
+			return 1;
+		if (t == GUMBO_TAG_ARTICLE)
+			return 0;
+		chrome |= t == GUMBO_TAG_HEADER || t == GUMBO_TAG_FOOTER;
+	}
+	return chrome;
+}
+
 /* Whether the ld+json type attribute t names JSON-LD. */
 static int
 is_ld_type(const char *t)
@@ -552,7 +586,8 @@ element(meta *m, const GumboNode *n)
 	const char *cls = tree_attr(n, "class"), *id = tree_attr(n, "id");
 	if ((cls || id) && (m->nauthors < META_NAMED || m->ndates < META_NAMED)) {
 		int kind = (cls ? named(cls) : 0) | (id ? named(id) : 0);
-		if (m->nauthors < META_NAMED && (kind & NAMED_AUTHOR))
+		if (m->nauthors < META_NAMED && (kind & NAMED_AUTHOR) &&
+		    !(user_el(n) && chrome_user(n)))
 			m->authors[m->nauthors++] = n;
 		if (m->ndates < META_NAMED && (kind & NAMED_DATE))
 			m->dates[m->ndates++] = n;
@@ -1019,6 +1054,18 @@ user_name(const pbuf *t)
 		spaces += c == ' ';
 	}
 	return letter && spaces < 3;
+}
+
+/* Whether text t is what an account's link shows in place of a user's
+ * name. */
+static int
+login_word(const pbuf *t)
+{
+	static const char *const w[] = {
+		"sign in", "log in", "login", "guest", "my account", "register", "sign up",
+		"sign out", "log out", "logout",
+	};
+	return one_of(w, sizeof w / sizeof w[0], t->p ? t->p : "", t->len, 1);
 }
 
 /* Bytes of the mark ending s[a..z) (a no-break space, a middle dot,
@@ -1502,16 +1549,6 @@ byline_block(meta *m, const GumboNode *n)
 	return best != NULL;
 }
 
-/* Whether element n's class or id says it holds a user's name (not
- * a login form's label for the field). */
-static int
-user_el(const GumboNode *n)
-{
-	const char *c = tree_attr(n, "class"), *id = tree_attr(n, "id");
-	return tree_tag(n) != GUMBO_TAG_LABEL &&
-	       ((c && strcasestr(c, "username")) || (id && strcasestr(id, "username")));
-}
-
 /* Offers what the page's own text says: the byline and date near the
  * title heading h, elements named like bylines and dates, <time>. */
 static void
@@ -1549,6 +1586,8 @@ from_text(meta *m, const GumboNode *h)
 	for (int i = 0; i < m->nauthors && m->rank[K_AUTHOR] > R_TEXT + 4; i++) {
 		pbuf_reset(&m->win);
 		ex_text(&m->win, name_part(m->authors[i]));
+		if (user_el(m->authors[i]) && login_word(&m->win))
+			continue;
 		if (byline(&m->win, m->order, name))
 			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
 		else if (user_el(m->authors[i]) && user_name(&m->win))

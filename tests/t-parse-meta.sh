@@ -217,6 +217,17 @@ page username '<title>LEDs | Forum</title>' \
 	'<form><label class="username-label">Email address *</label><input name="username"></form><h1>Turning off the LEDs</h1><div><a class="username" href="/memberlist.php?u=4">b.scherer</a><p>Posts: 2</p></div><p>Text.</p>'
 expect_eq "a user name in an element so named, not a login form's label" \
 	'b.scherer' "$(meta username | jq -r .author)"
+# A news site's bar shows its account link as a username: no author
+# in the page's header, navigation or footer (an article's own header
+# is its post's), nor what such a link says for a name.
+page userbar '<title>Storm | News</title>' \
+	'<header class="site"><a href="/">News</a><a class="username" href="/account">jdoe_reader</a></header><h1>A storm is coming</h1><p>Text.</p>'
+page usersign '<title>Storm | News</title>' \
+	'<h1>A storm is coming</h1><div class="account"><span class="username">Sign in</span><a class="username">Guest</a></div><p>Text.</p>'
+page userpost '<title>Fan noise | Forum</title>' \
+	'<h1>Fan noise</h1><article class="Post"><header class="Post-header"><span class="username">bob_k</span></header><p>My fan is loud.</p></article>'
+expect_eq "a username in the page's header or footer, or a login link's words, is no author" \
+	'null|null|bob_k' "$(meta userbar | jq -r .author)|$(meta usersign | jq -r .author)|$(meta userpost | jq -r .author)"
 # A byline without a label: the name beside the date under the title,
 # on its line; on an article also on the line over or under it, not
 # the heading's.
