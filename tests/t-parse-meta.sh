@@ -250,6 +250,28 @@ page namemark '<title>Defer</title>' \
 	'<h1>Defer, Panic, and Recover</h1><p>Ann Lee &middot; 4 August 2010</p><p>Text.</p>'
 expect_eq "the name beside the date ends with its last letter, not a mark" \
 	'José Hervé|Ann Lee' "$(meta nameacc | jq -r .author)|$(meta namemark | jq -r .author)"
+# The name after the date on its line, or (an article) on the line
+# under it; a member's joining date before the post's is passed over;
+# a line of a name and much else is no byline.
+art='<meta property="og:type" content="article">'
+page nameafter '<title>Shared</title>' \
+	'<h1>Shared services explained</h1><p>23.07.2025 &middot; Elliot Raba</p><p>Text.</p>'
+page nameunder "<title>Shared</title>$art" \
+	'<h1>Shared services explained</h1><p>23.07.2025</p><p>Elliot Raba</p><p>Text.</p>'
+page namejoined '<title>Defer</title>' \
+	'<h1>Defer, Panic, and Recover</h1><p>Joined: Jan 5, 2020</p><p>Ann Lee 4 August 2021</p><p>Text.</p>'
+page namemuch '<title>Defer</title>' \
+	'<h1>Defer, Panic, and Recover</h1><p>Ann Lee and her team of forty volunteers 4 August 2021</p><p>Text.</p>'
+expect_eq "the name after the date, under it, past a joining date; not beside much else" \
+	'Elliot Raba|Elliot Raba|Ann Lee|null' \
+	"$(meta nameafter | jq -r .author)|$(meta nameunder | jq -r .author)|$(meta namejoined | jq -r .author)|$(meta namemuch | jq -r .author)"
+# A no-break space after By; a username of three spaces is a phrase.
+page bynbsp '<title>Nbsp</title>' '<h1>A headline of some length</h1><p>By&nbsp;Jane Doe</p><p>Text.</p>'
+page user2 '<title>Red | Forum</title>' '<h1>Red dogs of the north</h1><div><span class="username">the red dog</span></div><p>Text.</p>'
+page user3 '<title>Red | Forum</title>' '<h1>Red dogs of the north</h1><div><span class="username">the big red dog</span></div><p>Text.</p>'
+expect_eq "By and a no-break space; a user name of two spaces, not three" \
+	'Jane Doe|the red dog|null' \
+	"$(meta bynbsp | jq -r .author)|$(meta user2 | jq -r .author)|$(meta user3 | jq -r .author)"
 # "Reviewed by", "Edited by", "Photos by" name others than the writer.
 page reviewed '<title>Sleep</title>' \
 	'<h1>The best mattress for side sleepers</h1><p>Reviewed by Kristina Zagame</p><p>Written by: Emily Walker</p><p>Text.</p>'
