@@ -100,12 +100,12 @@ enum {
  * content shorter than CT_MIN_MAIN bytes is taken for a page that is
  * not an article. */
 #define CT_ENOUGH 500
+#define CT_MIN_MAIN 200
 
 /* The hidden element read as shown, when it holds more text than the
  * page shows (ct_reveal), holds CT_REVEAL_MIN visible characters or
  * more: a hidden sign-up box or a cookie notice holds less. */
 #define CT_REVEAL_MIN 500
-#define CT_MIN_MAIN 200
 
 /* Pages of parts: a block that is one of CT_REP_MIN alike siblings or
  * more (itself or an ancestor up to CT_REP_LEVELS - 1 up), which hold
@@ -1151,8 +1151,9 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	 * holding sentences on a thread (replies, with their authors' and
 	 * buttons' links) or on a page saying nothing of itself (a landing
 	 * page's cards). */
-	if (!(c->kind & CONTENT_ITEMS) && !((c->kind & (CONTENT_THREAD | CONTENT_UNSAID)) && e->stops >= CT_CLEAN_STOPS) &&
-	    e->commas < CT_CLEAN_COMMAS && e->links >= 1 && !(e->flags & CT_POS) &&
+	int sentences = (c->kind & (CONTENT_THREAD | CONTENT_UNSAID)) && e->stops >= CT_CLEAN_STOPS;
+	if (!(c->kind & CONTENT_ITEMS) && !sentences && e->commas < CT_CLEAN_COMMAS &&
+	    e->links >= 1 && !(e->flags & CT_POS) &&
 	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_FORM) &&
 	    (float)e->link > CT_CLEAN_LINKS * (float)e->text)
 		return 1;
@@ -1228,9 +1229,10 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	int skip = e->end <= c->start || ct_skipped(c, i, k->mask, k->dense) ||
 		   (tree_tag(n) == GUMBO_TAG_BLOCKQUOTE && c->quotes++ < CT_QUOTE_MAX &&
 		    ct_quoted(c, i, k->out)) ||
-		   (!(c->kind & CONTENT_DOCS) && !(e->flags & CT_BLOCKKID) && e->text >= CT_REPEAT_MIN &&
-		    !ex_is_inline(tree_tag(n)) && tree_tag(n) != GUMBO_TAG_PRE &&
-		    c->repeats++ < CT_QUOTE_MAX && ct_repeated(c, i, k->out));
+		   (!(c->kind & CONTENT_DOCS) && !(e->flags & CT_BLOCKKID) &&
+		    e->text >= CT_REPEAT_MIN && !ex_is_inline(tree_tag(n)) &&
+		    tree_tag(n) != GUMBO_TAG_PRE && c->repeats++ < CT_QUOTE_MAX &&
+		    ct_repeated(c, i, k->out));
 	k->i = skip ? c->el[i].end : i + 1;
 	if (skip)
 		ct_note_skip(c, i);
@@ -1648,13 +1650,13 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	 * counts those cards (a thread's, a service page's sections),
 	 * except on a listing, a collection or a product's page, where
 	 * the alike-siblings rule has found them (a grid of products) when
-	 * they are the content.  On a page that says it is
-	 * an article (as many a listing does: og:type article is a CMS's
-	 * default) the rules kept one part only when they kept under
-	 * CT_ARTICLE_SHARE, or CT_UNTYPED_SHARE when no schema.org type
-	 * says so (its og:type, an <article>, its code or its URL do).  An article in a feed is the text under its
-	 * title heading, unless that is too short for one (a list of
-	 * features under a product's name). */
+	 * they are the content.  On a page that says it is an article (as
+	 * many a listing does: og:type article is a CMS's default) the
+	 * rules kept one part only when they kept under CT_ARTICLE_SHARE,
+	 * or CT_UNTYPED_SHARE when no schema.org type says so (its
+	 * og:type, an <article>, its code or its URL do).  An article in a
+	 * feed is the text under its title heading, unless that is too
+	 * short for one (a list of features under a product's name). */
 	if (c->body == CT_NONE ||
 	    (!(kind & CONTENT_PARTS) && c->tr[c->tr_kept].feed && b->len >= CT_ENOUGH))
 		return;

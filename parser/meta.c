@@ -749,7 +749,8 @@ win_before(meta *m, const GumboNode *h)
 		    win_skip(n->parent))
 			continue;
 		const char *t = n->v.text.text;
-		size_t len = strlen(t), k = len > META_BEFORE - got ? len - (META_BEFORE - got) : 0, a = k;
+		size_t len = strlen(t);
+		size_t k = len > META_BEFORE - got ? len - (META_BEFORE - got) : 0, a = k;
 		while (a && k - a <= META_USER_MAX && !pbuf_isspace((unsigned char)t[a - 1]))
 			a--;
 		if (a && !pbuf_isspace((unsigned char)t[a - 1]))
