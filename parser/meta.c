@@ -1086,6 +1086,16 @@ mark_end(const char *s, size_t a, size_t z)
 	return 0;
 }
 
+/* z, less the characters of ascii and the marks (mark_end) that end
+ * s[a..z): what stands between a name and what follows it. */
+static size_t
+trim_end(const char *s, size_t a, size_t z, const char *ascii)
+{
+	for (size_t k; z > a && (k = strchr(ascii, s[z - 1]) ? 1 : mark_end(s, a, z)) != 0;)
+		z -= k;
+	return z;
+}
+
 /* Words forums write after the starter's name on its line ("Thread
  * starter sean_g Start date Feb 25, 2024", "Topic author bob Posts:
  * 12"): the name ends before them. */
@@ -1124,8 +1134,7 @@ starter_line(const char *s, size_t n, int order, pbuf *out)
 			break;
 		}
 	}
-	for (size_t k; end && (k = strchr(" ,;|-", s[end - 1]) ? 1 : mark_end(s, 0, end)) != 0; )
-		end -= k;
+	end = trim_end(s, 0, end, " ,;|-");
 	pbuf_reset(out);
 	pbuf_text(out, s, end);
 	return user_name(out);
@@ -1193,8 +1202,7 @@ name_line(const char *s, size_t a, size_t z, int order, pbuf *out)
 	while (a < z && (strchr(" \t|/-", s[a]) || (unsigned char)s[a] >= 0x80) &&
 	       !is_upper_start((const unsigned char *)s + a))
 		a++;
-	for (size_t k; z > a && (k = strchr(" \t|/-", s[z - 1]) ? 1 : mark_end(s, a, z)) != 0; )
-		z -= k;
+	z = trim_end(s, a, z, " \t|/-");
 	if (z <= a || z - a > META_BYLINE_MAX)
 		return 0;
 	return read_name(s + a, z - a, order, out) && memchr(out->p, ' ', out->len) &&
@@ -1587,11 +1595,12 @@ from_text(meta *m, const GumboNode *h)
 	for (int i = 0; i < m->nauthors && m->rank[K_AUTHOR] > R_TEXT + 4; i++) {
 		pbuf_reset(&m->win);
 		ex_text(&m->win, name_part(m->authors[i]));
-		if (user_el(m->authors[i]) && login_word(&m->win))
+		int user = user_el(m->authors[i]);
+		if (user && login_word(&m->win))
 			continue;
 		if (byline(&m->win, m->order, name))
 			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
-		else if (user_el(m->authors[i]) && user_name(&m->win))
+		else if (user && user_name(&m->win))
 			offer(m, K_AUTHOR, R_TEXT + 4, m->win.p, m->win.len);
 	}
 	if (m->time_el)
