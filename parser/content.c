@@ -36,6 +36,10 @@
 #define CT_GRANDPARENT_DIV 2
 #define CT_ANCESTOR_DIV 3
 
+/* Step 1, on a thread: comments on a post are furniture when the post
+ * holds 1/CT_CMT_SHARE of their text or more (ct_commented). */
+#define CT_CMT_SHARE 4
+
 /* Step 3: an ancestor's starting score by its tag, and the weight of a
  * content or furniture name. */
 enum {
@@ -184,6 +188,7 @@ enum {
 	CT_NAMEPOS = 1 << 13,  /* turns into CT_BOILCLS and CT_POS */
 	CT_INPART = 1 << 14,   /* inside one of a run of alike siblings (ct_parts) */
 	CT_FORMKID = 1 << 15,  /* is or holds a form field: input, select, textarea */
+	CT_CMT = 1 << 16,      /* on a thread, named a comment (ct_thread) */
 };
 
 typedef struct ct_el {
@@ -203,6 +208,7 @@ typedef struct ct_el {
 struct content {
 	ct_el *el;
 	uint32_t nel, cap;
+	uint32_t *cm;          /* ct_comments: text in comment-named elements */
 	uint32_t body;    /* <body>; the <noscript> read instead (ct_noscript) */
 	int ns;           /* <noscript> shows its content (ct_noscript) */
 	int shown;        /* hidden attributes hide nothing (ct_unhide) */
@@ -347,6 +353,7 @@ content_free(content *c)
 	if (!c)
 		return;
 	free(c->el);
+	free(c->cm);
 	free(c->blk);
 	pbuf_free(&c->first);
 	pbuf_free(&c->tbuf);
@@ -490,8 +497,10 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 	 * classes list its categories and tags ("category-social-media"). */
 	if (buf[0] && !(f & (CT_HINT | CT_MAIN)) && t != GUMBO_TAG_BODY && t != GUMBO_TAG_HTML) {
 		unsigned w = ct_scan(c, buf);
-		if (w & CT_WTHREAD)
-			w |= (c->kind & CONTENT_THREAD) ? CT_WPOS : CT_WSTRONG;
+		if ((w & CT_WTHREAD) && (c->kind & CONTENT_THREAD))
+			w |= CT_WPOS, f |= CT_CMT;
+		else if (w & CT_WTHREAD)
+			w |= CT_WSTRONG;
 		if ((w & CT_WPRODUCT) && (c->kind & CONTENT_PRODUCT))
 			w |= CT_WSTRONG;
 		int pos = (w & CT_WPOS) != 0;
@@ -903,6 +912,64 @@ ct_other_boxes(content *c)
 			from += c->el[i].text;
 		if (from == c->el[a].text)
 			c->el[a].flags |= CT_BOILTAG;
+	}
+}
+
+/* The post that comment-named element i comments on: its nearest
+ * ancestor, CT_LEVELS up at most and under the body, with CT_MIN_PARA
+ * characters of its own (outside comment-named elements), when that
+ * holds a 1/CT_CMT_SHARE of what its comments hold; else CT_NONE.  A
+ * thread's replies named "comment" outweigh what sits beside them (a
+ * title, buttons); the comments under an answer (Stack Exchange's)
+ * seldom outweigh the answer that many times. */
+static uint32_t
+ct_commented(const content *c, uint32_t i)
+{
+	uint32_t p = c->el[i].parent;
+	for (int up = 0; p != CT_NONE && p != c->body && up < CT_LEVELS; up++, p = c->el[p].parent) {
+		uint32_t own = c->el[p].text - c->cm[p];
+		if (own >= CT_MIN_PARA)
+			return own * CT_CMT_SHARE >= c->cm[p] ? p : CT_NONE;
+	}
+	return CT_NONE;
+}
+
+/* On a thread, marks as furniture (CT_NAMEBOIL) the comments on posts:
+ * the outermost comment-named elements that comment on a post
+ * (ct_commented), when two posts or more have them.  One post with
+ * comments is a blog post, or a thread's opening post with its replies
+ * named "comment".  c->cm[i]: the text of i's outermost comment-named
+ * elements, summed children first, so the whole is linear. */
+static void
+ct_comments(content *c)
+{
+	if (!(c->kind & CONTENT_THREAD))
+		return;
+	c->cm = xrealloc(c->cm, (c->nel ? c->nel : 1) * sizeof *c->cm);
+	memset(c->cm, 0, c->nel * sizeof *c->cm);
+	for (uint32_t i = c->nel; i-- > 0;) {
+		const ct_el *e = &c->el[i];
+		c->cm[i] = (e->flags & CT_CMT) ? e->text : c->cm[i];
+		if (e->parent != CT_NONE)
+			c->cm[e->parent] += c->cm[i];
+	}
+	/* Counted first, marked when two posts or more have comments. */
+	uint32_t posts = 0;
+	for (int mark = 0; mark < 2; mark++) {
+		uint32_t last = CT_NONE;
+		for (uint32_t i = 0; i < c->nel; i++) {
+			ct_el *e = &c->el[i];
+			if (!(e->flags & CT_CMT))
+				continue;
+			uint32_t p = ct_commented(c, i);
+			if (p != CT_NONE && !mark)
+				posts += p != last, last = p;
+			else if (p != CT_NONE && posts >= 2) {
+				e->flags |= CT_NAMEBOIL;
+				e->flags &= ~(uint32_t)CT_NAMEPOS;
+			}
+			i = e->end - 1;  /* its descendants are inside it */
+		}
 	}
 }
 
@@ -1693,6 +1760,7 @@ ct_rules(content *c, const GumboOutput *out, pbuf *b)
 	consent_notices(out, ct_consent, &(ct_notices){ c, 0 });
 	ct_title(c);
 	ct_other_boxes(c);
+	ct_comments(c);
 	/* As readability does: when names mislead (a wrapper called
 	 * "has-sidebar"), try again without them, and take the longer of
 	 * two short texts. */

@@ -387,6 +387,28 @@ for i in 1 2 3 4; do want="$want member$i Reply $i: a diamond plate keeps flat, 
 expect_eq "a thread: its comments are its posts" "$want" \
 	"$(main comments.html)"
 
+# Comments on posts: a question and two answers, each with a list of
+# short comments under it (Stack Exchange's shape), give the posts
+# without the comments; one post whose replies are named "comment" in
+# a wrapper beside it keeps them (the rule needs two posts).
+q='Which finish keeps a workbench top from staining, yet stays easy to renew when it wears through after years of use?'
+a='Boiled linseed oil, three thin coats a day apart, wiped off after ten minutes; renew it with one more coat each spring.'
+{
+printf '<html><head><title>Workbench finish</title><script type="application/ld+json">{"@type":"QAPage"}</script></head><body><h1>Workbench finish</h1>'
+for p in "$q" "$a" "$a"; do
+	printf '<div class="post"><div class="body"><p>%s</p><p>%s</p></div><div class="comments"><ul>' "$p" "$p"
+	for i in 1 2 3; do printf '<li class="comment">Comment %d: good point, thanks.</li>' $i; done
+	printf '</ul></div></div>'
+done
+printf '</body></html>'
+} >"$T/qa.html"
+expect_eq "a Q&A thread: comments on its posts are left out" \
+	"Workbench finish $q $q $a $a $a $a" "$(main qa.html)"
+sed 's|<h1>|<div class="topic"><h1>|; s|<footer>|<div class="comment">member9 adds: a wax over the oil helps.</div></div><footer>|' \
+	"$T/comments.html" >"$T/onepost.html"
+expect_eq "one post with comments beside it: they are its replies" \
+	"$want member9 adds: a wax over the oil helps." "$(main onepost.html)"
+
 # Quoted replies once: a reply quoting the first post whole (under a
 # "said:" line) gives the first post once; each member's signature is
 # furniture.
