@@ -88,7 +88,8 @@ enum {
 
 /* On a thread or a page saying nothing of itself, a box of
  * CT_CLEAN_STOPS sentences or more is not cleaned so: it holds replies
- * or cards, with their links. */
+ * or cards, with their links.  Nor, on a thread, is a box holding a
+ * post's text by schema.org (CT_HASPOST), however short the reply. */
 #define CT_CLEAN_STOPS 3
 
 /* Step 7: a block of prose has under CT_PROSE_LINKS of link text and
@@ -189,6 +190,9 @@ enum {
 	CT_INPART = 1 << 14,   /* inside one of a run of alike siblings (ct_parts) */
 	CT_FORMKID = 1 << 15,  /* is or holds a form field: input, select, textarea */
 	CT_CMT = 1 << 16,      /* on a thread, named a comment (ct_thread) */
+	CT_INPOST = 1 << 17,   /* on a thread, is or is inside a post by schema.org */
+	CT_POSTTEXT = 1 << 18, /* on a thread, itemprop=text: a post's text */
+	CT_HASPOST = 1 << 19,  /* is or holds a post's text (CT_POSTTEXT in a post) */
 };
 
 typedef struct ct_el {
@@ -420,6 +424,22 @@ ct_attr_hides(const GumboAttribute *a)
 	return 0;
 }
 
+/* Whether itemtype v names a post of a thread: a schema.org Comment,
+ * DiscussionForumPosting, Question or Answer. */
+static int
+ct_post_type(const char *v)
+{
+	static const char *const post[] = { "/Comment", "/DiscussionForumPosting", "/Question",
+					    "/Answer" };
+	size_t n = strlen(v);
+	for (size_t k = 0; k < sizeof post / sizeof post[0]; k++) {
+		size_t m = strlen(post[k]);
+		if (n >= m && strcasecmp(v + n - m, post[k]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* The flags n's own tag and attributes give; *ctl: the ids its
  * aria-controls names when it is a disclosure's button (a button, a
  * link or role=button: pages use all three over an accordion's
@@ -468,6 +488,9 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 			prop = a->value;
 		else if (strcmp(k, "aria-controls") == 0)
 			controls = a->value;
+		else if (strcmp(k, "itemtype") == 0 && (c->kind & CONTENT_THREAD) &&
+			 ct_post_type(a->value))
+			f |= CT_INPOST;
 		else if (strcmp(k, "aria-roledescription") == 0 &&
 			 strcasecmp(a->value, "carousel") == 0 && (c->kind & CONTENT_PRODUCT))
 			f |= CT_BOILTAG;
@@ -491,6 +514,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 	}
 	if (prop && strcasestr(prop, "articlebody"))
 		f |= CT_HINT;
+	if (prop && strcasecmp(prop, "text") == 0 && (c->kind & CONTENT_THREAD))
+		f |= CT_POSTTEXT;
 	char buf[256];
 	ct_classid(cls, id, buf, sizeof buf);
 	/* The article's own element is never boilerplate by name: its
@@ -695,6 +720,9 @@ ct_collect(content *c, const GumboOutput *out)
 				e->flags |= CT_FORMKID;
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
+				e->flags |= p->flags & CT_INPOST;
+				if ((e->flags & (CT_INPOST | CT_POSTTEXT)) == (CT_INPOST | CT_POSTTEXT))
+					e->flags |= CT_HASPOST;
 				if (!ex_is_inline(t))
 					p->flags |= CT_BLOCKKID;
 				if (!ex_is_inline(t) && !ct_hides(c, n) && t != GUMBO_TAG_BR &&
@@ -747,7 +775,7 @@ ct_collect(content *c, const GumboOutput *out)
 					p->stops += e->stops;
 					if (e->flags & (CT_HINT | CT_MAIN | CT_HASHINT))
 						p->flags |= CT_HASHINT;
-					p->flags |= e->flags & CT_FORMKID;
+					p->flags |= e->flags & (CT_FORMKID | CT_HASPOST);
 				}
 			}
 			if (n == top) {
@@ -1218,7 +1246,8 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	 * holding sentences on a thread (replies, with their authors' and
 	 * buttons' links) or on a page saying nothing of itself (a landing
 	 * page's cards). */
-	int sentences = (c->kind & (CONTENT_THREAD | CONTENT_UNSAID)) && e->stops >= CT_CLEAN_STOPS;
+	int sentences = (c->kind & (CONTENT_THREAD | CONTENT_UNSAID)) &&
+			(e->stops >= CT_CLEAN_STOPS || (e->flags & CT_HASPOST));
 	if (!(c->kind & CONTENT_ITEMS) && !sentences && e->commas < CT_CLEAN_COMMAS &&
 	    e->links >= 1 && !(e->flags & CT_POS) &&
 	    (t == GUMBO_TAG_DIV || t == GUMBO_TAG_SECTION || t == GUMBO_TAG_FORM) &&

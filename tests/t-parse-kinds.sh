@@ -409,6 +409,21 @@ sed 's|<h1>|<div class="topic"><h1>|; s|<footer>|<div class="comment">member9 ad
 expect_eq "one post with comments beside it: they are its replies" \
 	"$want member9 adds: a wax over the oil helps." "$(main onepost.html)"
 
+# A reply of one sentence in a card of links (the poster's menu) is
+# kept when schema.org says it is a post's text; the card's reaction
+# box, without the text, is still a box of links.
+{
+printf '<html><head><title>Liftgate lights</title></head><body><h1>Liftgate lights</h1><div class="thread" itemscope itemtype="https://schema.org/DiscussionForumPosting"><div class="first"><p>%s</p><p>%s</p></div>' "$q" "$q"
+for i in 1 2 3; do
+	printf '<div class="card" itemscope itemprop="comment" itemtype="https://schema.org/Comment"><div class="box"><span class="who"><a href="/u/%d">member%d</a> <a href="/u/%d/posts">posts</a> March %d, 2025</span><div itemprop="text">Reply %d: the lights went in within an hour, no wires cut</div><div class="reacts"><a href="/r/%d/like">Like</a> <a href="/r/%d/quote">Quote</a></div></div></div>' $i $i $i $i $i $i $i
+done
+printf '</div></body></html>'
+} >"$T/cards.html"
+replies=; for i in 1 2 3; do replies="$replies member$i posts March $i, 2025 Reply $i: the lights went in within an hour, no wires cut"; done
+expect_eq "a thread: a short reply in a card of links is kept, its reactions not" \
+	"forum|Liftgate lights $q $q$replies" \
+	"$(kind cards.html)|$(main cards.html)"
+
 # Quoted replies once: a reply quoting the first post whole (under a
 # "said:" line) gives the first post once; each member's signature is
 # furniture.
