@@ -219,6 +219,7 @@ struct content {
 	int kind;         /* what the page's kind says: CONTENT_* bits */
 	uint32_t nstext;  /* visible characters inside the body's <noscript>s */
 	uint32_t titleh;  /* the heading that names the page (ct_title), or CT_NONE */
+	uint32_t faq;     /* the page's box of questions (ct_heading_boxes), or CT_NONE */
 	uint32_t start;   /* ct_text leaves out what ends before this element */
 	pbuf first;   /* the first attempt's text, while the second runs */
 	pbuf tbuf, obuf;  /* the <title>'s and og:title's letters (ct_letters) */
@@ -238,6 +239,8 @@ struct content {
 		uint32_t nroots, nskips, nparts, caproots, capskips, capparts;
 		int feed;  /* step 4 took the text under the title heading
 			    * over a better candidate (ct_best) */
+		int faq;   /* the content chosen is in the page's box of
+			    * questions (c->faq) */
 	} tr[2];
 	int tr_cur, tr_kept;
 	/* Collapsed panels (ct_panels), shown, and the buttons opening
@@ -898,15 +901,47 @@ static const char *const ct_other_pages[] = {
 	"morestories",
 };
 
-/* Marks as furniture (CT_BOILTAG: the heading says what the box is, as
- * a role does, with class names read or not) each box that a heading
- * (h2 to h6, not the page's title heading) starting with a phrase of
- * ct_other_pages titles: the heading's nearest ancestor holding more
- * than the heading, CT_OTHER_LEVELS up at most, under CT_LAYOUT_SHARE
- * of the body, whose text all comes from the heading on. */
-static void
-ct_other_boxes(content *c)
+/* Letters (ct_letters) a heading over a page's questions and answers
+ * holds: "Frequently asked questions", "FAQs", in English, German,
+ * Spanish, French, Portuguese, Italian, Dutch. */
+static const char *const ct_faq_words[] = {
+	"faq", "frequentlyaskedquestions", "commonquestions", "h\xc3\xa4ufiggestelltefragen",
+	"preguntasfrecuentes", "questionsfr\xc3\xa9quentes", "perguntasfrequentes",
+	"domandefrequenti", "veelgesteldevragen",
+};
+
+/* The box heading h titles: its nearest ancestor holding more than the
+ * heading, CT_OTHER_LEVELS up at most, whose text all comes from the
+ * heading on, and, when small is set, under CT_LAYOUT_SHARE of the body
+ * (furniture is a small part of a page); else CT_NONE. */
+static uint32_t
+ct_heading_box(const content *c, uint32_t h, int small)
 {
+	const ct_el *e = &c->el[h];
+	/* a: the box; k: its child holding the heading. */
+	uint32_t k = h, a = e->parent;
+	for (int up = 1; a != CT_NONE && a != c->body && c->el[a].text <= e->text &&
+			 up < CT_OTHER_LEVELS; up++)
+		k = a, a = c->el[a].parent;
+	if (a == CT_NONE || a == c->body || c->el[a].text <= e->text ||
+	    (small && c->el[a].text > CT_LAYOUT_SHARE * c->el[c->body].text))
+		return CT_NONE;
+	uint32_t from = 0;
+	for (uint32_t i = k; i < c->el[a].end; i = c->el[i].end)
+		from += c->el[i].text;
+	return from == c->el[a].text ? a : CT_NONE;
+}
+
+/* Reads the boxes headings (h2 to h6, not the page's title heading)
+ * title.  Marks as furniture (CT_BOILTAG: the heading says what the
+ * box is, as a role does, with class names read or not) each box that
+ * a heading starting with a phrase of ct_other_pages titles; sets
+ * c->faq to the first box that a heading holding a phrase of
+ * ct_faq_words titles. */
+static void
+ct_heading_boxes(content *c)
+{
+	c->faq = CT_NONE;
 	if (c->body == CT_NONE)
 		return;
 	for (uint32_t h = c->body; h < c->el[c->body].end; h++) {
@@ -920,26 +955,19 @@ ct_other_boxes(content *c)
 		pbuf_reset(&c->hbuf);
 		ex_text(&c->hbuf, e->n);
 		ct_letters(&c->hbuf);
-		int named = 0;
-		for (size_t k = 0; k < sizeof ct_other_pages / sizeof ct_other_pages[0] && !named; k++) {
+		int other = 0, faq = 0;
+		for (size_t k = 0; k < sizeof ct_other_pages / sizeof ct_other_pages[0] && !other; k++) {
 			size_t n = strlen(ct_other_pages[k]);
-			named = c->hbuf.len >= n && memcmp(c->hbuf.p, ct_other_pages[k], n) == 0;
+			other = c->hbuf.len >= n && memcmp(c->hbuf.p, ct_other_pages[k], n) == 0;
 		}
-		if (!named)
-			continue;
-		/* a: the box; k: its child holding the heading. */
-		uint32_t k = h, a = e->parent;
-		for (int up = 1; a != CT_NONE && a != c->body && c->el[a].text <= e->text &&
-				 up < CT_OTHER_LEVELS; up++)
-			k = a, a = c->el[a].parent;
-		if (a == CT_NONE || a == c->body || c->el[a].text <= e->text ||
-		    c->el[a].text > CT_LAYOUT_SHARE * c->el[c->body].text)
-			continue;
-		uint32_t from = 0;
-		for (uint32_t i = k; i < c->el[a].end; i = c->el[i].end)
-			from += c->el[i].text;
-		if (from == c->el[a].text)
+		for (size_t k = 0; k < sizeof ct_faq_words / sizeof ct_faq_words[0] && !other && !faq &&
+				   c->faq == CT_NONE; k++)
+			faq = memmem(c->hbuf.p, c->hbuf.len, ct_faq_words[k], strlen(ct_faq_words[k])) != NULL;
+		uint32_t a = other || faq ? ct_heading_box(c, h, other) : CT_NONE;
+		if (a != CT_NONE && other)
 			c->el[a].flags |= CT_BOILTAG;
+		else if (a != CT_NONE)
+			c->faq = a;
 	}
 }
 
@@ -1651,6 +1679,13 @@ ct_extract(content *c, pbuf *b)
 		skipfrom = anchor + 1, skipto = best;
 	}
 	uint32_t nlead = c->nblk;
+	/* The page's questions and answers after the content, outside it,
+	 * are content too (a service page's FAQ below its sections). */
+	uint32_t faq = c->faq;
+	c->tr[c->tr_cur].faq = faq != CT_NONE && root >= faq && root < c->el[faq].end;
+	if (faq != CT_NONE && (faq <= best || (faq >= root && faq < c->el[root].end) ||
+			       (c->el[faq].flags & (mask | CT_INBOIL))))
+		faq = CT_NONE;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t k = 0; pass == 1 && k < nlead; k++)
 			if (!(c->el[c->blk[k]].flags & CT_DROP))
@@ -1668,6 +1703,8 @@ ct_extract(content *c, pbuf *b)
 			}
 			if (!take || (e->flags & CT_DROP) || (i >= skipfrom && i < skipto))
 				continue;
+			if (i <= faq && faq < e->end)
+				faq = CT_NONE;
 			if (pass == 0)
 				ct_blocks(c, i, c->el[i].end, mask, 0);
 			else  /* a listing's cards, a manual's links to its
@@ -1680,6 +1717,8 @@ ct_extract(content *c, pbuf *b)
 		if (pass == 0 && !(c->kind & CONTENT_PARTS) && !rep)
 			ct_trim(c);
 	}
+	if (faq != CT_NONE)
+		ct_text(c, faq, b, mask, CT_DENSE);
 	c->start = 0;
 	return 1;
 }
@@ -1754,9 +1793,10 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	 * feed is the text under its title heading, unless that is too
 	 * short for one (a list of features under a product's name). */
 	if (c->body == CT_NONE ||
-	    (!(kind & CONTENT_PARTS) && c->tr[c->tr_kept].feed && b->len >= CT_ENOUGH))
+	    (!(kind & CONTENT_PARTS) && c->tr[c->tr_kept].feed && b->len >= CT_ENOUGH &&
+	     !c->tr[c->tr_kept].faq))
 		return;
-	double share = (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE :
+	double share = c->tr[c->tr_kept].faq ? 1 : (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE :
 		       (kind & CONTENT_UNTYPED) ? CT_UNTYPED_SHARE : CT_ARTICLE_SHARE;
 	/* All the body's text bounds what it shows: most pages need not
 	 * be walked again. */
@@ -1788,7 +1828,7 @@ ct_rules(content *c, const GumboOutput *out, pbuf *b)
 	ct_noscript(c, out);
 	consent_notices(out, ct_consent, &(ct_notices){ c, 0 });
 	ct_title(c);
-	ct_other_boxes(c);
+	ct_heading_boxes(c);
 	ct_comments(c);
 	/* As readability does: when names mislead (a wrapper called
 	 * "has-sidebar"), try again without them, and take the longer of
@@ -1894,7 +1934,7 @@ ct_trace_start(content *c, int attempt)
 	c->quotes = c->repeats = 0;
 	for (int k = attempt; k < 2; k++) {
 		c->tr[k].nroots = c->tr[k].nskips = c->tr[k].nparts = 0;
-		c->tr[k].feed = 0;
+		c->tr[k].feed = c->tr[k].faq = 0;
 	}
 }
 

@@ -424,6 +424,31 @@ expect_eq "a thread: a short reply in a card of links is kept, its reactions not
 	"forum|Liftgate lights $q $q$replies" \
 	"$(kind cards.html)|$(main cards.html)"
 
+# A page's questions and answers below its content are content; when
+# the rules chose the answers themselves, they chose one part of a
+# page of many: the content is the body's text without furniture.
+para='Soak the part in white vinegar overnight, scrub it with steel wool, rinse it, dry it at once and oil it before the rust comes back.'
+{
+printf '<html><head><title>Removing rust from tools</title></head><body><nav><a href="/">Home</a> <a href="/tools">Tools</a></nav><h1>Removing rust from tools</h1><div class="entry">'
+for i in 1 2 3 4; do printf '<p>%s</p>' "$para"; done
+printf '</div><div class="questions"><h2>Frequently asked questions</h2><h3>Does cola work?</h3><p>Slowly.</p><h3>Is sanding better?</h3><p>For heavy rust, yes.</p></div><footer><a href="/about">About us</a></footer></body></html>'
+} >"$T/faq.html"
+expect_eq "a page's questions and answers below its content: kept" \
+	"$para $para $para $para Frequently asked questions Does cola work? Slowly. Is sanding better? For heavy rust, yes." \
+	"$(main faq.html)"
+{
+printf '<html><head><title>Tool sharpening service</title></head><body><nav><a href="/">Home</a> <a href="/services">Services</a></nav><h1>Tool sharpening service</h1>'
+for w in Chisels Planes Saws Knives; do printf '<div class="tile"><h2>%s</h2><p>%s sharpened in two days.</p></div>' $w $w; done
+printf '<div class="questions"><h2>FAQs</h2>'
+for i in 1 2 3 4; do printf '<h3>Question %d?</h3><p>Answer %d: %s</p><p>Then %d: %s</p>' $i $i "$para" $i "$para"; done
+printf '</div><footer><a href="/about">About us</a></footer></body></html>'
+} >"$T/faqpart.html"
+want="Tool sharpening service"
+for w in Chisels Planes Saws Knives; do want="$want $w $w sharpened in two days."; done
+want="$want FAQs"
+for i in 1 2 3 4; do want="$want Question $i? Answer $i: $para Then $i: $para"; done
+expect_eq "the rules chose a page's answers: the page's text instead" "$want" "$(main faqpart.html)"
+
 # Quoted replies once: a reply quoting the first post whole (under a
 # "said:" line) gives the first post once; each member's signature is
 # furniture.
