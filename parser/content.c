@@ -284,7 +284,7 @@ static const char *const ct_product[] = {
 
 static const char *const ct_weak[] = {
 	"social", "recommend", "newsletter", "subscri", "banner", "promo",
-	"sponsor", "advert", "widget", "masthead", "tagcloud", "shoutbox",
+	"sponsor", "advert", "masthead", "tagcloud", "shoutbox",
 	"login", "signup", "print", "toolbar", "rating", "caption", "credit", "copyright",
 	"disclaimer", "disclosure",
 };

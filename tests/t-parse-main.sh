@@ -62,6 +62,19 @@ expect_eq "trailing tags, link list and share line out; the closing sentence in"
 	"A first paragraph long enough to count as prose, with a comma, and some more words to read. A second paragraph, just as long, so that the block is the article without any doubt at all. A third paragraph closes the story, with one more comma, and a full stop at the very end. Thanks for reading, and see you soon." \
 	"$("$P" --html -j0 --main --json "$T/trail.html" | jq -r .main_text)"
 
+# Page builders name every block a widget (Elementor's
+# elementor-widget-container): the word says nothing of furniture.
+one="A first paragraph long enough to count as prose, with a comma, and some more words to read."
+two="A widget's paragraph, just as long, so that the block is the article without any doubt at all."
+{
+printf '<html><body><div class="post">'
+for i in 1 2 3 4 5 6; do printf '<p>%s</p>' "$one"; done
+printf '<div class="elementor-widget elementor-widget-container"><p>%s</p><p>%s</p></div></div><footer>Site by us</footer></body></html>' "$two" "$two"
+} >"$T/widget.html"
+expect_eq "blocks named widget are the article's" \
+	"$one $one $one $one $one $one $two $two" \
+	"$("$P" --html -j0 --main --json "$T/widget.html" | jq -r .main_text)"
+
 # After the last prose, the author's sign-off right after it stays; a
 # line with a colon (what follows is a contact or "more on this") ends
 # the article.
