@@ -285,7 +285,7 @@ static const char *const ct_product[] = {
 static const char *const ct_weak[] = {
 	"social", "recommend", "newsletter", "subscri", "banner", "promo",
 	"sponsor", "advert", "masthead", "tagcloud", "shoutbox",
-	"login", "signup", "print", "toolbar", "rating", "caption", "credit", "copyright",
+	"login", "signup", "toolbar", "rating", "caption", "credit", "copyright",
 	"disclaimer", "disclosure",
 };
 

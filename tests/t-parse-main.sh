@@ -75,6 +75,18 @@ expect_eq "blocks named widget are the article's" \
 	"$one $one $one $one $one $one $two $two" \
 	"$("$P" --html -j0 --main --json "$T/widget.html" | jq -r .main_text)"
 
+# "print" in a class says how a block prints (Bootstrap's
+# d-print-none, Wikipedia's noprint, Stack Overflow's prettyprint code),
+# not that it is a print button.
+{
+printf '<html><body><div class="post">'
+for i in 1 2 3 4 5 6; do printf '<p>%s</p>' "$one"; done
+printf '<pre class="lang-py prettyprint-override">print("hello")</pre><p class="d-print-none">%s</p></div></body></html>' "$two"
+} >"$T/print.html"
+expect_eq "blocks named for printing are the article's" \
+	"$one $one $one $one $one $one print(\"hello\") $two" \
+	"$("$P" --html -j0 --main --json "$T/print.html" | jq -r .main_text)"
+
 # After the last prose, the author's sign-off right after it stays; a
 # line with a colon (what follows is a contact or "more on this") ends
 # the article.
