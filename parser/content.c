@@ -193,6 +193,7 @@ enum {
 	CT_INPOST = 1 << 17,   /* on a thread, is or is inside a post by schema.org */
 	CT_POSTTEXT = 1 << 18, /* on a thread, itemprop=text: a post's text */
 	CT_HASPOST = 1 << 19,  /* is or holds a post's text (CT_POSTTEXT in a post) */
+	CT_BUTTONKID = 1 << 20,/* is or holds a <button> */
 };
 
 typedef struct ct_el {
@@ -719,8 +720,13 @@ ct_collect(content *c, const GumboOutput *out)
 			if (ids && !hidden)
 				ct_controls(ctl, &nctl, ids, i);
 			GumboTag t = tree_tag(n);
-			if (t == GUMBO_TAG_INPUT || t == GUMBO_TAG_SELECT || t == GUMBO_TAG_TEXTAREA)
+			/* A hidden input is no field a reader fills. */
+			const char *type = t == GUMBO_TAG_INPUT ? tree_attr(n, "type") : NULL;
+			if ((t == GUMBO_TAG_INPUT && !(type && strcasecmp(type, "hidden") == 0)) ||
+			    t == GUMBO_TAG_SELECT || t == GUMBO_TAG_TEXTAREA)
 				e->flags |= CT_FORMKID;
+			else if (t == GUMBO_TAG_BUTTON)
+				e->flags |= CT_BUTTONKID;
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
 				e->flags |= p->flags & CT_INPOST;
@@ -778,7 +784,7 @@ ct_collect(content *c, const GumboOutput *out)
 					p->stops += e->stops;
 					if (e->flags & (CT_HINT | CT_MAIN | CT_HASHINT))
 						p->flags |= CT_HASHINT;
-					p->flags |= e->flags & (CT_FORMKID | CT_HASPOST);
+					p->flags |= e->flags & (CT_FORMKID | CT_BUTTONKID | CT_HASPOST);
 				}
 			}
 			if (n == top) {
@@ -1287,9 +1293,11 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	if (t == GUMBO_TAG_FIGURE)
 		return e->text < CT_FIGURE_TEXT;
 	/* A form holding most of the page is its layout (ASP.NET wraps
-	 * every page in one). */
+	 * every page in one); one without a field to fill or a button
+	 * wraps text (old Reddit's comments, each in a form to edit it). */
 	if (t == GUMBO_TAG_FORM)
-		return e->text <= CT_LAYOUT_SHARE * c->el[c->body].text;
+		return e->text <= CT_LAYOUT_SHARE * c->el[c->body].text &&
+		       (e->flags & (CT_FORMKID | CT_BUTTONKID));
 	return t == GUMBO_TAG_FIGCAPTION;
 }
 

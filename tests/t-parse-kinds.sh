@@ -424,6 +424,21 @@ expect_eq "a thread: a short reply in a card of links is kept, its reactions not
 	"forum|Liftgate lights $q $q$replies" \
 	"$(kind cards.html)|$(main cards.html)"
 
+# Old Reddit wraps each comment's text in a form (to edit it) with a
+# hidden input, replies nested in their parent: a form without a field to fill or a button is text; the
+# form to add one more holds a textarea and a button, and stays out.
+{
+printf '<html><head><title>Hair cells regrown</title></head><body><h1>Hair cells regrown</h1><div class="self"><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p></div><div class="commentarea">' "$a" "$a" "$a" "$a" "$a"
+printf '<form class="usertext"><textarea name="text"></textarea><button>save</button></form>'
+for i in 1 2 3 4 5; do printf '<div class="thing"><div class="entry"><p class="tagline"><a href="/u/%d">user%d</a> 12 points</p><form class="usertext"><input type="hidden" name="thing_id" value="t1_%d"><div class="md"><p>Comment %d: %s</p></div></form></div><div class="child">' $i $i $i $i "$q"; done
+printf '</div></div></div></div></div></div></div></div></div></div></div></body></html>'
+} >"$T/reddit.html"
+want="Hair cells regrown $a $a $a $a $a"
+for i in 1 2 3 4 5; do want="$want user$i 12 points Comment $i: $q"; done
+expect_eq "a thread: comments in forms without fields are kept, the reply box not" \
+	"forum|$want" \
+	"$("$P" --html -j0 --main --json --base https://www.reddit.com/r/x/comments/1/y/ "$T/reddit.html" | jq -r '.page_kind + "|" + .main_text')"
+
 # A page's questions and answers below its content are content; when
 # the rules chose the answers themselves, they chose one part of a
 # page of many: the content is the body's text without furniture.
