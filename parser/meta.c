@@ -633,6 +633,13 @@ contains(const pbuf *hay, const pbuf *needle)
 	       memmem(hay->p, hay->len, needle->p, needle->len) != NULL;
 }
 
+/* Whether letters hay start with needle's. */
+static int
+starts(const pbuf *hay, const pbuf *needle)
+{
+	return needle->len && needle->len <= hay->len && memcmp(hay->p, needle->p, needle->len) == 0;
+}
+
 /* Ends the line of m->win at a block's edge: bylines and dates are
  * lines of their own. */
 static void
@@ -1364,11 +1371,13 @@ keep_first_segment(meta *m, pbuf *t)
 
 /* Chooses `title` into m->title: the heading that is the first
  * segment of the <title>; else the title heading (an h1 or h2 that
- * names the page after its <title> or metadata title); else the
- * metadata title when the <title> is it plus a site's name; else the
- * <title> without the site's name; else the metadata title; cut at
- * its first tagline, never empty when the <title> is not.  Returns the heading, or the first
- * h1, or NULL: where the byline is looked for. */
+ * the <title> or the metadata title holds, or an h1 that starts with
+ * the <title> without the site's name); else an article's only h1;
+ * else the metadata title when the <title> is it plus a site's name;
+ * else the <title> without the site's name; else the metadata title;
+ * cut at its first tagline, never empty when the <title> is not.
+ * Returns the heading, or the first h1, or NULL: where the byline is
+ * looked for. */
 static const GumboNode *
 choose_title(meta *m)
 {
@@ -1404,8 +1413,12 @@ choose_title(meta *m)
 		letters(lh, m->tmp2.p ? m->tmp2.p : "", m->tmp2.len);
 		if (lh->len < META_TITLE_LETTERS || m->tmp2.len > META_BYLINE_MAX * 4)
 			continue;
-		if ((contains(lt, lh) || (ls->len >= META_TITLE_LETTERS && contains(lh, ls)) ||
-		     contains(lo, lh) || (lo->len >= META_TITLE_LETTERS && contains(lh, lo))) &&
+		/* A heading that holds the title and more is a label and the
+		 * title ("Thread: ...", a date, "15 Replies to ..."), or a
+		 * section's heading, unless it is an h1 that starts with it:
+		 * the headline that the <title> shortens. */
+		if ((contains(lt, lh) || contains(lo, lh) ||
+		     (tree_tag(h) == GUMBO_TAG_H1 && ls->len >= META_TITLE_LETTERS && starts(lh, ls))) &&
 		    !site_segment(m, m->tmp2.p, m->tmp2.len))
 			head = h;
 	}

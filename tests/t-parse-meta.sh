@@ -131,6 +131,18 @@ page headsite '<title>Rental news | WRAL</title><meta property="og:site_name" co
 	'<h1>Rental news and coverage | WRAL</h1><p>Text.</p>'
 expect_eq "a title heading loses the site's name as <title> does" \
 	'{"title":"Rental news and coverage","site_name":"WRAL.com","lang":"en"}' "$(meta headsite)"
+# A heading that holds the title and more is a label and the title, or
+# a section's heading; an h1 that starts with the title is the headline
+# the <title> shortens.
+page thread '<title>Why fans hum | Forum</title><meta property="og:site_name" content="Forum">' '<h1>Thread: Why fans hum</h1><p>Text.</p>'
+page replies '<title>A story of rivers - Blog</title><meta property="og:site_name" content="Blog">' \
+	'<h1>Blog</h1><p>Text.</p><h2>3 Replies to &ldquo;A story of rivers&rdquo;</h2>'
+page ogheld '<title>Buy a kettle - Shop</title><meta property="og:title" content="Buy a kettle">' \
+	'<h1>Sale: Buy a kettle</h1><p>Text.</p>'
+page longer '<title>Tiny house living | Site</title><meta property="og:site_name" content="Site">' '<h1>Tiny house living: why we moved</h1><p>Text.</p>'
+expect_eq "a heading that holds the title after a label, or an h2 that holds it, is not the title" \
+	'Why fans hum|A story of rivers|Buy a kettle|Tiny house living: why we moved' \
+	"$(meta thread | jq -r .title)|$(meta replies | jq -r .title)|$(meta ogheld | jq -r .title)|$(meta longer | jq -r .title)"
 page tagline '<title>Acme CDN | Content Delivery Network | Acme</title>' '<p>Text.</p>'
 expect_eq "a tagline after the first ' | ' is cut with the site's name" \
 	'{"title":"Acme CDN","lang":"en"}' "$(meta tagline)"
