@@ -1,5 +1,6 @@
 #include "meta.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -68,6 +69,9 @@ enum {
  * metadata's from 1900 on (a digitized work's own date). */
 #define META_TEXT_YEAR 1990
 #define META_DATA_YEAR 1900
+/* Days of published dates from metadata other than JSON-LD kept, to
+ * see whether one agrees with JSON-LD's. */
+#define META_DAYS 8
 
 struct meta {
 	jsonld *ld;
@@ -88,6 +92,11 @@ struct meta {
 	char host[256];      /* the site's own name in its host: "example" */
 	char maxday[DATE_MAX];
 	int order;           /* DATE_MDY or DATE_DMY */
+	/* the published days microdata, OpenGraph and <meta> gave; the
+	 * first date under the title heading ("" when none) */
+	char day[META_DAYS][11];
+	int nday;
+	char shown[DATE_MAX];
 };
 
 meta *
@@ -244,7 +253,11 @@ unescape(const char *s, size_t n, pbuf *out)
 static void
 offer(meta *m, int key, int rank, const char *s, size_t n)
 {
-	if (!s || rank >= m->rank[key])
+	/* Published dates of other metadata and under the title are read
+	 * though they lose, for shown_date(). */
+	int shown = rank == R_TEXT + 1 || rank == R_TEXT + 2;
+	int note = key == K_PUBLISHED && ((rank > R_JSONLD && rank < R_TEXT) || (shown && !*m->shown));
+	if (!s || (rank >= m->rank[key] && !note))
 		return;
 	pbuf *t = &m->tmp;
 	pbuf_reset(t);
@@ -265,6 +278,12 @@ offer(meta *m, int key, int rank, const char *s, size_t n)
 			return;
 		pbuf_reset(t);
 		pbuf_put(t, iso, strlen(iso));
+		if (note && shown)
+			memcpy(m->shown, iso, DATE_MAX);
+		else if (note && m->nday < META_DAYS)
+			snprintf(m->day[m->nday++], sizeof m->day[0], "%.10s", iso);
+		if (rank >= m->rank[key])
+			return;
 		break;
 	case K_AUTHOR:
 		if (!author_clean(t) || is_url(t->p) || t->p[0] == '@' || t->len > META_NAME_MAX)
@@ -832,8 +851,10 @@ text_dates(meta *m, const char *s, size_t n, int rank, int last)
 {
 	char iso[DATE_MAX], pub[DATE_MAX] = "", mod[DATE_MAX] = "";
 	size_t at, len, i = 0;
-	/* Nothing found here could win: spare the reading. */
-	if (rank >= m->rank[K_PUBLISHED] && rank >= m->rank[K_MODIFIED])
+	/* Nothing found here could win: spare the reading (but for
+	 * shown_date(), the date under the title). */
+	if (rank >= m->rank[K_PUBLISHED] && rank >= m->rank[K_MODIFIED] &&
+	    !(rank == R_TEXT + 2 && m->rank[K_PUBLISHED] == R_JSONLD))
 		return;
 	while (i < n && date_find(s + i, n - i, m->order, META_TEXT_YEAR, iso, &at, &len)) {
 		if (member_label(s, i + at)) {
@@ -1631,6 +1652,25 @@ from_text(meta *m, const GumboNode *h)
 		text_dates(m, m->win.p, m->win.len, R_TEXT + 6, 0);
 }
 
+/* JSON-LD's datePublished is often the CMS's record (a WebPage's, a
+ * first draft's) rather than the date a story is given under: when the
+ * first date under the title heading is another day, and no other
+ * metadata (microdata, OpenGraph, <meta>) gives JSON-LD's day, the
+ * page's own date is published. */
+static void
+shown_date(meta *m)
+{
+	if (m->rank[K_PUBLISHED] != R_JSONLD || !*m->shown ||
+	    strncmp(m->shown, m->val[K_PUBLISHED].p, 10) == 0)
+		return;
+	for (int i = 0; i < m->nday; i++)
+		if (strncmp(m->day[i], m->val[K_PUBLISHED].p, 10) == 0)
+			return;
+	pbuf_reset(&m->val[K_PUBLISHED]);
+	pbuf_put(&m->val[K_PUBLISHED], m->shown, strlen(m->shown));
+	m->rank[K_PUBLISHED] = R_TEXT + 1;
+}
+
 void
 meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, size_t un,
 	  double fetched)
@@ -1647,6 +1687,8 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	m->tw_label[0] = m->tw_label[1] = m->tw_data[0] = m->tw_data[1] = NULL;
 	m->app_name = NULL;
 	m->article = 0;
+	m->nday = 0;
+	m->shown[0] = '\0';
 	m->order = date_order(r->lang);
 	set_host(m, url, un);
 	time_t t = (time_t)(fetched > 0 ? fetched : (double)time(NULL)) + 86400;
@@ -1675,6 +1717,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 			offer_str(m, K_AUTHOR, R_TWITTER, m->tw_data[i]);
 	const GumboNode *h = choose_title(m);
 	from_text(m, h);
+	shown_date(m);
 	/* A date in the URL's path (/2024/03/05/) is the site's own. */
 	const char *path = url ? memmem(url, un, "://", 3) : NULL;
 	char iso[DATE_MAX];

@@ -156,6 +156,19 @@ page onlysite '<title> | Example</title><meta property="og:site_name" content="E
 expect_eq "a <title> that is only the site's name stays the title" \
 	'{"title":"| Example","site_name":"Example","lang":"en"}' "$(meta onlysite)"
 
+# JSON-LD's datePublished is often the CMS's record of the page: the
+# date under the title is the page's when no other metadata gives
+# JSON-LD's day.
+page shown "<title>Shown</title>$(ld '{"@type":"Article","headline":"Shown","datePublished":"2020-01-02T10:00:00Z"}')" \
+	'<h1>A headline of some length</h1><p>March 5, 2024</p><p>Text.</p>'
+page agreed "<title>Agreed</title><meta property=\"article:published_time\" content=\"2020-01-02\">$(ld '{"@type":"Article","headline":"Agreed","datePublished":"2020-01-02T10:00:00Z"}')" \
+	'<h1>A headline of some length</h1><p>March 5, 2024</p><p>Text.</p>'
+page sameday "<title>Same</title>$(ld '{"@type":"Article","headline":"Same","datePublished":"2024-03-05T10:00:00Z"}')" \
+	'<h1>A headline of some length</h1><p>March 5, 2024</p><p>Text.</p>'
+expect_eq "the date under the title over JSON-LD's, unless OpenGraph agrees with JSON-LD" \
+	'2024-03-05|2020-01-02T10:00:00+00:00|2024-03-05T10:00:00+00:00' \
+	"$(meta shown | jq -r .published)|$(meta agreed | jq -r .published)|$(meta sameday | jq -r .published)"
+
 page citation '<title>A paper</title><meta name="citation_author" content="Roy, Aniruddha"><meta name="citation_author" content="Mary Major"><meta name="citation_author" content="Lee,  Ann ">' '<p>x</p>'
 expect_eq "citation_author: every author, in order, each as First Last" \
 	'{"title":"A paper","author":"Aniruddha Roy, Mary Major, Ann Lee","lang":"en"}' "$(meta citation)"
