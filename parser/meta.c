@@ -1,5 +1,6 @@
 #include "meta.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,7 @@ struct meta {
 	const GumboNode *authors[META_NAMED], *dates[META_NAMED];
 	int nauthors, ndates;
 	const GumboNode *rel_author, *author_link, *time_el, *win_time;
+	const GumboNode *by_label;   /* the first text saying "Written by" */
 	const char *tw_label[2], *tw_data[2];
 	const char *app_name;
 	int article;         /* og:type article or a JSON-LD article: a headline page */
@@ -1592,6 +1594,23 @@ byline_block(meta *m, const GumboNode *n)
 	return best != NULL;
 }
 
+/* The first label in text s that only a writer's name follows,
+ * wherever it stands: "Written by", "Posted by", "Author:", starting a
+ * word ("underwritten by" names an insurer); NULL when none. */
+static const char *
+by_label(const char *s)
+{
+	static const char *const w[] = { "written by", "posted by", "author:" };
+	const char *first = NULL;
+	for (size_t k = 0; k < sizeof w / sizeof w[0]; k++)
+		for (const char *p = s; (p = strcasestr(p, w[k])) != NULL && (!first || p < first); p++)
+			if (p == s || !isalnum((unsigned char)p[-1])) {
+				first = p;
+				break;
+			}
+	return first;
+}
+
 /* Offers what the page's own text says: the byline and date near the
  * title heading h, elements named like bylines and dates, <time>. */
 static void
@@ -1645,6 +1664,14 @@ from_text(meta *m, const GumboNode *h)
 		if (m->win.len <= META_BYLINE_MAX)
 			text_dates(m, m->win.p, m->win.len, R_TEXT + 5, 0);
 	}
+	/* Last, a label that says what follows is the writer, wherever it
+	 * is: "Written by" closes many an article, over its author's box. */
+	if (m->by_label && m->rank[K_AUTHOR] > R_TEXT + 7) {
+		win_after(m, m->by_label);
+		const char *at = m->win.p ? by_label(m->win.p) : NULL;
+		if (at && by_name(at, m->win.len - (size_t)(at - m->win.p), m->order, name))
+			offer(m, K_AUTHOR, R_TEXT + 7, name->p, name->len);
+	}
 	const GumboNode *who = m->rel_author ? m->rel_author :
 			       m->author_link ? m->author_link :
 			       m->nauthors ? m->authors[0] : NULL;
@@ -1683,7 +1710,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	}
 	jsonld_reset(m->ld);
 	m->nhead = m->nauthors = m->ndates = 0;
-	m->rel_author = m->author_link = m->time_el = NULL;
+	m->rel_author = m->author_link = m->time_el = m->by_label = NULL;
 	m->tw_label[0] = m->tw_label[1] = m->tw_data[0] = m->tw_data[1] = NULL;
 	m->app_name = NULL;
 	m->article = 0;
@@ -1706,6 +1733,8 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 				n = tree_after(n, out->document);
 				continue;
 			}
+		} else if (n->type == GUMBO_NODE_TEXT && !m->by_label && by_label(n->v.text.text)) {
+			m->by_label = n;
 		}
 		n = tree_next(n, out->document);
 	}

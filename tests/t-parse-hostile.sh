@@ -264,7 +264,16 @@ head = '<html><head><title>Hello world</title></head><body><h1>Hello world</h1><
 open(sys.argv[1], "w").write(head + "started by a, b " * 65536 + "</p></body></html>")
 open(sys.argv[2], "w").write(head + "by x " * 200000 + "</p></body></html>")
 PY
-for f in startedby byx; do
+# The page-wide "Written by" looked for in every text: 1 MB of
+# "underwritten by " in one text and in 65536 paragraphs (no label,
+# as each starts inside a word), every match passed once.
+python3 - "$T/uwby.html" "$T/uwbyp.html" <<'PY'
+import sys
+head = '<html><head><title>Hello world</title></head><body><h1>Hello world</h1><p>'
+open(sys.argv[1], "w").write(head + "underwritten by " * 65536 + "</p></body></html>")
+open(sys.argv[2], "w").write(head + "</p><p>underwritten by " * 65536 + "</p></body></html>")
+PY
+for f in startedby byx uwby uwbyp; do
 	timeout -k 5 60 "$P" --html -j1 --max-parse-time 3 --main --json "$T/$f.html" >"$T/$f.out"
 	expect_eq "1 MB of labels under the title ($f): within 3 s, no author" "0 null null Hello world" \
 		"$? $(jq -r '.parse_error, .author, .title' "$T/$f.out" | tr '\n' ' ' | sed 's/ $//')"

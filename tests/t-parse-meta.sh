@@ -169,6 +169,16 @@ expect_eq "the date under the title over JSON-LD's, unless OpenGraph agrees with
 	'2024-03-05|2020-01-02T10:00:00+00:00|2024-03-05T10:00:00+00:00' \
 	"$(meta shown | jq -r .published)|$(meta agreed | jq -r .published)|$(meta sameday | jq -r .published)"
 
+# "Written by" anywhere names the writer, as an author's box at the
+# end of an article does, when nothing nearer the title does; not
+# inside a word ("underwritten by").
+page endbox '<title>End box</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><div><p>Written by Cassidy Horton</p><p>Cassidy Horton is a finance writer.</p></div>"
+page insurer '<title>Insurer</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><p>Policies underwritten by Acme Insurance Company</p>"
+expect_eq "a page's last resort: Written by anywhere, not underwritten by" \
+	'Cassidy Horton|null' "$(meta endbox | jq -r .author)|$(meta insurer | jq -r .author)"
+
 page citation '<title>A paper</title><meta name="citation_author" content="Roy, Aniruddha"><meta name="citation_author" content="Mary Major"><meta name="citation_author" content="Lee,  Ann ">' '<p>x</p>'
 expect_eq "citation_author: every author, in order, each as First Last" \
 	'{"title":"A paper","author":"Aniruddha Roy, Mary Major, Ann Lee","lang":"en"}' "$(meta citation)"
