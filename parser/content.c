@@ -200,6 +200,7 @@ typedef struct ct_el {
 	const GumboNode *n;
 	uint32_t parent, end;  /* end: index past the last descendant */
 	uint32_t text;         /* visible characters (not spaces) in the subtree */
+	uint32_t pre;          /* visible characters before it in the document */
 	uint32_t link;         /* of them, inside <a> */
 	uint32_t links;        /* <a href> elements in the subtree */
 	uint32_t commas;
@@ -702,6 +703,7 @@ ct_collect(content *c, const GumboOutput *out)
 	/* hidden: open elements hiding their text; nshidden: of them, the
 	 * <noscript>s. */
 	int hidden = 0, nshidden = 0, inlink = 0;
+	uint32_t seen = 0;
 	const GumboNode *top = out->document, *n = top;
 	for (;;) {
 		int el = tree_is_element(n);
@@ -715,6 +717,7 @@ ct_collect(content *c, const GumboOutput *out)
 			memset(e, 0, sizeof *e);
 			e->n = n;
 			e->parent = cur;
+			e->pre = seen;
 			const char *ids = NULL;
 			e->flags = ct_flags(c, n, &ids);
 			if (ids && !hidden)
@@ -752,7 +755,9 @@ ct_collect(content *c, const GumboOutput *out)
 			cur = i;
 		} else if ((n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA) &&
 			   !hidden && cur != CT_NONE) {
+			uint32_t was = c->el[cur].text;
 			ct_count(&c->el[cur], n->v.text.text, strlen(n->v.text.text), inlink);
+			seen += c->el[cur].text - was;
 		} else if ((n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA) &&
 			   hidden && hidden == nshidden && c->body != CT_NONE) {
 			c->nstext += ct_visible(n->v.text.text, strlen(n->v.text.text));
@@ -918,38 +923,37 @@ static const char *const ct_faq_words[] = {
 
 /* The box heading h titles: its nearest ancestor holding more than the
  * heading, CT_OTHER_LEVELS up at most, whose text all comes from the
- * heading on, and, when small is set, under CT_LAYOUT_SHARE of the body
- * (furniture is a small part of a page); else CT_NONE. */
+ * heading on (none before it: their counts of text before them agree),
+ * and, when small is set, under CT_LAYOUT_SHARE of the body (furniture
+ * is a small part of a page); else CT_NONE. */
 static uint32_t
 ct_heading_box(const content *c, uint32_t h, int small)
 {
 	const ct_el *e = &c->el[h];
-	/* a: the box; k: its child holding the heading. */
-	uint32_t k = h, a = e->parent;
+	uint32_t a = e->parent;
 	for (int up = 1; a != CT_NONE && a != c->body && c->el[a].text <= e->text &&
 			 up < CT_OTHER_LEVELS; up++)
-		k = a, a = c->el[a].parent;
+		a = c->el[a].parent;
 	if (a == CT_NONE || a == c->body || c->el[a].text <= e->text ||
 	    (small && c->el[a].text > CT_LAYOUT_SHARE * c->el[c->body].text))
 		return CT_NONE;
-	uint32_t from = 0;
-	for (uint32_t i = k; i < c->el[a].end; i = c->el[i].end)
-		from += c->el[i].text;
-	return from == c->el[a].text ? a : CT_NONE;
+	return c->el[a].pre == e->pre ? a : CT_NONE;
 }
 
-/* Reads the boxes headings (h2 to h6, not the page's title heading)
- * title.  Marks as furniture (CT_BOILTAG: the heading says what the
- * box is, as a role does, with class names read or not) each box that
- * a heading starting with a phrase of ct_other_pages titles; sets
- * c->faq to the first box that a heading holding a phrase of
- * ct_faq_words titles. */
+/* Reads what headings (h2 to h6, not the page's title heading) say of
+ * the boxes they title.  Marks as furniture (CT_BOILTAG: the heading
+ * says what the box is, as a role does, with class names read or not)
+ * each box that a heading starting with a phrase of ct_other_pages
+ * titles; sets c->faq to the box that the first heading holding a
+ * phrase of ct_faq_words titles (only the first: a page of thousands
+ * of such headings costs one look). */
 static void
 ct_heading_boxes(content *c)
 {
 	c->faq = CT_NONE;
 	if (c->body == CT_NONE)
 		return;
+	int asked = 0;
 	for (uint32_t h = c->body; h < c->el[c->body].end; h++) {
 		const ct_el *e = &c->el[h];
 		GumboTag g = tree_tag(e->n);
@@ -967,8 +971,9 @@ ct_heading_boxes(content *c)
 			other = c->hbuf.len >= n && memcmp(c->hbuf.p, ct_other_pages[k], n) == 0;
 		}
 		for (size_t k = 0; k < sizeof ct_faq_words / sizeof ct_faq_words[0] && !other && !faq &&
-				   c->faq == CT_NONE; k++)
+				   !asked; k++)
 			faq = memmem(c->hbuf.p, c->hbuf.len, ct_faq_words[k], strlen(ct_faq_words[k])) != NULL;
+		asked |= faq;
 		uint32_t a = other || faq ? ct_heading_box(c, h, other) : CT_NONE;
 		if (a != CT_NONE && other)
 			c->el[a].flags |= CT_BOILTAG;

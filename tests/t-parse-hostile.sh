@@ -279,4 +279,21 @@ for f in startedby byx uwby uwbyp; do
 		"$? $(jq -r '.parse_error, .author, .title' "$T/$f.out" | tr '\n' ' ' | sed 's/ $//')"
 done
 
+# 40000 headings titling boxes of other pages ("Related products") or
+# questions ("FAQ") in one box, beside a longer paragraph: whether a
+# box's text all comes from its heading on was counted over the
+# heading's later siblings, at every heading (5 s; now each
+# look is one comparison, and only the first FAQ heading is looked at).
+python3 - "$T/related.html" "$T/faqs.html" <<'PY'
+import sys
+for f, h in zip(sys.argv[1:], ("Related products", "FAQ")):
+	open(f, "w").write('<html><body><p>' + 'word ' * 300000 + '</p><div><p>intro</p>' +
+			   ('<h2>%s</h2><p>x</p>' % h) * 40000 + '</div></body></html>')
+PY
+for f in related faqs; do
+	timeout -k 5 60 "$P" --html -j1 --max-parse-time 3 --main --json "$T/$f.html" >"$T/$f.out"
+	expect_eq "40000 headings of boxes ($f): within 3 s" "0 null" \
+		"$? $(jq -r '.parse_error' "$T/$f.out")"
+done
+
 finish
