@@ -284,10 +284,16 @@ static const char *const ct_product[] = {
 	"review",
 };
 
+/* Weak words too, except on a listing or a collection, where a
+ * card's caption is the item's name, price and blurb. */
+static const char *const ct_caption[] = {
+	"caption",
+};
+
 static const char *const ct_weak[] = {
 	"social", "recommend", "newsletter", "subscri", "banner", "promo",
 	"sponsor", "advert", "masthead", "tagcloud", "shoutbox",
-	"login", "signup", "toolbar", "rating", "caption", "credit", "copyright",
+	"login", "signup", "toolbar", "rating", "credit", "copyright",
 	"disclaimer", "disclosure",
 };
 
@@ -297,7 +303,10 @@ static const char *const ct_pos[] = {
 };
 
 /* The lists, as bits. */
-enum { CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4, CT_WTHREAD = 8, CT_WPRODUCT = 16 };
+enum {
+	CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4, CT_WTHREAD = 8, CT_WPRODUCT = 16,
+	CT_WCAPTION = 32,
+};
 
 static const struct {
 	const char *const *w;
@@ -308,6 +317,7 @@ static const struct {
 	{ ct_pos, sizeof ct_pos / sizeof ct_pos[0] },
 	{ ct_thread, sizeof ct_thread / sizeof ct_thread[0] },
 	{ ct_product, sizeof ct_product / sizeof ct_product[0] },
+	{ ct_caption, sizeof ct_caption / sizeof ct_caption[0] },
 };
 
 /* The CT_W* bits of the lists with a word in s.  One pass over s: only
@@ -533,6 +543,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 			w |= CT_WSTRONG;
 		if ((w & CT_WPRODUCT) && (c->kind & CONTENT_PRODUCT))
 			w |= CT_WSTRONG;
+		if ((w & CT_WCAPTION) && !(c->kind & CONTENT_ITEMS))
+			w |= CT_WWEAK;
 		int pos = (w & CT_WPOS) != 0;
 		if ((w & CT_WSTRONG) || (!pos && (w & CT_WWEAK)))
 			f |= CT_NAMEBOIL;

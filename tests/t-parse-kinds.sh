@@ -124,6 +124,13 @@ printf '</div></div><div class="guide"><h2>How to choose a desk lamp</h2><p>A go
 expect_eq "a collection's grid kept, with its guide, not its sort bar" "collection|12|1|0" \
 	"$("$P" --html -j0 --main --json "$T/grid.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Desk lamp [0-9]+ Red Oak [0-9]+ EUR")] | length)|\([.main_text | scan("Measure your desk")] | length)|\([.main_text | scan("Sort by")] | length)"')"
 
+# The same grid whose cards' text sits in a "product-caption": on a
+# listing or a collection a caption is the item's name and price, not
+# an image's caption.
+sed 's|<div class="tile">|<div class="tile"><div class="product-caption">|g; s|</span></div>|</span></div></div>|g' "$T/grid.html" >"$T/caption.html"
+expect_eq "a collection's cards in captions kept" "collection|12" \
+	"$("$P" --html -j0 --main --json "$T/caption.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Desk lamp [0-9]+ Red Oak [0-9]+ EUR")] | length)"')"
+
 # A product page: its JSON-LD Product in an @graph, @type an array.
 printf '<html><head><title>Trail 2 hiking boot</title><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"BreadcrumbList"},{"@type":["Product"],"name":"Trail 2 hiking boot","offers":{"@type":"Offer","price":"129.00"}}]}</script></head><body><nav><a href="/">Shop</a> <a href="/boots">Boots</a></nav><main><h1>Trail 2 hiking boot</h1><p class="price">129.00 EUR</p><div class="description"><p>A leather boot for long days on rocky paths, with a stiff sole that keeps your feet fresh after twenty kilometres.</p><p>The lining is waterproof and breathes, so your socks stay dry in wet grass and in summer heat alike.</p></div><table class="specs"><tr><th>Weight</th><td>640 g</td></tr><tr><th>Upper</th><td>Nubuck leather</td></tr><tr><th>Sole</th><td>Rubber, 5 mm lugs</td></tr></table></main><footer>Shipping and returns</footer></body></html>' >"$T/product.html"
 expect_eq "a product (JSON-LD @graph, @type an array): product" product "$(kind product.html)"
