@@ -188,12 +188,14 @@ enum {
 	CT_NAMEBOIL = 1 << 12, /* the name's own verdicts, which ct_mark */
 	CT_NAMEPOS = 1 << 13,  /* turns into CT_BOILCLS and CT_POS */
 	CT_INPART = 1 << 14,   /* inside one of a run of alike siblings (ct_parts) */
-	CT_FORMKID = 1 << 15,  /* is or holds a form field: input, select, textarea */
+	CT_FORMKID = 1 << 15,  /* is or holds a form field: input (not a hidden
+				* one), select, textarea */
 	CT_CMT = 1 << 16,      /* on a thread, named a comment (ct_thread) */
 	CT_INPOST = 1 << 17,   /* on a thread, is or is inside a post by schema.org */
 	CT_POSTTEXT = 1 << 18, /* on a thread, itemprop=text: a post's text */
 	CT_HASPOST = 1 << 19,  /* is or holds a post's text (CT_POSTTEXT in a post) */
 	CT_BUTTONKID = 1 << 20,/* is or holds a <button> */
+	CT_INTAG = 1 << 21,    /* inside furniture by tag or role (CT_BOILTAG) */
 };
 
 typedef struct ct_el {
@@ -745,6 +747,8 @@ ct_collect(content *c, const GumboOutput *out)
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
 				e->flags |= p->flags & CT_INPOST;
+				if (p->flags & (CT_BOILTAG | CT_INTAG))
+					e->flags |= CT_INTAG;
 				if ((e->flags & (CT_INPOST | CT_POSTTEXT)) == (CT_INPOST | CT_POSTTEXT))
 					e->flags |= CT_HASPOST;
 				if (!ex_is_inline(t))
@@ -996,17 +1000,18 @@ ct_heading_boxes(content *c)
 
 /* The post that comment-named element i comments on: its nearest
  * ancestor, CT_LEVELS up at most and under the body, with CT_MIN_PARA
- * characters of its own (outside comment-named elements), when that
- * holds a 1/CT_CMT_SHARE of what its comments hold; else CT_NONE.  A
- * thread's replies named "comment" outweigh what sits beside them (a
- * title, buttons); the comments under an answer (Stack Exchange's)
- * seldom outweigh the answer that many times. */
+ * characters of prose of its own (text outside links and outside
+ * comment-named elements), when that holds a 1/CT_CMT_SHARE of the
+ * prose its comments hold; else CT_NONE.  A thread's replies named
+ * "comment" outweigh what sits beside them (a title, a header line of
+ * links); the comments under an answer (Stack Exchange's) seldom
+ * outweigh the answer that many times. */
 static uint32_t
 ct_commented(const content *c, uint32_t i)
 {
 	uint32_t p = c->el[i].parent;
 	for (int up = 0; p != CT_NONE && p != c->body && up < CT_LEVELS; up++, p = c->el[p].parent) {
-		uint32_t own = c->el[p].text - c->cm[p];
+		uint32_t own = c->el[p].text - c->el[p].link - c->cm[p];
 		if (own >= CT_MIN_PARA)
 			return own * CT_CMT_SHARE >= c->cm[p] ? p : CT_NONE;
 	}
@@ -1014,11 +1019,13 @@ ct_commented(const content *c, uint32_t i)
 }
 
 /* On a thread, marks as furniture (CT_NAMEBOIL) the comments on posts:
- * the outermost comment-named elements that comment on a post
- * (ct_commented), when two posts or more have them.  One post with
- * comments is a blog post, or a thread's opening post with its replies
- * named "comment".  c->cm[i]: the text of i's outermost comment-named
- * elements, summed children first, so the whole is linear. */
+ * the outermost comment-named elements holding prose, not inside
+ * furniture by tag or role (a sidebar's "Recent comments"), that
+ * comment on a post (ct_commented), when two posts or more have them.
+ * One post with comments is a blog post, or a thread's opening post
+ * with its replies named "comment".  c->cm[i]: the prose of i's
+ * outermost comment-named elements, summed children first, so the
+ * whole is linear. */
 static void
 ct_comments(content *c)
 {
@@ -1028,28 +1035,29 @@ ct_comments(content *c)
 	memset(c->cm, 0, c->nel * sizeof *c->cm);
 	for (uint32_t i = c->nel; i-- > 0;) {
 		const ct_el *e = &c->el[i];
-		c->cm[i] = (e->flags & CT_CMT) ? e->text : c->cm[i];
+		if ((e->flags & (CT_CMT | CT_INTAG)) == CT_CMT)
+			c->cm[i] = e->text - e->link;
 		if (e->parent != CT_NONE)
 			c->cm[e->parent] += c->cm[i];
 	}
-	/* Counted first, marked when two posts or more have comments. */
-	uint32_t posts = 0;
-	for (int mark = 0; mark < 2; mark++) {
-		uint32_t last = CT_NONE;
-		for (uint32_t i = 0; i < c->nel; i++) {
-			ct_el *e = &c->el[i];
-			if (!(e->flags & CT_CMT))
-				continue;
-			uint32_t p = ct_commented(c, i);
-			if (p != CT_NONE && !mark)
-				posts += p != last, last = p;
-			else if (p != CT_NONE && posts >= 2) {
-				e->flags |= CT_NAMEBOIL;
-				e->flags &= ~(uint32_t)CT_NAMEPOS;
-			}
-			i = e->end - 1;  /* its descendants are inside it */
+	uint32_t posts = 0, last = CT_NONE;
+	for (uint32_t i = 0; i < c->nel; i++)
+		if (c->el[i].flags & CT_CMT) {
+			uint32_t p = c->cm[i] ? ct_commented(c, i) : CT_NONE;
+			posts += p != CT_NONE && p != last;
+			last = p != CT_NONE ? p : last;
+			i = c->el[i].end - 1;  /* its descendants are inside it */
 		}
-	}
+	if (posts < 2)
+		return;
+	for (uint32_t i = 0; i < c->nel; i++)
+		if (c->el[i].flags & CT_CMT) {
+			if (c->cm[i] && ct_commented(c, i) != CT_NONE) {
+				c->el[i].flags |= CT_NAMEBOIL;
+				c->el[i].flags &= ~(uint32_t)CT_NAMEPOS;
+			}
+			i = c->el[i].end - 1;
+		}
 }
 
 /* Sets CT_INBOIL below boilerplate.  A wrapper named or tagged like

@@ -397,7 +397,8 @@ expect_eq "a thread: its comments are its posts" "$want" \
 # Comments on posts: a question and two answers, each with a list of
 # short comments under it (Stack Exchange's shape), give the posts
 # without the comments; one post whose replies are named "comment" in
-# a wrapper beside it keeps them (the rule needs two posts).
+# a wrapper beside it keeps them (the rule needs two posts, and a
+# sidebar's box of recent comments is none).
 q='Which finish keeps a workbench top from staining, yet stays easy to renew when it wears through after years of use?'
 a='Boiled linseed oil, three thin coats a day apart, wiped off after ten minutes; renew it with one more coat each spring.'
 {
@@ -411,10 +412,21 @@ printf '</body></html>'
 } >"$T/qa.html"
 expect_eq "a Q&A thread: comments on its posts are left out" \
 	"Workbench finish $q $q $a $a $a $a" "$(main qa.html)"
-sed 's|<h1>|<div class="topic"><h1>|; s|<footer>|<div class="comment">member9 adds: a wax over the oil helps.</div></div><footer>|' \
+sed 's|<h1>|<div class="topic"><h1>|; s|<footer>|<div class="comment">member9 adds: a wax over the oil helps.</div></div><aside><h2>Recent comments on other threads</h2><div class="comment">Oak or ash for a mallet head?</div></aside><footer>|' \
 	"$T/comments.html" >"$T/onepost.html"
 expect_eq "one post with comments beside it: they are its replies" \
 	"$want member9 adds: a wax over the oil helps." "$(main onepost.html)"
+# Replies named "comment" under header lines of links (Hacker News's):
+# each header is no post the reply comments on; nor is a sidebar's box
+# of recent comments, which makes no second post.
+{
+printf '<html><head><title>Show: a plane of my own</title><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script></head><body><h1>Show: a plane of my own</h1><p>%s</p><p>%s</p><p>%s</p><table class="tree">' "$long" "$long" "$long"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do printf '<tr><td class="default"><span class="comhead"><a href="/u/%d">member%d</a> <a href="/i/%d">3 hours ago</a> | <a href="/p/%d">parent</a> | <a href="/n/%d">next</a></span><div class="comment">Reply %d: nice work, what steel?</div></td></tr>' $i $i $i $i $i $i; done
+printf '</table><aside><h2>Recent</h2><div class="comment">member13 on another thread</div></aside></body></html>'
+} >"$T/hn.html"
+want="Show: a plane of my own $long $long $long"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do want="$want member$i 3 hours ago | parent | next Reply $i: nice work, what steel?"; done
+expect_eq "replies named comment under header lines of links: kept" "$want" "$(main hn.html)"
 
 # A reply of one sentence in a card of links (the poster's menu) is
 # kept when schema.org says it is a post's text; the card's reaction
