@@ -1,5 +1,6 @@
 #include "content.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -928,14 +929,43 @@ static const char *const ct_other_pages[] = {
 	"morestories",
 };
 
-/* Letters (ct_letters) a heading over a page's questions and answers
- * holds: "Frequently asked questions", "FAQs", in English, German,
+/* Phrases a heading over a page's questions and answers holds, as
+ * words: "Frequently asked questions", "FAQs", in English, German,
  * Spanish, French, Portuguese, Italian, Dutch. */
 static const char *const ct_faq_words[] = {
-	"faq", "frequentlyaskedquestions", "commonquestions", "h\xc3\xa4ufiggestelltefragen",
-	"preguntasfrecuentes", "questionsfr\xc3\xa9quentes", "perguntasfrequentes",
-	"domandefrequenti", "veelgesteldevragen",
+	"faq", "faqs", "frequently asked questions", "common questions",
+	"h\xc3\xa4ufig gestellte fragen", "preguntas frecuentes", "questions fr\xc3\xa9quentes",
+	"perguntas frequentes", "domande frequenti", "veelgestelde vragen",
 };
+
+/* Whether s[0..n) holds phrase p as words: not inside a longer word
+ * ("Reef aquarium", "Uncommon questions"), ASCII case ignored, a space
+ * of p matching any run of white space. */
+static int
+ct_phrase(const char *s, size_t n, const char *p)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && isalnum((unsigned char)s[i - 1]))
+			continue;
+		size_t j = i;
+		const char *q = p;
+		for (; *q && j < n; q++) {
+			if (*q == ' ') {
+				if (!pbuf_isspace((unsigned char)s[j]))
+					break;
+				while (j < n && pbuf_isspace((unsigned char)s[j]))
+					j++;
+			} else if (tolower((unsigned char)s[j]) == *q) {
+				j++;
+			} else {
+				break;
+			}
+		}
+		if (!*q && (j == n || !isalnum((unsigned char)s[j])))
+			return 1;
+	}
+	return 0;
+}
 
 /* The box heading h titles: its nearest ancestor holding more than the
  * heading, CT_OTHER_LEVELS up at most, whose text all comes from the
@@ -960,16 +990,14 @@ ct_heading_box(const content *c, uint32_t h, int small)
  * the boxes they title.  Marks as furniture (CT_BOILTAG: the heading
  * says what the box is, as a role does, with class names read or not)
  * each box that a heading starting with a phrase of ct_other_pages
- * titles; sets c->faq to the box that the first heading holding a
- * phrase of ct_faq_words titles (only the first: a page of thousands
- * of such headings costs one look). */
+ * titles; sets c->faq to the first box that a heading holding a
+ * phrase of ct_faq_words titles. */
 static void
 ct_heading_boxes(content *c)
 {
 	c->faq = CT_NONE;
 	if (c->body == CT_NONE)
 		return;
-	int asked = 0;
 	for (uint32_t h = c->body; h < c->el[c->body].end; h++) {
 		const ct_el *e = &c->el[h];
 		GumboTag g = tree_tag(e->n);
@@ -980,16 +1008,16 @@ ct_heading_boxes(content *c)
 			continue;
 		pbuf_reset(&c->hbuf);
 		ex_text(&c->hbuf, e->n);
-		ct_letters(&c->hbuf);
 		int other = 0, faq = 0;
+		for (size_t k = 0; k < sizeof ct_faq_words / sizeof ct_faq_words[0] && !faq &&
+				   c->faq == CT_NONE; k++)
+			faq = ct_phrase(c->hbuf.p, c->hbuf.len, ct_faq_words[k]);
+		ct_letters(&c->hbuf);
 		for (size_t k = 0; k < sizeof ct_other_pages / sizeof ct_other_pages[0] && !other; k++) {
 			size_t n = strlen(ct_other_pages[k]);
 			other = c->hbuf.len >= n && memcmp(c->hbuf.p, ct_other_pages[k], n) == 0;
 		}
-		for (size_t k = 0; k < sizeof ct_faq_words / sizeof ct_faq_words[0] && !other && !faq &&
-				   !asked; k++)
-			faq = memmem(c->hbuf.p, c->hbuf.len, ct_faq_words[k], strlen(ct_faq_words[k])) != NULL;
-		asked |= faq;
+		faq &= !other;
 		uint32_t a = other || faq ? ct_heading_box(c, h, other) : CT_NONE;
 		if (a != CT_NONE && other)
 			c->el[a].flags |= CT_BOILTAG;

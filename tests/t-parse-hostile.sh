@@ -282,8 +282,8 @@ done
 # 40000 headings titling boxes of other pages ("Related products") or
 # questions ("FAQ") in one box, beside a longer paragraph: whether a
 # box's text all comes from its heading on was counted over the
-# heading's later siblings, at every heading (5 s; now each
-# look is one comparison, and only the first FAQ heading is looked at).
+# heading's later siblings, at every heading (5 s); each look is now
+# one comparison.
 python3 - "$T/related.html" "$T/faqs.html" <<'PY'
 import sys
 for f, h in zip(sys.argv[1:], ("Related products", "FAQ")):

@@ -470,6 +470,10 @@ printf '</div><div class="questions"><h2>Frequently asked questions</h2><h3>Does
 expect_eq "a page's questions and answers below its content: kept" \
 	"$para $para $para $para Frequently asked questions Does cola work? Slowly. Is sanding better? For heavy rust, yes." \
 	"$(main faq.html)"
+# The phrase as words only: "Uncommon questions" is no FAQ.
+sed 's|Frequently asked questions|Uncommon questions|' "$T/faq.html" >"$T/nofaq.html"
+expect_eq "a heading holding the phrase inside a word: no FAQ" \
+	"$para $para $para $para" "$(main nofaq.html)"
 {
 printf '<html><head><title>Tool sharpening service</title></head><body><nav><a href="/">Home</a> <a href="/services">Services</a></nav><h1>Tool sharpening service</h1>'
 for w in Chisels Planes Saws Knives; do printf '<div class="tile"><h2>%s</h2><p>%s sharpened in two days.</p></div>' $w $w; done
