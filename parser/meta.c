@@ -91,6 +91,7 @@ struct meta {
 	const char *tw_label[2], *tw_data[2];
 	const char *app_name;
 	int article;         /* og:type article or a JSON-LD article: a headline page */
+	int titled;          /* choose_title found the title heading, not a first h1 */
 	char host[256];      /* the site's own name in its host: "example" */
 	char maxday[DATE_MAX];
 	int order;           /* DATE_MDY or DATE_DMY */
@@ -1469,6 +1470,7 @@ choose_title(meta *m)
 	 * wherever the page has one. */
 	if (!t->len)
 		pbuf_text(t, ts, tn);
+	m->titled = head != NULL;
 	return head ? head : h1;
 }
 
@@ -1596,9 +1598,10 @@ byline_block(meta *m, const GumboNode *n)
 
 /* The first label in text s that only a writer's name follows,
  * wherever it stands: "Written by", "Posted by", "Author:", starting a
- * word ("underwritten by" names an insurer); NULL when none. */
+ * word ("underwritten by" names an insurer); NULL when none.  *len:
+ * the label's length. */
 static const char *
-by_label(const char *s)
+by_label(const char *s, size_t *len)
 {
 	static const char *const w[] = { "written by", "posted by", "author:" };
 	const char *first = NULL;
@@ -1606,9 +1609,41 @@ by_label(const char *s)
 		for (const char *p = s; (p = strcasestr(p, w[k])) != NULL && (!first || p < first); p++)
 			if (p == s || !isalnum((unsigned char)p[-1])) {
 				first = p;
+				*len = strlen(w[k]);
 				break;
 			}
 	return first;
+}
+
+/* The length of the text from label at (n bytes of it long, end
+ * bytes of text in all) that names its writer: the rest of its line,
+ * or the next line too when nothing else is on the label's (a label on
+ * a line of its own).  A later "by" is no name of this label's. */
+static size_t
+by_line(const char *at, size_t n, size_t end)
+{
+	const char *eol = memchr(at + n, '\n', end - n);
+	if (!eol)
+		return end;
+	for (const char *p = at + n; p < eol; p++)
+		if (isalnum((unsigned char)*p))
+			return (size_t)(eol - at);
+	const char *eol2 = memchr(eol + 1, '\n', end - (size_t)(eol + 1 - at));
+	return eol2 ? (size_t)(eol2 - at) : end;
+}
+
+/* Whether text node n is the page's shown text, where a byline's label
+ * can be: not the <title>, a form's field or option, a template or a
+ * hidden element's. */
+static int
+by_text(const GumboNode *n)
+{
+	const GumboNode *p = n->parent;
+	if (!p || p->type != GUMBO_NODE_ELEMENT)
+		return 0;
+	GumboTag t = p->v.element.tag;
+	return t != GUMBO_TAG_TITLE && t != GUMBO_TAG_TEXTAREA && t != GUMBO_TAG_OPTION &&
+	       t != GUMBO_TAG_TEMPLATE && !ex_is_hidden(p);
 }
 
 /* Offers what the page's own text says: the byline and date near the
@@ -1668,8 +1703,10 @@ from_text(meta *m, const GumboNode *h)
 	 * is: "Written by" closes many an article, over its author's box. */
 	if (m->by_label && m->rank[K_AUTHOR] > R_TEXT + 7) {
 		win_after(m, m->by_label);
-		const char *at = m->win.p ? by_label(m->win.p) : NULL;
-		if (at && by_name(at, m->win.len - (size_t)(at - m->win.p), m->order, name))
+		size_t n;
+		const char *at = m->win.p ? by_label(m->win.p, &n) : NULL;
+		if (at && by_name(at, by_line(at, n, m->win.len - (size_t)(at - m->win.p)),
+				  m->order, name))
 			offer(m, K_AUTHOR, R_TEXT + 7, name->p, name->len);
 	}
 	const GumboNode *who = m->rel_author ? m->rel_author :
@@ -1687,7 +1724,7 @@ from_text(meta *m, const GumboNode *h)
 static void
 shown_date(meta *m)
 {
-	if (m->rank[K_PUBLISHED] != R_JSONLD || !*m->shown ||
+	if (m->rank[K_PUBLISHED] != R_JSONLD || !m->titled || !*m->shown ||
 	    strncmp(m->shown, m->val[K_PUBLISHED].p, 10) == 0)
 		return;
 	for (int i = 0; i < m->nday; i++)
@@ -1733,7 +1770,8 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 				n = tree_after(n, out->document);
 				continue;
 			}
-		} else if (n->type == GUMBO_NODE_TEXT && !m->by_label && by_label(n->v.text.text)) {
+		} else if (n->type == GUMBO_NODE_TEXT && !m->by_label && by_text(n) &&
+			   by_label(n->v.text.text, &(size_t){ 0 })) {
 			m->by_label = n;
 		}
 		n = tree_next(n, out->document);

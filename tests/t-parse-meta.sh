@@ -169,6 +169,13 @@ expect_eq "the date under the title over JSON-LD's, unless OpenGraph agrees with
 	'2024-03-05|2020-01-02T10:00:00+00:00|2024-03-05T10:00:00+00:00' \
 	"$(meta shown | jq -r .published)|$(meta agreed | jq -r .published)|$(meta sameday | jq -r .published)"
 
+# Only under the title heading: a masthead's date under a logo's h1
+# (no heading names the page) leaves JSON-LD's date.
+page logo "<title>Logo</title>$(ld '{"@type":"Article","headline":"Logo","datePublished":"2020-01-02T10:00:00Z"}')" \
+	'<h1>Example Daily</h1><p>Monday, March 5, 2024</p><h1>Another story of some length</h1><p>Text.</p>'
+expect_eq "a date under a logo's h1 is no date under the title" \
+	'2020-01-02T10:00:00+00:00' "$(meta logo | jq -r .published)"
+
 # "Written by" anywhere names the writer, as an author's box at the
 # end of an article does, when nothing nearer the title does; not
 # inside a word ("underwritten by").
@@ -176,8 +183,18 @@ page endbox '<title>End box</title>' \
 	"<h1>A headline of some length</h1><p>$prose</p><div><p>Written by Cassidy Horton</p><p>Cassidy Horton is a finance writer.</p></div>"
 page insurer '<title>Insurer</title>' \
 	"<h1>A headline of some length</h1><p>$prose</p><p>Policies underwritten by Acme Insurance Company</p>"
+# The name is the label's: on its line, or on the next when the label
+# stands alone ("Written by" / "Cassidy Horton"); a later "by" is not
+# (a photo's credit); nor is a label in the <title> or a form's field.
+page nextline '<title>Next line</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><div><p>Written by</p><p>Cassidy Horton</p></div>"
+page unread '<title>Unread</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><div><p>Written by our editors</p><p>Photo by Jane Doe</p></div>"
+page intitle '<title>Written by Jane Doe</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><textarea>Posted by Jane Doe</textarea>"
 expect_eq "a page's last resort: Written by anywhere, not underwritten by" \
-	'Cassidy Horton|null' "$(meta endbox | jq -r .author)|$(meta insurer | jq -r .author)"
+	'Cassidy Horton|null|Cassidy Horton|null|null' \
+	"$(for f in endbox insurer nextline unread intitle; do meta $f | jq -r .author; done | tr '\n' '|' | sed 's/|$//')"
 
 page citation '<title>A paper</title><meta name="citation_author" content="Roy, Aniruddha"><meta name="citation_author" content="Mary Major"><meta name="citation_author" content="Lee,  Ann ">' '<p>x</p>'
 expect_eq "citation_author: every author, in order, each as First Last" \
