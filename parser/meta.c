@@ -73,6 +73,8 @@ enum {
 /* Days of published dates from metadata other than JSON-LD kept, to
  * see whether one agrees with JSON-LD's. */
 #define META_DAYS 8
+/* Bytes of elements' text microdata values read on one page at most. */
+#define META_MICRO_TEXT 65536
 
 struct meta {
 	jsonld *ld;
@@ -92,6 +94,7 @@ struct meta {
 	const char *app_name;
 	int article;         /* og:type article or a JSON-LD article: a headline page */
 	int titled;          /* choose_title found the title heading, not a first h1 */
+	size_t micro_read;   /* text read for microdata values (micro_value) */
 	char host[256];      /* the site's own name in its host: "example" */
 	char maxday[DATE_MAX];
 	int order;           /* DATE_MDY or DATE_DMY */
@@ -464,7 +467,12 @@ micro_value(meta *m, const GumboNode *n)
 	if (v)
 		return v;
 	pbuf_reset(&m->tmp2);
+	/* Items nested a thousand deep would read the page's text at each:
+	 * a page's values read META_MICRO_TEXT bytes of text in all. */
+	if (m->micro_read > META_MICRO_TEXT)
+		return "";
 	ex_text(&m->tmp2, n);
+	m->micro_read += m->tmp2.len;
 	return m->tmp2.p ? m->tmp2.p : "";
 }
 
@@ -491,11 +499,16 @@ microdata(meta *m, const GumboNode *n, const char *ip)
 		if (m->rank[K_AUTHOR] > R_MICRODATA)
 			offer_str(m, K_AUTHOR, R_MICRODATA, micro_author(m, n));
 	} else if (has_token(ip, "datePublished") || has_token(ip, "dateCreated")) {
-		offer_str(m, K_PUBLISHED, R_MICRODATA, micro_value(m, n));
+		/* Read while it can win, or be one of the days shown_date
+		 * compares. */
+		if (m->rank[K_PUBLISHED] > R_MICRODATA || m->nday < META_DAYS)
+			offer_str(m, K_PUBLISHED, R_MICRODATA, micro_value(m, n));
 	} else if (has_token(ip, "dateModified")) {
-		offer_str(m, K_MODIFIED, R_MICRODATA, micro_value(m, n));
+		if (m->rank[K_MODIFIED] > R_MICRODATA)
+			offer_str(m, K_MODIFIED, R_MICRODATA, micro_value(m, n));
 	} else if (has_token(ip, "headline")) {
-		offer_str(m, K_OTITLE, R_MICRODATA, micro_value(m, n));
+		if (m->rank[K_OTITLE] > R_MICRODATA)
+			offer_str(m, K_OTITLE, R_MICRODATA, micro_value(m, n));
 	}
 }
 
@@ -1604,15 +1617,18 @@ static const char *
 by_label(const char *s, size_t *len)
 {
 	static const char *const w[] = { "written by", "posted by", "author:" };
-	const char *first = NULL;
-	for (size_t k = 0; k < sizeof w / sizeof w[0]; k++)
-		for (const char *p = s; (p = strcasestr(p, w[k])) != NULL && (!first || p < first); p++)
-			if (p == s || !isalnum((unsigned char)p[-1])) {
-				first = p;
+	/* One pass, each word's start compared: 1 MB of "underwritten
+	 * by" in one text is read once. */
+	for (const char *p = s; *p; p++) {
+		if (p > s && isalnum((unsigned char)p[-1]))
+			continue;
+		for (size_t k = 0; k < sizeof w / sizeof w[0]; k++)
+			if (strncasecmp(p, w[k], strlen(w[k])) == 0) {
 				*len = strlen(w[k]);
-				break;
+				return p;
 			}
-	return first;
+	}
+	return NULL;
 }
 
 /* The length of the text from label at (n bytes of it long, end
@@ -1753,6 +1769,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	m->article = 0;
 	m->nday = 0;
 	m->shown[0] = '\0';
+	m->micro_read = 0;
 	m->order = date_order(r->lang);
 	set_host(m, url, un);
 	time_t t = (time_t)(fetched > 0 ? fetched : (double)time(NULL)) + 86400;

@@ -296,4 +296,17 @@ for f in related faqs; do
 		"$? $(jq -r '.parse_error' "$T/$f.out")"
 done
 
+# 20000 microdata dates nested in each other: each value was its
+# element's whole text, read and parsed as a date at every level (140 s;
+# now a page's values read 64 KB of text in all).
+python3 - "$T/nestdates.html" <<'PY'
+import sys
+open(sys.argv[1], "w").write('<html><head><title>T</title></head><body>' +
+			     '<div itemprop="datePublished">2024-01-0' * 20000 + '</div>' * 20000 +
+			     '</body></html>')
+PY
+timeout -k 5 60 "$P" --html -j1 --max-parse-time 3 --json "$T/nestdates.html" >"$T/nestdates.out"
+expect_eq "20000 nested microdata dates: within 3 s" "0 null" \
+	"$? $(jq -r '.parse_error' "$T/nestdates.out")"
+
 finish
