@@ -750,7 +750,8 @@ ct_collect(content *c, const GumboOutput *out)
 				e->flags |= p->flags & CT_INPOST;
 				if (p->flags & (CT_BOILTAG | CT_INTAG))
 					e->flags |= CT_INTAG;
-				if ((e->flags & (CT_INPOST | CT_POSTTEXT)) == (CT_INPOST | CT_POSTTEXT))
+				uint32_t post = CT_INPOST | CT_POSTTEXT;
+				if ((e->flags & post) == post)
 					e->flags |= CT_HASPOST;
 				if (!ex_is_inline(t))
 					p->flags |= CT_BLOCKKID;
@@ -806,7 +807,8 @@ ct_collect(content *c, const GumboOutput *out)
 					p->stops += e->stops;
 					if (e->flags & (CT_HINT | CT_MAIN | CT_HASHINT))
 						p->flags |= CT_HASHINT;
-					p->flags |= e->flags & (CT_FORMKID | CT_BUTTONKID | CT_HASPOST);
+					p->flags |= e->flags &
+						    (CT_FORMKID | CT_BUTTONKID | CT_HASPOST);
 				}
 			}
 			if (n == top) {
@@ -1013,7 +1015,8 @@ ct_heading_boxes(content *c)
 				   c->faq == CT_NONE; k++)
 			faq = ct_phrase(c->hbuf.p, c->hbuf.len, ct_faq_words[k]);
 		ct_letters(&c->hbuf);
-		for (size_t k = 0; k < sizeof ct_other_pages / sizeof ct_other_pages[0] && !other; k++) {
+		size_t nother = sizeof ct_other_pages / sizeof ct_other_pages[0];
+		for (size_t k = 0; k < nother && !other; k++) {
 			size_t n = strlen(ct_other_pages[k]);
 			other = c->hbuf.len >= n && memcmp(c->hbuf.p, ct_other_pages[k], n) == 0;
 		}
@@ -1038,7 +1041,8 @@ static uint32_t
 ct_commented(const content *c, uint32_t i)
 {
 	uint32_t p = c->el[i].parent;
-	for (int up = 0; p != CT_NONE && p != c->body && up < CT_LEVELS; up++, p = c->el[p].parent) {
+	for (int up = 0; p != CT_NONE && p != c->body && up < CT_LEVELS;
+	     up++, p = c->el[p].parent) {
 		uint32_t own = c->el[p].text - c->el[p].link - c->cm[p];
 		if (own >= CT_MIN_PARA)
 			return own * CT_CMT_SHARE >= c->cm[p] ? p : CT_NONE;
@@ -1857,7 +1861,8 @@ content_main(content *c, const GumboOutput *out, int kind, pbuf *b)
 	    (!(kind & CONTENT_PARTS) && c->tr[c->tr_kept].feed && b->len >= CT_ENOUGH &&
 	     !c->tr[c->tr_kept].faq))
 		return;
-	double share = c->tr[c->tr_kept].faq ? 1 : (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE :
+	double share = c->tr[c->tr_kept].faq ? 1 :
+		       (kind & (CONTENT_PARTS | CONTENT_UNSAID)) ? CT_BODY_SHARE :
 		       (kind & CONTENT_UNTYPED) ? CT_UNTYPED_SHARE : CT_ARTICLE_SHARE;
 	/* All the body's text bounds what it shows: most pages need not
 	 * be walked again. */

@@ -1,7 +1,6 @@
 #include "meta.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -100,7 +99,7 @@ struct meta {
 	int order;           /* DATE_MDY or DATE_DMY */
 	/* the published days microdata, OpenGraph and <meta> gave; the
 	 * first date under the title heading ("" when none) */
-	char day[META_DAYS][11];
+	char day[META_DAYS][sizeof "YYYY-MM-DD"];
 	int nday;
 	char shown[DATE_MAX];
 };
@@ -255,14 +254,18 @@ unescape(const char *s, size_t n, pbuf *out)
 
 /* Offers s[0..n) as key's value from a source of rank: it replaces the
  * value held when it ranks better and is one (a date that reads, a
- * name that is no URL or handle).  Whitespace is collapsed. */
+ * name that is no URL or handle).  Whitespace is collapsed.  A
+ * published date is noted even when it loses, for shown_date: the day
+ * of each from microdata, OpenGraph or <meta>, and the first under the
+ * title heading. */
 static void
 offer(meta *m, int key, int rank, const char *s, size_t n)
 {
 	/* Published dates of other metadata and under the title are read
 	 * though they lose, for shown_date(). */
 	int shown = rank == R_TEXT + 1 || rank == R_TEXT + 2;
-	int note = key == K_PUBLISHED && ((rank > R_JSONLD && rank < R_TEXT) || (shown && !*m->shown));
+	int note = key == K_PUBLISHED &&
+		   ((rank > R_JSONLD && rank < R_TEXT) || (shown && !*m->shown));
 	if (!s || (rank >= m->rank[key] && !note))
 		return;
 	pbuf *t = &m->tmp;
@@ -286,8 +289,11 @@ offer(meta *m, int key, int rank, const char *s, size_t n)
 		pbuf_put(t, iso, strlen(iso));
 		if (note && shown)
 			memcpy(m->shown, iso, DATE_MAX);
-		else if (note && m->nday < META_DAYS)
-			snprintf(m->day[m->nday++], sizeof m->day[0], "%.10s", iso);
+		else if (note && m->nday < META_DAYS) {
+			char *d = m->day[m->nday++];
+			memcpy(d, iso, sizeof m->day[0] - 1);
+			d[sizeof m->day[0] - 1] = '\0';
+		}
 		if (rank >= m->rank[key])
 			return;
 		break;
@@ -672,7 +678,8 @@ contains(const pbuf *hay, const pbuf *needle)
 static int
 starts(const pbuf *hay, const pbuf *needle)
 {
-	return needle->len && needle->len <= hay->len && memcmp(hay->p, needle->p, needle->len) == 0;
+	return needle->len && needle->len <= hay->len &&
+	       memcmp(hay->p, needle->p, needle->len) == 0;
 }
 
 /* Ends the line of m->win at a block's edge: bylines and dates are
@@ -1455,7 +1462,8 @@ choose_title(meta *m)
 		 * section's heading, unless it is an h1 that starts with it:
 		 * the headline that the <title> shortens. */
 		if ((contains(lt, lh) || contains(lo, lh) ||
-		     (tree_tag(h) == GUMBO_TAG_H1 && ls->len >= META_TITLE_LETTERS && starts(lh, ls))) &&
+		     (tree_tag(h) == GUMBO_TAG_H1 && ls->len >= META_TITLE_LETTERS &&
+		      starts(lh, ls))) &&
 		    !site_segment(m, m->tmp2.p, m->tmp2.len))
 			head = h;
 	}
