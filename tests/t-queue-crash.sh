@@ -6,7 +6,7 @@
 # and no URL was fetched more often than 1 + the number of kills.
 . "$TESTS/lib.sh"
 server_start --root "$T/site"
-python3 "$TESTS/queue-site.py" "$T/site" 1111
+python3 "$TESTS/queue-site.py" "$T/site" 11111
 echo "$URL/p0.html" >"$T/seeds.txt"
 db=$T/job.db
 KILLS=5
@@ -43,10 +43,10 @@ expect_eq "the run after $KILLS kills completes" 0 $?
 expect_eq "no owner is left registered" 0 "$(sqlite3 "$db" 'select count(*) from frontier_owner')"
 
 expect_eq "integrity check passes" ok "$(sqlite3 "$db" 'pragma integrity_check')"
-expect_eq "every reachable page is stored (p2 is nofollow: 1001)" 1001 "$(sqlite3 "$db" 'select count(*) from pages')"
-expect_eq "every page exactly once" 1001 "$(sqlite3 "$db" 'select count(distinct url) from pages')"
-expect_eq "every frontier URL is done" "done|1001" "$(sqlite3 "$db" 'select state, count(*) from frontier group by state')"
+expect_eq "every reachable page is stored (p2 is nofollow: 10001)" 10001 "$(sqlite3 "$db" 'select count(*) from pages')"
+expect_eq "every page exactly once" 10001 "$(sqlite3 "$db" 'select count(distinct url) from pages')"
+expect_eq "every frontier URL is done" "done|10001" "$(sqlite3 "$db" 'select state, count(*) from frontier group by state')"
 most=$(jq -r 'select(.path | startswith("/p")) | .path' "$LOG" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
 expect_cmd "no URL fetched more than 1 + $KILLS times (most: $most)" test "$most" -le $((1 + KILLS))
-expect_eq "every stored page was accepted" 1001 "$(sqlite3 "$db" 'select count(*) from pages where accepted')"
+expect_eq "every stored page was accepted" 10001 "$(sqlite3 "$db" 'select count(*) from pages where accepted')"
 finish
