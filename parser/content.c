@@ -1306,6 +1306,15 @@ typedef struct ct_skip {
 	const pbuf *out;  /* the text written so far */
 } ct_skip;
 
+/* Whether t is a table or one of its parts. */
+static int
+ct_tabular(GumboTag t)
+{
+	return t == GUMBO_TAG_TABLE || t == GUMBO_TAG_THEAD || t == GUMBO_TAG_TBODY ||
+	       t == GUMBO_TAG_TFOOT || t == GUMBO_TAG_TR || t == GUMBO_TAG_TD ||
+	       t == GUMBO_TAG_TH;
+}
+
 /* Whether the text leaves element i out (with its subtree). */
 static int
 ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
@@ -1324,9 +1333,11 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 		return 0;
 	/* A block that is mostly link text is a menu, a list of related
 	 * articles or a "read also" line; not a definition list's term,
-	 * which names what it defines (an API's member, a paper). */
+	 * which names what it defines (an API's member, a paper), nor a
+	 * table or its rows, whose cells link what they list (a list of
+	 * laureates, a league's standings, a spec's fields). */
 	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t) &&
-	    t != GUMBO_TAG_DT)
+	    t != GUMBO_TAG_DT && !ct_tabular(t))
 		return 1;
 	/* readability's conditional cleaning: a container with few commas
 	 * (little prose), no content name and over a fifth link text is a

@@ -341,6 +341,17 @@ printf '<html><body><nav><a href="/">Home</a> <a href="/help">Help</a></nav><foo
 expect_eq "fallback: a page of furniture only gives all its text" \
 	"Home Help Copyright" "$("$P" --html -j0 --main --json "$T/fb-all.html" | jq -r .main_text)"
 
+# A table inside the article whose cells link what they list (laureates
+# and their countries) is data, not a menu; a list of links is one.
+{
+printf '<html><body><article><h1>Laureates</h1><p>%s</p><table><tr><th>Year</th><th>Laureate</th><th>Country</th></tr>' "$B"
+for y in 1901 1902 1903; do printf '<tr><td>%d</td><td><a href="/p/%d">Laureate of %d</a></td><td><a href="/c/%d">Country of %d</a></td></tr>' $y $y $y $y $y; done
+printf '</table><ul><li><a href="/r/1">Related one</a></li><li><a href="/r/2">Related two</a></li></ul><p>%s</p></article></body></html>' "$L"
+} >"$T/table-links.html"
+expect_eq "a table of linked names is kept, a list of links is not" \
+	"Laureates $B Year Laureate Country 1901 Laureate of 1901 Country of 1901 1902 Laureate of 1902 Country of 1902 1903 Laureate of 1903 Country of 1903 $L" \
+	"$("$P" --html -j0 --main --json "$T/table-links.html" | jq -r .main_text)"
+
 # Without --main there is no main_text; with --main and --no-text, only main_text.
 expect_eq "no --main: no main_text" "null" \
 	"$("$P" --html -j0 --json "$F/article.html" | jq -c .main_text)"
