@@ -919,7 +919,8 @@ ct_title(content *c)
 
 /* Headings that title a box of other pages or products: the phrases
  * shops and CMSs start them with (a shop's carousels, a site's
- * "related" box), as ct_letters writes them. */
+ * "related" box), as ct_letters writes them; and a box of legal fine
+ * print. */
 static const char *const ct_other_pages[] = {
 	"youmayalsolike", "youmightalsolike", "youmayalsoenjoy", "youmightalsoenjoy",
 	"youmayalsobeinterested", "youmightalsobeinterested", "relatedproducts",
@@ -928,7 +929,7 @@ static const char *const ct_other_pages[] = {
 	"alsoviewed", "alsobought", "frequentlyboughttogether", "recommendedforyou",
 	"recommendedproducts", "recentlyviewed", "sellersotheritems", "morefromthisseller",
 	"explorerelated", "completethelook", "shopthelook", "morelikethis", "readnext",
-	"morestories",
+	"morestories", "disclaimer",
 };
 
 /* Phrases a heading over a page's questions and answers holds, as

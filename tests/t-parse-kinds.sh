@@ -219,6 +219,14 @@ expect_eq "a service page (JSON-LD Service): service" service "$(kind service.ht
 expect_eq "the service page: its five sections" 5 \
 	"$("$P" --html -j0 --main --json "$T/service.html" | jq -r '[.main_text | scan("Our team takes care")] | length')"
 
+# The same page with its legal fine print under a "Disclaimers" heading:
+# the box that heading titles is furniture.
+sed 's|<footer>|<div class="notes"><h3>Disclaimers</h3><p>Prices shown are estimates, exclude taxes and may change without notice; results vary, and past results do not promise future ones.</p></div><footer>|' \
+	"$T/service.html" >"$T/service-fine.html"
+expect_eq "the service page's disclaimers out" \
+	"$("$P" --html -j0 --main --json "$T/service.html" | jq -r .main_text)" \
+	"$("$P" --html -j0 --main --json "$T/service-fine.html" | jq -r .main_text)"
+
 # A service page whose sections are cards (a link around a title and a
 # line): the rules keep its introduction, one part, and the page shows
 # more, its cards: the content is all of it, without the menus.
