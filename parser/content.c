@@ -120,6 +120,11 @@ enum {
 #define CT_REP_LEVELS 3
 #define CT_REP_SHARE 0.5
 
+/* A child holding CT_WRAP_SHARE of its parent's text is a wrapper
+ * (ct_inner_parts), looked through CT_WRAP_LEVELS deep at most. */
+#define CT_WRAP_SHARE 0.8
+#define CT_WRAP_LEVELS 4
+
 /* On a page saying nothing of itself the siblings must be sections: a
  * heading among the first CT_HEAD_LOOK elements of each. */
 #define CT_HEAD_LOOK 8
@@ -1660,16 +1665,29 @@ ct_repeat(content *c, uint32_t root, uint32_t mask, int need)
 /* The parts of a block that holds a run of posts or cards rather than
  * being one of them (ct_repeat looks up from the block, this into it):
  * its children alike to the one holding the most text, each holding
- * blocks (a text's paragraphs are no parts), as ct_parts counts them. */
+ * blocks (a text's paragraphs are no parts), as ct_parts counts them.
+ * A child holding CT_WRAP_SHARE of the block's text or more is a
+ * wrapper (a grid inside its container inside its section): the parts
+ * are looked for inside it, CT_WRAP_LEVELS down at most.  Not on a
+ * thread: parts are kept whole, and a post's own furniture (its
+ * author's box, its signature, its buttons) goes only when the post
+ * is not one. */
 static void
 ct_inner_parts(content *c, uint32_t root, uint32_t mask)
 {
-	uint32_t big = CT_NONE;
-	for (uint32_t k = root + 1; k < c->el[root].end; k = c->el[k].end)
-		if (!(c->el[k].flags & mask) && (big == CT_NONE || c->el[k].text > c->el[big].text))
-			big = k;
-	if (big == CT_NONE || !(c->el[big].flags & CT_BLOCKKID))
-		return;
+	uint32_t big;
+	for (int l = 0;; l++, root = big) {
+		big = CT_NONE;
+		for (uint32_t k = root + 1; k < c->el[root].end; k = c->el[k].end)
+			if (!(c->el[k].flags & mask) &&
+			    (big == CT_NONE || c->el[k].text > c->el[big].text))
+				big = k;
+		if (big == CT_NONE || !(c->el[big].flags & CT_BLOCKKID))
+			return;
+		if (l == CT_WRAP_LEVELS || (c->kind & CONTENT_THREAD) ||
+		    c->el[big].text < CT_WRAP_SHARE * c->el[root].text)
+			break;
+	}
 	ct_shape s = ct_shape_of(&c->el[big]);
 	ct_parts(c, root, &s, mask, CT_PART_BLOCKS);
 }

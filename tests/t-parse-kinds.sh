@@ -195,6 +195,22 @@ i=1; while [ $i -le 30 ]; do
 	i=$((i+1)); done
 expect_eq "the listing's Markdown: a list of its 30 cards, each with its title and price" "$want" "$(tree listing.html)"
 
+# A collection whose grid sits inside wrappers (a row inside its
+# container), each card mostly links (its name, "Details"): the grid is
+# found as the content's parts, looked for through the wrappers, and
+# kept under the title without the site's box after it.
+{
+printf '<html><head><title>Automatic watches - Stauer</title><meta property="og:type" content="product.group"></head><body><nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/help">Help</a></nav><div class="container"><h1>Automatic watches</h1><div class="wrap"><div class="row">'
+for w in Griffin Ritorno Graves Dashtronic Skeleton Guitar Ranger Pilot Diver Explorer Mariner Falcon; do
+	printf '<div class="col"><div class="name"><a href="/w/%s">Stauer %s automatic watch</a></div><span>Item# 17475 $399.00 $199.00</span> <a href="/d/%s">Details</a></div>' $w $w $w
+done
+printf '</div></div></div><div class="about"><p>Stauer was founded in 1994, sells watches, jewelry and knives by mail, and ships from Minnesota to every state.</p></div><footer>Shipping</footer></body></html>'
+} >"$T/nested-grid.html"
+r=$(main nested-grid.html)
+expect_eq "a grid inside wrappers: its 12 cards" 12 "$(printf '%s' "$r" | grep -o 'automatic watch Item# 17475 \$399.00 \$199.00 Details' | wc -l | tr -d ' ')"
+expect_eq "a grid inside wrappers: under its title, without the box after it" "Automatic watches Stauer Griffin|every state: no" \
+	"$(printf '%s' "$r" | cut -c1-32)|every state: $(case $r in *"every state"*) echo yes;; *) echo no;; esac)"
+
 # The same product with a carousel of other products under "You may
 # also like" (its cards alike, each a link, a blurb and a price): the box a
 # heading of other pages titles is furniture.
