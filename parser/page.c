@@ -13,6 +13,7 @@
 #include "meta.h"
 #include "msg.h"
 #include "sitemap.h"
+#include "stream.h"
 #include "tm.h"
 #include "tree.h"
 
@@ -336,6 +337,7 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	}
 	const page_opts *opt = p->opts;
 	ex_result *r = &p->ex;
+	stream_complete(g, html, hn, &p->mem);
 	ex_walk(r, g, opt->fields, opt->nfields, !opt->no_text);
 
 	lnk_begin(p->links, url, un);

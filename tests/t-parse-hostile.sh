@@ -296,6 +296,30 @@ for f in related faqs; do
 		"$? $(jq -r '.parse_error' "$T/$f.out")"
 done
 
+# 50000 React parts and 50000 templates under one parent, and parts
+# nested in one another's templates 2000 deep: each move rewrites the
+# parent's list of children, so the moves stop at a few times the
+# page's size (bounded, not quadratic) and never put a part inside
+# itself.
+python3 - "$T/streams.html" "$T/streamnest.html" <<'PY'
+import sys
+n = 50000
+open(sys.argv[1], "w").write('<html><body><main>' +
+	''.join('<template id="P:%x"></template>' % i for i in range(n)) + '</main>' +
+	''.join('<div hidden id="S:%x"><p>part %d</p></div>' % (i, i) for i in range(n)) +
+	'</body></html>')
+d = 2000
+open(sys.argv[2], "w").write('<html><body><main><template id="P:0"></template></main>' +
+	''.join('<div hidden id="S:%x"><p>level %d</p><template id="P:%x"></template>' % (i, i, i + 1)
+		for i in range(d)) + '</div>' * d + '</body></html>')
+PY
+for f in streams streamnest; do
+	timeout -k 5 60 "$P" --html -j1 --max-parse-time 3 --main --markdown --json "$T/$f.html" >"$T/$f.out"
+	expect_eq "react parts ($f): within 3 s" "0 null" "$? $(jq -r '.parse_error' "$T/$f.out")"
+done
+expect_eq "react parts nested 2000 deep: each in place, in order" "level 0 level 1999 2000" \
+	"$(jq -r '.text | (split(" ")[0:2] | join(" ")) + " " + (split(" ")[-2:] | join(" ")) + " " + ([scan("level")] | length | tostring)' "$T/streamnest.out")"
+
 # 20000 microdata dates nested in each other: each value was its
 # element's whole text, read and parsed as a date at every level (140 s;
 # now a page's values read 64 KB of text in all).

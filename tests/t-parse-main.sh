@@ -352,6 +352,35 @@ expect_eq "a table of linked names is kept, a list of links is not" \
 	"Laureates $B Year Laureate Country 1901 Laureate of 1901 Country of 1901 1902 Laureate of 1902 Country of 1902 1903 Laureate of 1903 Country of 1903 $L" \
 	"$("$P" --html -j0 --main --json "$T/table-links.html" | jq -r .main_text)"
 
+# React's streamed parts (Suspense): the server sends a fallback in place
+# and the part later in a <div hidden id="S:n">, which a script moves
+# into place.  parse does what the script does: a boundary's part
+# replaces its fallback (the <template id="B:n"> up to <!--/$-->), a
+# segment's replaces its <template id="P:n">, a part holding another's
+# template takes it along; text, main_text and Markdown read them in
+# place.  A part whose template is inside it, or that has none, stays
+# where it is, hidden (text, which reads hidden elements, holds it).
+printf '<html><body><article><h1>Streamed parts</h1><p>%s</p><!--$?--><template id="B:0"></template><p>Loading paragraph...</p><!--/$--><h2>Later</h2><template id="P:1"></template></article><div hidden id="S:0"><p>Second: %s</p><template id="P:2"></template></div><div hidden id="S:1"><p>Third: %s</p></div><div hidden id="S:2"><p>Nested: the part inside the second.</p></div><div hidden id="S:3"><p>Orphan part</p></div><div hidden id="S:4"><template id="P:4"></template><p>Self part</p></div></body></html>' \
+	"$B" "$L" "$L" >"$T/react-stream.html"
+r=$("$P" --html -j0 --main --markdown --json "$T/react-stream.html")
+expect_eq "react streaming: each part in place of its fallback or template" \
+	"Streamed parts $B Second: $L Nested: the part inside the second. Later Third: $L" \
+	"$(printf '%s' "$r" | jq -r .main_text)"
+expect_eq "react streaming: text reads the parts in place, not the fallback; those left stay at the end" \
+	"Streamed parts $B Second: $L Nested: the part inside the second. Later Third: $L Orphan part Self part" \
+	"$(printf '%s' "$r" | jq -r .text)"
+expect_eq "react streaming: Markdown in page order" "# Streamed parts
+
+$B
+
+Second: $L
+
+Nested: the part inside the second.
+
+## Later
+
+Third: $L" "$(printf '%s' "$r" | jq -r .markdown)"
+
 # Without --main there is no main_text; with --main and --no-text, only main_text.
 expect_eq "no --main: no main_text" "null" \
 	"$("$P" --html -j0 --json "$F/article.html" | jq -c .main_text)"
