@@ -274,10 +274,18 @@ static uint32_t ct_hidden_text(const content *c, uint32_t *big);
  * weak ones yield to one, as readability's unlikely candidates do. */
 static const char *const ct_strong[] = {
 	"cookie", "consent", "gdpr", "share", "sharing", "related",
-	"breadcrumb", "sidebar", "footer", "navbar", "navigation", "menu",
-	"disqus", "outbrain", "taboola", "popup", "modal", "pagination", "pager",
+	"breadcrumb",
+	"disqus", "outbrain", "taboola",
 	"skip-link", "byline", "author", "dateline", "-meta", "meta-", "tags",
 	"-ad-", "signature",
+};
+
+/* Strong words too, except on a paragraph: they name a part of the
+ * page's layout, which holds paragraphs but is none ("contextmenu
+ * body", a script's class on every paragraph of an article). */
+static const char *const ct_layout[] = {
+	"sidebar", "footer", "navbar", "navigation", "menu", "popup", "modal",
+	"pagination", "pager",
 };
 
 /* Strong words too, except on a thread, whose posts are its content:
@@ -313,7 +321,7 @@ static const char *const ct_pos[] = {
 /* The lists, as bits. */
 enum {
 	CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4, CT_WTHREAD = 8, CT_WPRODUCT = 16,
-	CT_WCAPTION = 32,
+	CT_WCAPTION = 32, CT_WLAYOUT = 64,
 };
 
 static const struct {
@@ -326,6 +334,7 @@ static const struct {
 	{ ct_thread, sizeof ct_thread / sizeof ct_thread[0] },
 	{ ct_product, sizeof ct_product / sizeof ct_product[0] },
 	{ ct_caption, sizeof ct_caption / sizeof ct_caption[0] },
+	{ ct_layout, sizeof ct_layout / sizeof ct_layout[0] },
 };
 
 /* The CT_W* bits of the lists with a word in s.  One pass over s: only
@@ -553,6 +562,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 			w |= CT_WSTRONG;
 		if ((w & CT_WCAPTION) && !(c->kind & CONTENT_ITEMS))
 			w |= CT_WWEAK;
+		if ((w & CT_WLAYOUT) && t != GUMBO_TAG_P)
+			w |= CT_WSTRONG;
 		int pos = (w & CT_WPOS) != 0;
 		if ((w & CT_WSTRONG) || (!pos && (w & CT_WWEAK)))
 			f |= CT_NAMEBOIL;

@@ -75,6 +75,19 @@ expect_eq "blocks named widget are the article's" \
 	"$one $one $one $one $one $one $two $two" \
 	"$("$P" --html -j0 --main --json "$T/widget.html" | jq -r .main_text)"
 
+# A word naming a part of the layout (menu, sidebar, footer, ...) on a
+# paragraph names no furniture: a script's "contextmenu" class on every
+# paragraph of an article; the same word on a block still does.
+{
+printf '<html><body><article><h1>Bay laurel</h1>'
+for i in 1 2 3 4 5 6; do printf '<p>%s</p>' "$one"; done
+for i in 1 2 3 4 5 6; do printf '<p class="contextmenu body">%s</p>' "$two"; done
+printf '<div class="contextmenu"><a href="/copy">Copy</a> <a href="/paste">Paste the text here</a></div></article></body></html>'
+} >"$T/para-menu.html"
+expect_eq "paragraphs named menu are the article's, a block named so is not" \
+	"Bay laurel $one $one $one $one $one $one $two $two $two $two $two $two" \
+	"$("$P" --html -j0 --main --json "$T/para-menu.html" | jq -r .main_text)"
+
 # "print" in a class says how a block prints (Bootstrap's
 # d-print-none, Wikipedia's noprint, Stack Overflow's prettyprint code),
 # not that it is a print button.
