@@ -666,6 +666,21 @@ ct_controls(ct_control *ctl, unsigned *n, const char *v, uint32_t b)
 	}
 }
 
+/* The element that hides element i when it is collapsed: i itself when
+ * hidden, else its nearest hidden ancestor CT_LEVELS up at most holding
+ * no more text than i (a collapse's wrapper: a UI kit animating the
+ * panel's height hides a <div> around it); CT_NONE when neither. */
+static uint32_t
+ct_collapsed(const content *c, uint32_t i)
+{
+	uint32_t a = i;
+	for (int up = 0; a != CT_NONE && up <= CT_LEVELS && c->el[a].text == c->el[i].text;
+	     up++, a = c->el[a].parent)
+		if (c->el[a].flags & CT_HIDE)
+			return a;
+	return CT_NONE;
+}
+
 /* A hidden element that a disclosure's button names (aria-controls)
  * is a collapsed panel (an accordion's answer), content a click shows,
  * as a tab's panel is: it is shown, here and to content_hidden; the
@@ -679,14 +694,15 @@ ct_panels(content *c, const ct_control *ctl, unsigned nctl)
 	for (uint32_t i = 0; nctl && i < c->nel && c->npanels < CT_PANELS; i++) {
 		ct_el *e = &c->el[i];
 		const char *id;
-		if (!(e->flags & CT_HIDE) || (e->flags & CT_FORMKID) ||
+		uint32_t h = ct_collapsed(c, i);
+		if (h == CT_NONE || (e->flags & CT_FORMKID) ||
 		    e->link > CT_MENU_SHARE * e->text || !(id = tree_attr(e->n, "id")) || !*id)
 			continue;
 		size_t n = strlen(id);
 		for (unsigned k = 0; k < nctl; k++)
 			if (ctl[k].len == n && memcmp(ctl[k].id, id, n) == 0) {
-				e->flags &= ~(uint32_t)CT_HIDE;
-				c->panels[c->npanels++] = e->n;
+				c->el[h].flags &= ~(uint32_t)CT_HIDE;
+				c->panels[c->npanels++] = c->el[h].n;
 				ct_el *b = &c->el[ctl[k].button];
 				if (c->ntoggles < CT_PANELS) {
 					b->flags &= ~(uint32_t)CT_BOILTAG;

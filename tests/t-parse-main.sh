@@ -216,15 +216,19 @@ expect_eq "tabs: every panel's code block in the Markdown" true \
 	"$("$P" --html -j0 --main --markdown --json "$T/tabs.html" | jq '.markdown | contains("```\npip install otter\n```\n\n```\ngo get otter\n```")')"
 
 # An accordion: a panel hidden until its button (aria-controls naming
-# it) is pressed is content, as a tab's panel is; a hidden element no
-# button controls stays out.
+# it) is pressed is content, as a tab's panel is, and so is one hidden
+# by a wrapper of its own (a UI kit's collapse animating its height); a
+# hidden element no button controls stays out, and so does a controlled
+# panel inside a hidden block holding more than it.
 {
 printf '<html><body><main><h1>Questions</h1><p>%s</p>' "$B"
 printf '<h3><button aria-controls="a1 x" aria-expanded="false">Where are they?</button></h3><div id="a1" role="region" aria-hidden="true"><p>On the upper river, above the old mill.</p></div>'
+printf '<h3><button aria-controls="a4" aria-expanded="false">How many?</button></h3><div class="collapse" style="display:none"><div id="a4" role="region"><p>Two, and a cub.</p></div></div>'
+printf '<h3><button aria-controls="a5">Who?</button></h3><div style="display:none"><p>Hidden note</p><div id="a5"><p>The volunteers.</p></div></div>'
 printf '<h3><button aria-controls="a2" aria-expanded="false">When?</button></h3><div id="a2" hidden><p>In the early morning, in spring.</p></div><div id="a3" hidden><p>Not controlled</p></div><p>%s</p></main></body></html>' "$L"
 } >"$T/accordion.html"
 expect_eq "accordion: every collapsed answer, not an uncontrolled hidden block" \
-	"Questions $B Where are they? On the upper river, above the old mill. When? In the early morning, in spring. $L" \
+	"Questions $B Where are they? On the upper river, above the old mill. How many? Two, and a cub. When? In the early morning, in spring. $L" \
 	"$("$P" --html -j0 --main --json "$T/accordion.html" | jq -r .main_text)"
 expect_eq "accordion: the answers in the Markdown too" true \
 	"$("$P" --html -j0 --main --markdown --json "$T/accordion.html" | jq '.markdown | contains("### When?\n\nIn the early morning, in spring.") and (contains("Not controlled") | not)')"
