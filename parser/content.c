@@ -202,6 +202,10 @@ enum {
 	CT_HASPOST = 1 << 19,  /* is or holds a post's text (CT_POSTTEXT in a post) */
 	CT_BUTTONKID = 1 << 20,/* is or holds a <button> */
 	CT_INTAG = 1 << 21,    /* inside furniture by tag or role (CT_BOILTAG) */
+	CT_INQA = 1 << 22,     /* on a thread, is or is inside a schema.org
+				* Question or Answer */
+	CT_QACMT = 1 << 23,    /* on a thread, a schema.org Comment (ct_flags;
+				* ct_collect makes one in a CT_INQA furniture) */
 };
 
 typedef struct ct_el {
@@ -456,18 +460,25 @@ ct_attr_hides(const GumboAttribute *a)
 	return 0;
 }
 
-/* Whether itemtype v names a post of a thread: a schema.org Comment,
- * DiscussionForumPosting, Question or Answer. */
-static int
+/* The CT_* flags itemtype v gives an element of a thread: CT_INPOST for
+ * a post (a schema.org Comment, DiscussionForumPosting, Question or
+ * Answer), with CT_QACMT for a Comment and CT_INQA for a Question or an
+ * Answer; 0 for any other type. */
+static uint32_t
 ct_post_type(const char *v)
 {
-	static const char *const post[] = { "/Comment", "/DiscussionForumPosting", "/Question",
-					    "/Answer" };
+	static const struct {
+		const char *type;
+		uint32_t flags;
+	} post[] = {
+		{ "/Comment", CT_INPOST | CT_QACMT }, { "/DiscussionForumPosting", CT_INPOST },
+		{ "/Question", CT_INPOST | CT_INQA }, { "/Answer", CT_INPOST | CT_INQA },
+	};
 	size_t n = strlen(v);
 	for (size_t k = 0; k < sizeof post / sizeof post[0]; k++) {
-		size_t m = strlen(post[k]);
-		if (n >= m && strcasecmp(v + n - m, post[k]) == 0)
-			return 1;
+		size_t m = strlen(post[k].type);
+		if (n >= m && strcasecmp(v + n - m, post[k].type) == 0)
+			return post[k].flags;
 	}
 	return 0;
 }
@@ -520,9 +531,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 			prop = a->value;
 		else if (strcmp(k, "aria-controls") == 0)
 			controls = a->value;
-		else if (strcmp(k, "itemtype") == 0 && (c->kind & CONTENT_THREAD) &&
-			 ct_post_type(a->value))
-			f |= CT_INPOST;
+		else if (strcmp(k, "itemtype") == 0 && (c->kind & CONTENT_THREAD))
+			f |= ct_post_type(a->value);
 		else if (strcmp(k, "aria-roledescription") == 0 &&
 			 strcasecmp(a->value, "carousel") == 0 && (c->kind & CONTENT_PRODUCT))
 			f |= CT_BOILTAG;
@@ -779,7 +789,13 @@ ct_collect(content *c, const GumboOutput *out)
 				e->flags |= CT_BUTTONKID;
 			if (cur != CT_NONE) {
 				ct_el *p = &c->el[cur];
-				e->flags |= p->flags & CT_INPOST;
+				e->flags |= p->flags & (CT_INPOST | CT_INQA);
+				/* Comments on a question or an answer (Stack
+				 * Exchange's under each) are not the thread's
+				 * posts: a forum's replies are comments on the
+				 * DiscussionForumPosting. */
+				if ((e->flags & CT_QACMT) && (p->flags & CT_INQA))
+					e->flags |= CT_NAMEBOIL;
 				if (p->flags & (CT_BOILTAG | CT_INTAG))
 					e->flags |= CT_INTAG;
 				uint32_t post = CT_INPOST | CT_POSTTEXT;

@@ -436,6 +436,28 @@ printf '</body></html>'
 } >"$T/qa.html"
 expect_eq "a Q&A thread: comments on its posts are left out" \
 	"Workbench finish $q $q $a $a $a $a" "$(main qa.html)"
+# The same by schema.org alone (Stack Exchange's microdata): a Comment
+# inside a Question or an Answer is a comment on it, whatever its weight
+# beside the post (a short question under a long discussion), and
+# leaves; a Comment inside a DiscussionForumPosting is a reply, and
+# stays.
+long_c='I tried exactly this on my own bench, and after two winters in a cold shed the oil went sticky, so I would not recommend it.'
+{
+printf '<html><head><title>Workbench finish</title></head><body><h1>Workbench finish</h1><div itemscope itemtype="https://schema.org/QAPage">'
+for t in Question Answer Answer; do
+	[ $t = Question ] && p="$q" || p="$a"
+	printf '<div itemprop="mainEntity" itemscope itemtype="https://schema.org/%s"><div itemprop="text"><p>%s</p><p>%s</p></div><ul>' $t "$p" "$p"
+	for i in 1 2 3 4; do printf '<li itemprop="comment" itemscope itemtype="https://schema.org/Comment"><span itemprop="text">%s</span> <a href="/u/%d">member%d</a></li>' "$long_c" $i $i; done
+	printf '</ul></div>'
+done
+printf '</div></body></html>'
+} >"$T/qa-micro.html"
+expect_eq "a Q&A thread by microdata: comments on its question and answers are left out" \
+	"Workbench finish $q $q $a $a $a $a" "$(main qa-micro.html)"
+sed 's|schema.org/QAPage|schema.org/WebPage|; s|schema.org/Question|schema.org/DiscussionForumPosting|; s|schema.org/Answer|schema.org/DiscussionForumPosting|g' \
+	"$T/qa-micro.html" >"$T/dfp-micro.html"
+expect_eq "a forum thread by microdata: its Comments are replies, kept" 12 \
+	"$(main dfp-micro.html | grep -o 'went sticky' | wc -l | tr -d ' ')"
 sed 's|<h1>|<div class="topic"><h1>|; s|<footer>|<div class="comment">member9 adds: a wax over the oil helps.</div></div><aside><h2>Recent comments on other threads</h2><div class="comment">Oak or ash for a mallet head?</div></aside><footer>|' \
 	"$T/comments.html" >"$T/onepost.html"
 expect_eq "one post with comments beside it: they are its replies" \
