@@ -280,7 +280,7 @@ static const char *const ct_strong[] = {
 	"cookie", "consent", "gdpr", "share", "sharing", "related",
 	"breadcrumb",
 	"disqus", "outbrain", "taboola",
-	"skip-link", "byline", "author", "dateline", "-meta", "meta-", "tags",
+	"skip-link", "dateline", "-meta", "meta-", "tags",
 	"-ad-", "signature",
 };
 
@@ -310,6 +310,12 @@ static const char *const ct_caption[] = {
 	"caption",
 };
 
+/* Strong words too, except on a listing or a collection, where a
+ * card's author line says whose the item is (a paper's, a book's). */
+static const char *const ct_byline[] = {
+	"byline", "author",
+};
+
 static const char *const ct_weak[] = {
 	"social", "recommend", "newsletter", "subscri", "banner", "promo",
 	"sponsor", "advert", "masthead", "tagcloud", "shoutbox",
@@ -325,7 +331,7 @@ static const char *const ct_pos[] = {
 /* The lists, as bits. */
 enum {
 	CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4, CT_WTHREAD = 8, CT_WPRODUCT = 16,
-	CT_WCAPTION = 32, CT_WLAYOUT = 64,
+	CT_WCAPTION = 32, CT_WLAYOUT = 64, CT_WBYLINE = 128,
 };
 
 static const struct {
@@ -339,6 +345,7 @@ static const struct {
 	{ ct_product, sizeof ct_product / sizeof ct_product[0] },
 	{ ct_caption, sizeof ct_caption / sizeof ct_caption[0] },
 	{ ct_layout, sizeof ct_layout / sizeof ct_layout[0] },
+	{ ct_byline, sizeof ct_byline / sizeof ct_byline[0] },
 };
 
 /* The CT_W* bits of the lists with a word in s.  One pass over s: only
@@ -573,6 +580,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 		if ((w & CT_WCAPTION) && !(c->kind & CONTENT_ITEMS))
 			w |= CT_WWEAK;
 		if ((w & CT_WLAYOUT) && t != GUMBO_TAG_P)
+			w |= CT_WSTRONG;
+		if ((w & CT_WBYLINE) && !(c->kind & CONTENT_ITEMS))
 			w |= CT_WSTRONG;
 		int pos = (w & CT_WPOS) != 0;
 		if ((w & CT_WSTRONG) || (!pos && (w & CT_WWEAK)))

@@ -99,6 +99,14 @@ expect_eq "a listing of 30 cards (JSON-LD ItemList): listing" listing "$(kind li
 expect_eq "the listing: its 30 cards with their prices" 30 \
 	"$("$P" --html -j0 --main --json "$T/listing.html" | jq -r '[.main_text | scan("[0-9]+ EUR")] | length')"
 
+# The same listing with each card's author line named "author" (a
+# list of papers or books): on a listing the name says whose the item
+# is, content; on an article the same line is furniture.
+sed 's|<span class="price">|<div class="list-authors">Ada Byron, Charles Babbage</div><span class="price">|g' \
+	"$T/listing.html" >"$T/listing-authors.html"
+expect_eq "a listing's cards keep their author lines" 30 \
+	"$("$P" --html -j0 --main --json "$T/listing-authors.html" | jq -r '[.main_text | scan("Ada Byron, Charles Babbage")] | length')"
+
 # A listing's cards that are no run of alike siblings (a featured one,
 # a result after a line of prose): each is a link of a title and a
 # line, mostly link text, yet a card (a menu's links hold a word or
