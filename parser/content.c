@@ -1373,6 +1373,8 @@ ct_tabular(GumboTag t)
 	       t == GUMBO_TAG_TH;
 }
 
+static void ct_grid(content *c, uint32_t i, uint32_t mask);
+
 /* Whether the text leaves element i out (with its subtree). */
 static int
 ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
@@ -1479,6 +1481,13 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	if (i == c->nel)
 		return 0;
 	const ct_el *e = &c->el[i];
+	/* On a listing or a collection, a block mostly of links may be a
+	 * grid of cards (a name, "Add to cart" and "Wish list" in each),
+	 * content. */
+	if (k->dense == CT_CARDS && (c->kind & CONTENT_ITEMS) &&
+	    !(e->flags & (CT_INPART | k->mask)) &&
+	    e->links && e->link > CT_MENU_SHARE * e->text)
+		ct_grid(c, i, k->mask);
 	/* A quote repeating an earlier post goes, and so does a block of
 	 * text (not code) shown already, but on a manual's page, which
 	 * repeats a parameter's line wherever it is taken.  Each has its
@@ -1674,18 +1683,26 @@ ct_part_of(const content *c, uint32_t k, const ct_shape *s, uint32_t mask, int n
 }
 
 /* Whether a's children of shape s are a run of parts: CT_REP_MIN or
- * more, holding CT_REP_SHARE of a's text.  If so they are marked
- * CT_INPART (a post's author line is a link and a date; a card's title
- * is a link) and noted in the trace (ct_note_part). */
+ * more, holding CT_REP_SHARE of a's text. */
 static int
-ct_parts(content *c, uint32_t a, const ct_shape *s, uint32_t mask, int need)
+ct_run(const content *c, uint32_t a, const ct_shape *s, uint32_t mask, int need)
 {
 	unsigned n = 0;
 	uint32_t text = 0;
 	for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
 		if (ct_part_of(c, k, s, mask, need))
 			n++, text += c->el[k].text;
-	if (n < CT_REP_MIN || text < CT_REP_SHARE * c->el[a].text)
+	return n >= CT_REP_MIN && text >= CT_REP_SHARE * c->el[a].text;
+}
+
+/* Whether a's children of shape s are a run of parts (ct_run).  If so
+ * they are marked CT_INPART (a post's author line is a link and a
+ * date; a card's title is a link) and noted in the trace
+ * (ct_note_part). */
+static int
+ct_parts(content *c, uint32_t a, const ct_shape *s, uint32_t mask, int need)
+{
+	if (!ct_run(c, a, s, mask, need))
 		return 0;
 	for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
 		if (ct_part_of(c, k, s, mask, need)) {
@@ -1714,34 +1731,66 @@ ct_repeat(content *c, uint32_t root, uint32_t mask, int need)
 	return CT_NONE;
 }
 
+/* The child of block i holding the most text (masked ones aside), when
+ * it holds blocks; else CT_NONE.  With deep set, a child holding
+ * CT_WRAP_SHARE of i's text or more is a wrapper (a grid inside its
+ * container inside its section) and the child is looked for inside
+ * it, CT_WRAP_LEVELS down at most.  *in: the child's parent. */
+static uint32_t
+ct_big_child(const content *c, uint32_t i, uint32_t mask, int deep, uint32_t *in)
+{
+	for (int l = 0;; l++) {
+		uint32_t big = CT_NONE;
+		for (uint32_t k = i + 1; k < c->el[i].end; k = c->el[k].end)
+			if (!(c->el[k].flags & mask) &&
+			    (big == CT_NONE || c->el[k].text > c->el[big].text))
+				big = k;
+		if (big == CT_NONE || !(c->el[big].flags & CT_BLOCKKID))
+			return CT_NONE;
+		if (!deep || l == CT_WRAP_LEVELS ||
+		    c->el[big].text < CT_WRAP_SHARE * c->el[i].text) {
+			*in = i;
+			return big;
+		}
+		i = big;
+	}
+}
+
+/* When element i is a grid of cards, marks it, the wrappers down to its
+ * cards and the cards CT_INPART: a run of parts (ct_parts), each
+ * holding blocks (a card's title, price and button; a menu's items
+ * hold a link each), alike to its child holding the most text, looked
+ * for through wrappers (ct_big_child). */
+static void
+ct_grid(content *c, uint32_t i, uint32_t mask)
+{
+	uint32_t in, big = ct_big_child(c, i, mask, 1, &in);
+	if (big == CT_NONE)
+		return;
+	ct_shape s = ct_shape_of(&c->el[big]);
+	if (!ct_parts(c, in, &s, mask, CT_PART_BLOCKS))
+		return;
+	for (uint32_t a = in; a != i; a = c->el[a].parent)
+		c->el[a].flags |= CT_INPART;
+	c->el[i].flags |= CT_INPART;
+}
+
 /* The parts of a block that holds a run of posts or cards rather than
  * being one of them (ct_repeat looks up from the block, this into it):
  * its children alike to the one holding the most text, each holding
- * blocks (a text's paragraphs are no parts), as ct_parts counts them.
- * A child holding CT_WRAP_SHARE of the block's text or more is a
- * wrapper (a grid inside its container inside its section): the parts
- * are looked for inside it, CT_WRAP_LEVELS down at most.  Not on a
+ * blocks (a text's paragraphs are no parts), as ct_parts counts them,
+ * looked for through wrappers (ct_big_child).  Not through them on a
  * thread: parts are kept whole, and a post's own furniture (its
  * author's box, its signature, its buttons) goes only when the post
  * is not one. */
 static void
 ct_inner_parts(content *c, uint32_t root, uint32_t mask)
 {
-	uint32_t big;
-	for (int l = 0;; l++, root = big) {
-		big = CT_NONE;
-		for (uint32_t k = root + 1; k < c->el[root].end; k = c->el[k].end)
-			if (!(c->el[k].flags & mask) &&
-			    (big == CT_NONE || c->el[k].text > c->el[big].text))
-				big = k;
-		if (big == CT_NONE || !(c->el[big].flags & CT_BLOCKKID))
-			return;
-		if (l == CT_WRAP_LEVELS || (c->kind & CONTENT_THREAD) ||
-		    c->el[big].text < CT_WRAP_SHARE * c->el[root].text)
-			break;
-	}
+	uint32_t in, big = ct_big_child(c, root, mask, !(c->kind & CONTENT_THREAD), &in);
+	if (big == CT_NONE)
+		return;
 	ct_shape s = ct_shape_of(&c->el[big]);
-	ct_parts(c, root, &s, mask, CT_PART_BLOCKS);
+	ct_parts(c, in, &s, mask, CT_PART_BLOCKS);
 }
 
 /* Writes the main content found with the flags as they are to b;

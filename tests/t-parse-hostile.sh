@@ -237,6 +237,23 @@ timeout -k 5 60 "$P" --html --base https://shop.example/collections/x -j1 --max-
 expect_eq "40000 cards beside a 1.5 MB class: a collection, within 3 s" "0 collection null" \
 	"$? $(jq -r '.page_kind, .parse_error' "$T/shape.out" | tr '\n' ' ' | sed 's/ $//')"
 
+# A collection's grid of 40000 cards of links, three wrappers deep,
+# each wrapper and card mostly links, beside 20000 nested blocks of
+# links: whether a block of links is a grid is asked once a block and
+# looks a few levels down, and a grid's cards are not asked again.
+python3 - "$T/grid.html" <<'PY'
+import sys
+s = ['<html><head><title>G</title><meta property="og:type" content="product.group"></head><body><h1>G</h1><p>',
+     'A range of tools, chosen, tested and sold by us, ' * 20, '</p><div><div><div class="grid">']
+s += ['<div class="card"><div><a href="/p/%d">Tool %d</a></div><div><a href="/c/%d">Add</a></div></div>' % (i, i, i)
+      for i in range(40000)]
+s.append('</div></div></div>' + '<div><a href="/x">x</a>' * 20000 + '</div>' * 20000 + '</body></html>')
+open(sys.argv[1], "w").write("".join(s))
+PY
+timeout -k 5 60 "$P" --html -j1 --max-parse-time 3 --main --json "$T/grid.html" >"$T/grid.out"
+expect_eq "a grid of 40000 cards of links: every card, within 3 s" "0 null 40000" \
+	"$? $(jq -r '.parse_error, ([.main_text | scan("Tool [0-9]+ Add")] | length)' "$T/grid.out" | tr '\n' ' ' | sed 's/ $//')"
+
 # 64 buttons each naming 2000 ids beside 30000 hidden elements with an
 # id: at most 64 ids are kept, so each hidden element is compared with
 # 64 (44 s before that bound).

@@ -219,6 +219,25 @@ expect_eq "a grid inside wrappers: its 12 cards" 12 "$(printf '%s' "$r" | grep -
 expect_eq "a grid inside wrappers: under its title, without the box after it" "Automatic watches Stauer Griffin|every state: no" \
 	"$(printf '%s' "$r" | cut -c1-32)|every state: $(case $r in *"every state"*) echo yes;; *) echo no;; esac)"
 
+# A collection whose grid is not the block the rules chose (its
+# category's prose is), each card mostly short links (its name, "Add to
+# cart", "Wish list") inside wrappers: a run of alike cards, each
+# holding blocks, is a grid and content however much of it is links; a
+# list of links beside it (each item a link alone) stays a menu.
+{
+tools='Good tools last a lifetime, and these are the ones we use ourselves, in our own gardens, every week of the year, in rain or sun.'
+printf '<html><head><title>Garden tools</title><meta property="og:type" content="product.group"></head><body><main><h1>Garden tools</h1><div class="intro"><p>%s</p><p>%s</p></div><div class="products wrapper"><ol class="items">' "$tools" "$tools"
+for t in Trug Dibber Hoe Rake Spade Fork Sieve Twine Gloves Kneeler Shears Trowel; do
+	printf '<li class="item"><div class="name"><a href="/p/%s">%s</a></div><div class="price">$24</div><div class="actions"><a href="/cart/%s">Add to cart</a> <a href="/wish/%s">Wish list</a></div></li>' $t $t $t $t
+done
+printf '</ol></div><ul class="also">'
+for t in Seeds Pots Soil Hoses; do printf '<li><a href="/c/%s">%s and more %s</a></li>' $t $t $t; done
+printf '</ul></main></body></html>'
+} >"$T/grid-beside.html"
+r=$(main grid-beside.html)
+expect_eq "a grid of cards of short links beside the chosen block: its 12 cards, not the menu" "12 0" \
+	"$(printf '%s' "$r" | grep -o '\$24 Add to cart Wish list' | wc -l | tr -d ' ') $(printf '%s' "$r" | grep -o 'and more' | wc -l | tr -d ' ')"
+
 # The same product with a carousel of other products under "You may
 # also like" (its cards alike, each a link, a blurb and a price): the box a
 # heading of other pages titles is furniture.
