@@ -1085,6 +1085,12 @@ ct_heading_boxes(content *c)
 		else if (a != CT_NONE)
 			c->faq = a;
 	}
+	/* The heading says what the box is, as a role does: a name inside
+	 * it (an FAQ widget's "tabs-menu") makes none of its answers
+	 * furniture. */
+	if (c->faq != CT_NONE)
+		for (uint32_t i = c->faq; i < c->el[c->faq].end; i++)
+			c->el[i].flags &= ~(uint32_t)CT_NAMEBOIL;
 }
 
 /* The post that comment-named element i comments on: its nearest

@@ -543,6 +543,14 @@ printf '</div><div class="questions"><h2>Frequently asked questions</h2><h3>Does
 expect_eq "a page's questions and answers below its content: kept" \
 	"$para $para $para $para Frequently asked questions Does cola work? Slowly. Is sanding better? For heavy rust, yes." \
 	"$(main faq.html)"
+# The box's answers in an element named like a menu (an FAQ widget's
+# tabs): the heading says what the box is, and the name makes none of
+# it furniture.
+sed 's|<h3>Does cola work?</h3><p>Slowly.</p>|<div class="faq_tabs-menu"><h3>Does cola work?</h3><p>Slowly.</p></div>|' \
+	"$T/faq.html" >"$T/faqmenu.html"
+expect_eq "a page's questions and answers in a box named menu: kept" \
+	"$para $para $para $para Frequently asked questions Does cola work? Slowly. Is sanding better? For heavy rust, yes." \
+	"$(main faqmenu.html)"
 # The phrase as words only: "Uncommon questions" is no FAQ.
 sed 's|Frequently asked questions|Uncommon questions|' "$T/faq.html" >"$T/nofaq.html"
 expect_eq "a heading holding the phrase inside a word: no FAQ" \
