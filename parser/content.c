@@ -1489,8 +1489,11 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	const ct_el *e = &c->el[i];
 	/* On a listing or a collection, a block mostly of links may be a
 	 * grid of cards (a name, "Add to cart" and "Wish list" in each),
-	 * content. */
-	if (k->dense == CT_CARDS && (c->kind & CONTENT_ITEMS) &&
+	 * content; so on a page that only its og:type, markup or URL calls
+	 * a product: shops say og:type product on their category pages
+	 * too. */
+	int untyped = CONTENT_PRODUCT | CONTENT_UNTYPED;
+	if (((k->dense == CT_CARDS && (c->kind & CONTENT_ITEMS)) || (c->kind & untyped) == untyped) &&
 	    !(e->flags & (CT_INPART | k->mask)) &&
 	    e->links && e->link > CT_MENU_SHARE * e->text)
 		ct_grid(c, i, k->mask);

@@ -238,6 +238,15 @@ r=$(main grid-beside.html)
 expect_eq "a grid of cards of short links beside the chosen block: its 12 cards, not the menu" "12 0" \
 	"$(printf '%s' "$r" | grep -o '\$24 Add to cart Wish list' | wc -l | tr -d ' ') $(printf '%s' "$r" | grep -o 'and more' | wc -l | tr -d ' ')"
 
+# The same page saying og:type product, as shops say on their category
+# pages too: a product by its og:type alone, whose grid is content; the
+# same grid on a page whose JSON-LD says Product stays a box of links.
+sed 's|content="product.group"|content="product"|' "$T/grid-beside.html" >"$T/grid-og.html"
+sed 's|<meta property="og:type" content="product.group">|<script type="application/ld+json">{"@type":"Product","name":"Garden tools"}</script>|' \
+	"$T/grid-beside.html" >"$T/grid-typed.html"
+expect_eq "a grid on a page og:type calls a product: kept; on a typed Product: not" "product 12 product 0" \
+	"$(for f in grid-og grid-typed; do "$P" --html -j0 --main --json "$T/$f.html" | jq -r '.page_kind + " " + ([.main_text | scan("Add to cart")] | length | tostring)'; done | tr '\n' ' ' | sed 's/ $//')"
+
 # The same product with a carousel of other products under "You may
 # also like" (its cards alike, each a link, a blurb and a price): the box a
 # heading of other pages titles is furniture.
