@@ -12,9 +12,10 @@
  * article's later sections, a product's description).  stream_complete
  * does what the script does, before anything reads the tree, so text,
  * metadata, main content and Markdown read the page as a browser shows
- * it.  A part is paired with the template of the same number, as React
- * numbers them ($RC("B:0","S:0") in Next.js's pages), so a page cut
- * before its scripts is read the same.
+ * it.  A part S:n goes to its segment P:n (they share React's segment
+ * numbers); else to the boundary a `$RC("B:x","S:n")` call of the page's
+ * scripts names; else, on a page without such calls (cut before its
+ * scripts), to B:n, the number both often have.
  */
 #ifndef PARSE_STREAM_H
 #define PARSE_STREAM_H
@@ -24,16 +25,21 @@
 
 #include "arena.h"
 
-/* The most parts of one page put in place; later ones stay hidden.  A
- * page of Next.js streams tens. */
+/* The most parts of one page put in place; later ones are shown where
+ * they are.  A page of Next.js streams tens. */
 #define STREAM_MAX 1024
 
 /* Moves each streamed part of out (html[0..n) is the page it was parsed
- * from, read only to see whether it may have any) into place, the new
- * child lists allocated from mem (gumbo's arena: reset with the tree).
- * A part whose template lies inside the part itself stays hidden; the
- * work is bounded by the page's size, however its parts and templates
- * are laid out.  Returns how many parts were put in place. */
+ * from, read only to skip a page without a <template>) into place.  A
+ * part and its template swap places (the empty template stays hidden
+ * where the part was), so no list of children is rewritten; a
+ * boundary's fallback becomes empty comments.  A part whose template
+ * lies inside it, or inside a fallback gone, or that has none, stays
+ * hidden.  Checking that no part goes inside itself climbs the tree,
+ * bounded to a few times the page's nodes in all: parts left when that
+ * runs out are shown where they are.  mem (gumbo's arena, reset with
+ * the tree) holds the lists of parts and templates.  Returns how many
+ * parts were put in place. */
 size_t stream_complete(GumboOutput *out, const char *html, size_t n, arena *mem);
 
 #endif

@@ -313,29 +313,38 @@ for f in related faqs; do
 		"$? $(jq -r '.parse_error' "$T/$f.out")"
 done
 
-# 50000 React parts and 50000 templates under one parent, and parts
-# nested in one another's templates 2000 deep: each move rewrites the
-# parent's list of children, so the moves stop at a few times the
-# page's size (bounded, not quadratic) and never put a part inside
-# itself.
-python3 - "$T/streams.html" "$T/streamnest.html" <<'PY'
+# React's streamed parts, many and nested: 50000 parts and 50000
+# templates under one parent (a part and its template swap places, so no
+# list of children is rewritten); 1000 parts each holding the next one's
+# template, sent last first, put in place in order; 2000 sent first
+# first, where each check that a part does not go inside itself climbs
+# deeper: the climbing stops at a few times the page, and the parts left
+# (and those past the 1024 a page puts in place) are shown where they
+# are, still in order, none lost.
+python3 - "$T/streams.html" "$T/streamrev.html" "$T/streamfwd.html" <<'PY'
 import sys
 n = 50000
 open(sys.argv[1], "w").write('<html><body><main>' +
 	''.join('<template id="P:%x"></template>' % i for i in range(n)) + '</main>' +
 	''.join('<div hidden id="S:%x"><p>part %d</p></div>' % (i, i) for i in range(n)) +
 	'</body></html>')
-d = 2000
-open(sys.argv[2], "w").write('<html><body><main><template id="P:0"></template></main>' +
-	''.join('<div hidden id="S:%x"><p>level %d</p><template id="P:%x"></template>' % (i, i, i + 1)
-		for i in range(d)) + '</div>' * d + '</body></html>')
+for f, d, rev in ((sys.argv[2], 1000, True), (sys.argv[3], 2000, False)):
+	parts = ['<div hidden id="S:%x"><p>level %d</p><template id="P:%x"></template></div>' %
+		 (i, i, i + 1) for i in range(d)]
+	open(f, "w").write('<html><body><main><template id="P:0"></template></main>' +
+			   ''.join(reversed(parts) if rev else parts) + '</body></html>')
 PY
-for f in streams streamnest; do
+for f in streams streamrev streamfwd; do
 	timeout -k 5 60 "$P" --html -j1 --max-parse-time 3 --main --markdown --json "$T/$f.html" >"$T/$f.out"
 	expect_eq "react parts ($f): within 3 s" "0 null" "$? $(jq -r '.parse_error' "$T/$f.out")"
 done
-expect_eq "react parts nested 2000 deep: each in place, in order" "level 0 level 1999 2000" \
-	"$(jq -r '.text | (split(" ")[0:2] | join(" ")) + " " + (split(" ")[-2:] | join(" ")) + " " + ([scan("level")] | length | tostring)' "$T/streamnest.out")"
+expect_eq "50000 react parts: each shown, first in place" "part 0 50000" \
+	"$(jq -r '(.main_text | split(" ")[0:2] | join(" ")) + " " + ([.main_text | scan("part [0-9]+")] | length | tostring)' "$T/streams.out")"
+for f in streamrev:1000 streamfwd:2000; do
+	n=${f#*:} f=${f%:*}
+	expect_eq "$n nested react parts ($f): every level, in order" "level 0 level $((n-1)) $n yes" \
+		"$(jq -r --argjson n "$n" '.main_text | (split(" ")[0:2] | join(" ")) + " " + (split(" ")[-2:] | join(" ")) + " " + ([scan("level")] | length | tostring) + " " + (if ([scan("level [0-9]+")] | map(ltrimstr("level ") | tonumber)) == [range($n)] then "yes" else "no" end)' "$T/$f.out")"
+done
 
 # 20000 microdata dates nested in each other: each value was its
 # element's whole text, read and parsed as a date at every level (140 s;

@@ -397,6 +397,16 @@ Nested: the part inside the second.
 ## Later
 
 Third: $L" "$(printf '%s' "$r" | jq -r .markdown)"
+# A boundary's part whose number is not the boundary's: the page's
+# $RC("B:1","S:2") call says where it goes, and S:1 goes to its segment
+# P:1 (React numbers segments and boundaries apart); a part sent inside
+# its own boundary's fallback goes in place, whole, and the rest of the
+# fallback goes.
+printf '<html><body><article><h1>Oak bench</h1><p>%s</p><!--$?--><template id="B:1"></template><p>Loading reviews...</p><!--/$--><h2>Specs</h2><template id="P:1"></template><!--$?--><template id="B:3"></template><p>Loading more...</p><div hidden id="S:3"><p>Care: oil it twice a year.</p><p>Keep it dry.</p></div><!--/$--></article><div hidden id="S:1"><p>Specs: 2 kg, oak and brass.</p></div><script>$RS("S:1","P:1")</script><div hidden id="S:2"><p>Reviews: sturdy and well made.</p></div><script>$RC("B:1","S:2");$RC("B:3","S:3")</script></body></html>' \
+	"$B" >"$T/react-calls.html"
+expect_eq "react streaming: parts where the page's calls put them" \
+	"Oak bench $B Reviews: sturdy and well made. Specs Specs: 2 kg, oak and brass. Care: oil it twice a year. Keep it dry." \
+	"$("$P" --html -j0 --main --json "$T/react-calls.html" | jq -r .main_text)"
 
 # Without --main there is no main_text; with --main and --no-text, only main_text.
 expect_eq "no --main: no main_text" "null" \
