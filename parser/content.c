@@ -1400,8 +1400,8 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	/* A block that is mostly link text is a menu, a list of related
 	 * articles or a "read also" line; not a definition list's term,
 	 * which names what it defines (an API's member, a paper), nor a
-	 * table or its rows, whose cells link what they list (a list of
-	 * laureates, a league's standings, a spec's fields). */
+	 * table, its rows or its cells, which link what they list (a list
+	 * of laureates, a league's standings, a spec's fields). */
 	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t) &&
 	    t != GUMBO_TAG_DT && !ct_tabular(t))
 		return 1;
@@ -1494,7 +1494,7 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	 * too. */
 	int untyped = CONTENT_PRODUCT | CONTENT_UNTYPED;
 	if (((k->dense == CT_CARDS && (c->kind & CONTENT_ITEMS)) || (c->kind & untyped) == untyped) &&
-	    !(e->flags & (CT_INPART | k->mask)) &&
+	    e->end > c->start && !(e->flags & (CT_INPART | k->mask)) &&
 	    e->links && e->link > CT_MENU_SHARE * e->text)
 		ct_grid(c, i, k->mask);
 	/* A quote repeating an earlier post goes, and so does a block of
@@ -1740,13 +1740,16 @@ ct_repeat(content *c, uint32_t root, uint32_t mask, int need)
 	return CT_NONE;
 }
 
-/* The child of block i holding the most text (masked ones aside), when
- * it holds blocks; else CT_NONE.  With deep set, a child holding
- * CT_WRAP_SHARE of i's text or more is a wrapper (a grid inside its
- * container inside its section) and the child is looked for inside
- * it, CT_WRAP_LEVELS down at most.  *in: the child's parent. */
+/* The parts block i holds: its children alike to the one holding the
+ * most text (masked ones aside), each holding blocks (a text's
+ * paragraphs are no parts), when they are a run (ct_run); with deep
+ * set, when they are not and that child holds CT_WRAP_SHARE of its
+ * parent's text or more, it is a wrapper (a grid inside its container
+ * inside its section) and the parts are looked for inside it,
+ * CT_WRAP_LEVELS down at most.  Returns the parts' parent, their
+ * shape in *s, or CT_NONE. */
 static uint32_t
-ct_big_child(const content *c, uint32_t i, uint32_t mask, int deep, uint32_t *in)
+ct_inner_run(const content *c, uint32_t i, uint32_t mask, int deep, ct_shape *s)
 {
 	for (int l = 0;; l++) {
 		uint32_t big = CT_NONE;
@@ -1756,29 +1759,27 @@ ct_big_child(const content *c, uint32_t i, uint32_t mask, int deep, uint32_t *in
 				big = k;
 		if (big == CT_NONE || !(c->el[big].flags & CT_BLOCKKID))
 			return CT_NONE;
-		if (!deep || l == CT_WRAP_LEVELS ||
-		    c->el[big].text < CT_WRAP_SHARE * c->el[i].text) {
-			*in = i;
-			return big;
-		}
+		*s = ct_shape_of(&c->el[big]);
+		if (ct_run(c, i, s, mask, CT_PART_BLOCKS))
+			return i;
+		if (!deep || l == CT_WRAP_LEVELS || c->el[big].text < CT_WRAP_SHARE * c->el[i].text)
+			return CT_NONE;
 		i = big;
 	}
 }
 
-/* When element i is a grid of cards, marks it, the wrappers down to its
- * cards and the cards CT_INPART: a run of parts (ct_parts), each
- * holding blocks (a card's title, price and button; a menu's items
- * hold a link each), alike to its child holding the most text, looked
- * for through wrappers (ct_big_child). */
+/* When element i is a grid of cards (a run of parts it holds,
+ * ct_inner_run: a card's title, price and button; a menu's items hold
+ * a link each), marks it, the wrappers down to its cards and the cards
+ * CT_INPART (ct_parts). */
 static void
 ct_grid(content *c, uint32_t i, uint32_t mask)
 {
-	uint32_t in, big = ct_big_child(c, i, mask, 1, &in);
-	if (big == CT_NONE)
+	ct_shape s;
+	uint32_t in = ct_inner_run(c, i, mask, 1, &s);
+	if (in == CT_NONE)
 		return;
-	ct_shape s = ct_shape_of(&c->el[big]);
-	if (!ct_parts(c, in, &s, mask, CT_PART_BLOCKS))
-		return;
+	ct_parts(c, in, &s, mask, CT_PART_BLOCKS);
 	for (uint32_t a = in; a != i; a = c->el[a].parent)
 		c->el[a].flags |= CT_INPART;
 	c->el[i].flags |= CT_INPART;
@@ -1786,20 +1787,17 @@ ct_grid(content *c, uint32_t i, uint32_t mask)
 
 /* The parts of a block that holds a run of posts or cards rather than
  * being one of them (ct_repeat looks up from the block, this into it):
- * its children alike to the one holding the most text, each holding
- * blocks (a text's paragraphs are no parts), as ct_parts counts them,
- * looked for through wrappers (ct_big_child).  Not through them on a
- * thread: parts are kept whole, and a post's own furniture (its
- * author's box, its signature, its buttons) goes only when the post
- * is not one. */
+ * the run ct_inner_run finds, as ct_parts marks it.  Not through
+ * wrappers on a thread: parts are kept whole, and a post's own
+ * furniture (its author's box, its signature, its buttons) goes only
+ * when the post is not one. */
 static void
 ct_inner_parts(content *c, uint32_t root, uint32_t mask)
 {
-	uint32_t in, big = ct_big_child(c, root, mask, !(c->kind & CONTENT_THREAD), &in);
-	if (big == CT_NONE)
-		return;
-	ct_shape s = ct_shape_of(&c->el[big]);
-	ct_parts(c, in, &s, mask, CT_PART_BLOCKS);
+	ct_shape s;
+	uint32_t in = ct_inner_run(c, root, mask, !(c->kind & CONTENT_THREAD), &s);
+	if (in != CT_NONE)
+		ct_parts(c, in, &s, mask, CT_PART_BLOCKS);
 }
 
 /* Writes the main content found with the flags as they are to b;

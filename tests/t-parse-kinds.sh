@@ -219,6 +219,20 @@ expect_eq "a grid inside wrappers: its 12 cards" 12 "$(printf '%s' "$r" | grep -
 expect_eq "a grid inside wrappers: under its title, without the box after it" "Automatic watches Stauer Griffin|every state: no" \
 	"$(printf '%s' "$r" | cut -c1-32)|every state: $(case $r in *"every state"*) echo yes;; *) echo no;; esac)"
 
+# A product's sections, alike, one of them holding most of the text:
+# they are a run of parts (each section's link kept) before that one is
+# a wrapper to look into.
+long3='This sentence describes the product in detail, with care, and at length.'
+{
+printf '<html><head><title>Widget</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Widget"}</script></head><body><div itemprop="articleBody"><section class="s"><h2>Part</h2><p>'
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do printf '%s ' "$long3"; done
+printf '</p><div><a href="/first">Download the first guide here</a></div></section>'
+for w in second third; do printf '<section class="s"><h2>Part</h2><p>Short text about the %s thing, it is fine.</p><div><a href="/%s">Download the %s guide here</a></div></section>' $w $w $w; done
+printf '</div></body></html>'
+} >"$T/parts-big.html"
+expect_eq "alike sections, one holding most of the text: all three are parts" 3 \
+	"$(main parts-big.html | grep -o 'Download the [a-z]* guide here' | wc -l | tr -d ' ')"
+
 # A collection whose grid is not the block the rules chose (its
 # category's prose is), each card mostly short links (its name, "Add to
 # cart", "Wish list") inside wrappers: a run of alike cards, each
