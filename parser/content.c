@@ -685,19 +685,20 @@ ct_controls(ct_control *ctl, unsigned *n, const char *v, uint32_t b)
 	}
 }
 
-/* The element that hides element i when it is collapsed: i itself when
- * hidden, else its nearest hidden ancestor CT_LEVELS up at most holding
- * no more text than i (a collapse's wrapper: a UI kit animating the
- * panel's height hides a <div> around it); CT_NONE when neither. */
+/* The outermost element that hides element i when it is collapsed:
+ * among i and its ancestors CT_LEVELS up at most holding no more text
+ * than i (a collapse's wrapper: a UI kit animating the panel's height
+ * hides a <div> around it), the outermost hidden one; CT_NONE when none
+ * is. */
 static uint32_t
 ct_collapsed(const content *c, uint32_t i)
 {
-	uint32_t a = i;
-	for (int up = 0; a != CT_NONE && up <= CT_LEVELS && c->el[a].text == c->el[i].text;
+	uint32_t h = CT_NONE;
+	for (uint32_t a = i, up = 0; a != CT_NONE && up <= CT_LEVELS && c->el[a].text == c->el[i].text;
 	     up++, a = c->el[a].parent)
 		if (c->el[a].flags & CT_HIDE)
-			return a;
-	return CT_NONE;
+			h = a;
+	return h;
 }
 
 /* A hidden element that a disclosure's button names (aria-controls)
@@ -720,8 +721,15 @@ ct_panels(content *c, const ct_control *ctl, unsigned nctl)
 		size_t n = strlen(id);
 		for (unsigned k = 0; k < nctl; k++)
 			if (ctl[k].len == n && memcmp(ctl[k].id, id, n) == 0) {
-				c->el[h].flags &= ~(uint32_t)CT_HIDE;
-				c->panels[c->npanels++] = c->el[h].n;
+				/* The panel and each wrapper hiding it. */
+				for (uint32_t a = i;; a = c->el[a].parent) {
+					if ((c->el[a].flags & CT_HIDE) && c->npanels < CT_PANELS) {
+						c->el[a].flags &= ~(uint32_t)CT_HIDE;
+						c->panels[c->npanels++] = c->el[a].n;
+					}
+					if (a == h)
+						break;
+				}
 				ct_el *b = &c->el[ctl[k].button];
 				if (c->ntoggles < CT_PANELS) {
 					b->flags &= ~(uint32_t)CT_BOILTAG;
@@ -804,7 +812,7 @@ ct_collect(content *c, const GumboOutput *out)
 				 * posts: a forum's replies are comments on the
 				 * DiscussionForumPosting. */
 				if ((e->flags & CT_QACMT) && (p->flags & CT_INQA))
-					e->flags |= CT_NAMEBOIL;
+					e->flags |= CT_BOILTAG;
 				if (p->flags & (CT_BOILTAG | CT_INTAG))
 					e->flags |= CT_INTAG;
 				uint32_t post = CT_INPOST | CT_POSTTEXT;

@@ -504,6 +504,11 @@ printf '</div></body></html>'
 } >"$T/qa-micro.html"
 expect_eq "a Q&A thread by microdata: comments on its question and answers are left out" \
 	"Workbench finish $q $q $a $a $a $a" "$(main qa-micro.html)"
+# The posts short, under the length for which the rules try again
+# without names: the schema is no name, and the comments stay out.
+sed 's|</p><p>[^<]*</p></div><ul>|</p></div><ul>|g' "$T/qa-micro.html" >"$T/qa-short.html"
+expect_eq "a short Q&A thread by microdata: still without its comments" \
+	"Workbench finish $q $a $a" "$(main qa-short.html)"
 sed 's|schema.org/QAPage|schema.org/WebPage|; s|schema.org/Question|schema.org/DiscussionForumPosting|; s|schema.org/Answer|schema.org/DiscussionForumPosting|g' \
 	"$T/qa-micro.html" >"$T/dfp-micro.html"
 expect_eq "a forum thread by microdata: its Comments are replies, kept" 12 \

@@ -82,7 +82,7 @@ expect_eq "blocks named widget are the article's" \
 printf '<html><body><article><h1>Bay laurel</h1>'
 for i in 1 2 3 4 5 6; do printf '<p>%s</p>' "$one"; done
 for i in 1 2 3 4 5 6; do printf '<p class="contextmenu body">%s</p>' "$two"; done
-printf '<div class="contextmenu"><a href="/copy">Copy</a> <a href="/paste">Paste the text here</a></div></article></body></html>'
+printf '<div class="contextmenu"><p>Right-click to copy this text, or to share it with a friend.</p></div></article></body></html>'
 } >"$T/para-menu.html"
 expect_eq "paragraphs named menu are the article's, a block named so is not" \
 	"Bay laurel $one $one $one $one $one $one $two $two $two $two $two $two" \
@@ -225,10 +225,11 @@ printf '<html><body><main><h1>Questions</h1><p>%s</p>' "$B"
 printf '<h3><button aria-controls="a1 x" aria-expanded="false">Where are they?</button></h3><div id="a1" role="region" aria-hidden="true"><p>On the upper river, above the old mill.</p></div>'
 printf '<h3><button aria-controls="a4" aria-expanded="false">How many?</button></h3><div class="collapse" style="display:none"><div id="a4" role="region"><p>Two, and a cub.</p></div></div>'
 printf '<h3><button aria-controls="a5">Who?</button></h3><div style="display:none"><p>Hidden note</p><div id="a5"><p>The volunteers.</p></div></div>'
+printf '<h3><button aria-controls="a6">Since?</button></h3><div class="collapse" style="display:none"><div id="a6" hidden><p>Since last March.</p></div></div>'
 printf '<h3><button aria-controls="a2" aria-expanded="false">When?</button></h3><div id="a2" hidden><p>In the early morning, in spring.</p></div><div id="a3" hidden><p>Not controlled</p></div><p>%s</p></main></body></html>' "$L"
 } >"$T/accordion.html"
 expect_eq "accordion: every collapsed answer, not an uncontrolled hidden block" \
-	"Questions $B Where are they? On the upper river, above the old mill. How many? Two, and a cub. When? In the early morning, in spring. $L" \
+	"Questions $B Where are they? On the upper river, above the old mill. How many? Two, and a cub. Since? Since last March. When? In the early morning, in spring. $L" \
 	"$("$P" --html -j0 --main --json "$T/accordion.html" | jq -r .main_text)"
 expect_eq "accordion: the answers in the Markdown too" true \
 	"$("$P" --html -j0 --main --markdown --json "$T/accordion.html" | jq '.markdown | contains("### When?\n\nIn the early morning, in spring.") and (contains("Not controlled") | not)')"
