@@ -534,3 +534,46 @@ date_iso(const char *s, size_t n, int order, int min_year, char out[DATE_MAX])
 	size_t at, len;
 	return date_find(s, n, order, min_year, out, &at, &len);
 }
+
+/* The value of the n digits at s. */
+static long long
+num_at(const char *s, int n)
+{
+	long long v = 0;
+	for (int i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
+/* Seconds from 1970-01-01T00:00:00Z to s, a date-time with its zone
+ * as put writes it ("YYYY-MM-DDTHH:MM:SS+HH:MM"), into *out; returns 0
+ * when s is not of that shape. */
+static int
+instant(const char *s, long long *out)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd+dd:dd";
+	for (size_t i = 0; i < sizeof shape; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (shape[i] == 'd' ? !(c >= '0' && c <= '9')
+		    : shape[i] == '+' ? c != '+' && c != '-' : c != (unsigned char)shape[i])
+			return 0;
+	}
+	long long y = num_at(s, 4), m = num_at(s + 5, 2), d = num_at(s + 8, 2);
+	/* Days from the civil date, the year starting in March so that
+	 * February's leap day comes last (Hinnant's days_from_civil). */
+	y -= m <= 2;
+	long long era = (y >= 0 ? y : y - 399) / 400, yoe = y - era * 400;
+	long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	long long days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+	long long off = (num_at(s + 20, 2) * 60 + num_at(s + 23, 2)) * 60;
+	*out = days * 86400 + num_at(s + 11, 2) * 3600 + num_at(s + 14, 2) * 60 +
+	       num_at(s + 17, 2) - (s[19] == '-' ? -off : off);
+	return 1;
+}
+
+int
+date_same_instant(const char *a, const char *b)
+{
+	long long x, y;
+	return instant(a, &x) && instant(b, &y) && x == y;
+}

@@ -49,4 +49,9 @@ int date_iso(const char *s, size_t n, int order, int min_year, char out[DATE_MAX
 int date_find(const char *s, size_t n, int order, int min_year, char out[DATE_MAX],
 	      size_t *at, size_t *len);
 
+/* Whether a and b, as date_iso writes them, are both a date-time with
+ * its zone and name the same instant ("2025-12-19T03:05:00+00:00" and
+ * "2025-12-18T19:05:00-08:00"). */
+int date_same_instant(const char *a, const char *b);
+
 #endif

@@ -102,6 +102,10 @@ struct meta {
 	char day[META_DAYS][sizeof "YYYY-MM-DD"];
 	int nday;
 	char shown[DATE_MAX];
+	/* the published dates read that give a time in a zone other than
+	 * UTC's, for local_time() */
+	char zoned[META_DAYS][DATE_MAX];
+	int nzoned;
 };
 
 meta *
@@ -287,6 +291,9 @@ offer(meta *m, int key, int rank, const char *s, size_t n)
 			return;
 		pbuf_reset(t);
 		pbuf_put(t, iso, strlen(iso));
+		if (key == K_PUBLISHED && t->len == DATE_MAX - 1 && strcmp(iso + 19, "+00:00") != 0 &&
+		    m->nzoned < META_DAYS)
+			memcpy(m->zoned[m->nzoned++], iso, DATE_MAX);
 		if (note && shown)
 			memcpy(m->shown, iso, DATE_MAX);
 		else if (note && m->nday < META_DAYS) {
@@ -1759,6 +1766,25 @@ shown_date(meta *m)
 	m->rank[K_PUBLISHED] = R_TEXT + 1;
 }
 
+/* A published time in UTC that another source gives as the same
+ * instant in another zone is written in that zone: the site's own
+ * clock, whose calendar day is the one the page is dated by (a story
+ * of 7 pm in California is of that day, though UTC says the next);
+ * CMSs and OpenGraph tags often write UTC. */
+static void
+local_time(meta *m)
+{
+	pbuf *v = &m->val[K_PUBLISHED];
+	if (v->len != DATE_MAX - 1 || strcmp(v->p + 19, "+00:00") != 0)
+		return;
+	for (int i = 0; i < m->nzoned; i++)
+		if (date_same_instant(v->p, m->zoned[i])) {
+			pbuf_reset(v);
+			pbuf_put(v, m->zoned[i], DATE_MAX - 1);
+			return;
+		}
+}
+
 void
 meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, size_t un,
 	  double fetched)
@@ -1775,7 +1801,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	m->tw_label[0] = m->tw_label[1] = m->tw_data[0] = m->tw_data[1] = NULL;
 	m->app_name = NULL;
 	m->article = 0;
-	m->nday = 0;
+	m->nday = m->nzoned = 0;
 	m->shown[0] = '\0';
 	m->micro_read = 0;
 	m->order = date_order(r->lang);
@@ -1810,6 +1836,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	const GumboNode *h = choose_title(m);
 	from_text(m, h);
 	shown_date(m);
+	local_time(m);
 	/* A date in the URL's path (/2024/03/05/) is the site's own. */
 	const char *path = url ? memmem(url, un, "://", 3) : NULL;
 	char iso[DATE_MAX];

@@ -176,6 +176,15 @@ page logo "<title>Logo</title>$(ld '{"@type":"Article","headline":"Logo","datePu
 expect_eq "a date under a logo's h1 is no date under the title" \
 	'2020-01-02T10:00:00+00:00' "$(meta logo | jq -r .published)"
 
+# A time in UTC that the page also gives in its own zone is written in
+# that zone, whose day the page is dated by; a UTC time alone stays.
+page zone '<title>Zone</title><meta property="article:published_time" content="2025-12-19T03:05:00Z">' \
+	'<h1>A headline of some length</h1><p><time datetime="2025-12-18T19:05:00-08:00">Dec 18</time></p><p>Text.</p>'
+page utc '<title>Utc</title><meta property="article:published_time" content="2025-12-19T03:05:00Z">' \
+	'<h1>A headline of some length</h1><p><time datetime="2025-12-18T19:00:00-08:00">Dec 18</time></p><p>Text.</p>'
+expect_eq "a UTC time written in the page's zone when the page gives the same instant" \
+	'2025-12-18T19:05:00-08:00|2025-12-19T03:05:00+00:00' "$(meta zone | jq -r .published)|$(meta utc | jq -r .published)"
+
 # "Written by" anywhere names the writer, as an author's box at the
 # end of an article does, when nothing nearer the title does; not
 # inside a word ("underwritten by").
