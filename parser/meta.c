@@ -1755,11 +1755,18 @@ from_text(meta *m, const GumboNode *h)
 static void
 shown_date(meta *m)
 {
+	const char *ld = m->val[K_PUBLISHED].p;
 	if (m->rank[K_PUBLISHED] != R_JSONLD || !m->titled || !*m->shown ||
-	    strncmp(m->shown, m->val[K_PUBLISHED].p, 10) == 0)
+	    strncmp(m->shown, ld, 10) == 0)
+		return;
+	/* JSON-LD's day with its month and day swapped is JSON-LD's date
+	 * written in the other order ("09.10.2024" for September 10th),
+	 * which the page's language did not tell. */
+	if (strncmp(m->shown, ld, 5) == 0 && strncmp(m->shown + 5, ld + 8, 2) == 0 &&
+	    strncmp(m->shown + 8, ld + 5, 2) == 0)
 		return;
 	for (int i = 0; i < m->nday; i++)
-		if (strncmp(m->day[i], m->val[K_PUBLISHED].p, 10) == 0)
+		if (strncmp(m->day[i], ld, 10) == 0)
 			return;
 	pbuf_reset(&m->val[K_PUBLISHED]);
 	pbuf_put(&m->val[K_PUBLISHED], m->shown, strlen(m->shown));

@@ -168,6 +168,12 @@ page sameday "<title>Same</title>$(ld '{"@type":"Article","headline":"Same","dat
 expect_eq "the date under the title over JSON-LD's, unless OpenGraph agrees with JSON-LD" \
 	'2024-03-05|2020-01-02T10:00:00+00:00|2024-03-05T10:00:00+00:00' \
 	"$(meta shown | jq -r .published)|$(meta agreed | jq -r .published)|$(meta sameday | jq -r .published)"
+# A date under the title that is JSON-LD's with its day and month
+# swapped is JSON-LD's written month first: JSON-LD stands.
+page swapped "<title>Swapped</title>$(ld '{"@type":"Article","headline":"Swapped","datePublished":"2024-09-10T16:07:00Z"}')" \
+	'<h1>A headline of some length</h1><p>09.10.2024</p><p>Text.</p>'
+expect_eq "a date under the title read in the other order is JSON-LD's" \
+	'2024-09-10T16:07:00+00:00' "$(meta swapped | jq -r .published)"
 
 # Only under the title heading: a masthead's date under a logo's h1
 # (no heading names the page) leaves JSON-LD's date.
