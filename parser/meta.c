@@ -1677,6 +1677,46 @@ by_text(const GumboNode *n)
 	       t != GUMBO_TAG_TEMPLATE && !ex_is_hidden(p);
 }
 
+/* Whether the page's text under the title (m->win) shows the author
+ * the metadata gave: its first name (up to a comma, "and" or "&"),
+ * letters compared. */
+static int
+author_shown(meta *m)
+{
+	const pbuf *a = &m->val[K_AUTHOR];
+	size_t n = 0;
+	while (n < a->len && a->p[n] != ',' && a->p[n] != '&' &&
+	       !(n + 5 <= a->len && strncasecmp(a->p + n, " and ", 5) == 0))
+		n++;
+	letters(&m->sa, a->p, n);
+	letters(&m->sb, m->win.p ? m->win.p : "", m->win.len);
+	return m->sa.len && contains(&m->sb, &m->sa);
+}
+
+/* Offers the name after the byline's label under the title (name),
+ * over the metadata's author when the text there does not show that
+ * one, and name is a person's (two words or more: "by Google" names a
+ * company as often as a writer) and no part of it: the metadata's is
+ * then the CMS's account ("KatieS"), the site's default, or another
+ * article's, and the byline is whom the page names as its writer. */
+static void
+byline_author(meta *m, const pbuf *name)
+{
+	int r = m->rank[K_AUTHOR];
+	if (r < R_TEXT && r != R_STARTER && memchr(name->p, ' ', name->len) && !author_shown(m)) {
+		letters(&m->sa, m->val[K_AUTHOR].p, m->val[K_AUTHOR].len);
+		letters(&m->sb, name->p, name->len);
+		if (!contains(&m->sa, &m->sb)) {
+			m->rank[K_AUTHOR] = R_NONE;
+			offer(m, K_AUTHOR, R_TEXT + 1, name->p, name->len);
+			if (m->rank[K_AUTHOR] == R_NONE)
+				m->rank[K_AUTHOR] = r;   /* no name after all */
+			return;
+		}
+	}
+	offer(m, K_AUTHOR, R_TEXT + 1, name->p, name->len);
+}
+
 /* Offers what the page's own text says: the byline and date near the
  * title heading h, elements named like bylines and dates, <time>. */
 static void
@@ -1694,7 +1734,7 @@ from_text(meta *m, const GumboNode *h)
 		if (starter_name(m->win.p, m->win.len, m->order, name))
 			offer(m, K_AUTHOR, R_STARTER, name->p, name->len);
 		if (by_name(m->win.p, m->win.len, m->order, name))
-			offer(m, K_AUTHOR, R_TEXT + 1, name->p, name->len);
+			byline_author(m, name);
 		if (date_name(m->win.p, m->win.len, m->order, m->article || m->facts.is_main, name))
 			offer(m, K_AUTHOR, R_TEXT + 5, name->p, name->len);
 		if (m->win_time)

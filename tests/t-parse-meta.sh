@@ -73,8 +73,8 @@ expect_eq "microdata: itemprop author's name and datePublished" \
 	'{"title":"Recipe","author":"Cook Person","published":"2020-02-29","lang":"en"}' "$(meta micro)"
 
 page trust "<title>Ranked</title><meta name=\"author\" content=\"Meta Name\"><meta property=\"article:published_time\" content=\"2018-01-01\">$(ld '{"@type":"Article","headline":"Ranked","author":{"@type":"Person","name":"Ld Name"},"datePublished":"2018-02-02"}')" \
-	'<h1>Ranked</h1><p class="byline">By Text Name</p>'
-expect_eq "order of trust: JSON-LD over OpenGraph over <meta> over the byline" \
+	'<p class="byline">By Text Name</p><h1>Ranked</h1>'
+expect_eq "order of trust: JSON-LD over OpenGraph over <meta> over a byline not under the title" \
 	'{"title":"Ranked","author":"Ld Name","published":"2018-02-02","lang":"en"}' "$(meta trust)"
 
 page byline '<title>A plain page title - Blog</title>' \
@@ -190,6 +190,19 @@ page utc '<title>Utc</title><meta property="article:published_time" content="202
 	'<h1>A headline of some length</h1><p><time datetime="2025-12-18T19:00:00-08:00">Dec 18</time></p><p>Text.</p>'
 expect_eq "a UTC time written in the page's zone when the page gives the same instant" \
 	'2025-12-18T19:05:00-08:00|2025-12-19T03:05:00+00:00' "$(meta zone | jq -r .published)|$(meta utc | jq -r .published)"
+
+# A byline under the title naming a person the metadata does not,
+# where the metadata's author is not shown there, names the writer;
+# "by" and one word may be a company, and the metadata's name stands.
+page bylinemeta "<title>Byline</title>$(ld '{"@type":"Article","headline":"Byline","author":{"@type":"Person","name":"Site Admin"}}')" \
+	'<h1>A headline of some length</h1><p>By Jane Doe</p><p>Text.</p>'
+page bycompany "<title>Company</title>$(ld '{"@type":"Article","headline":"Company","author":{"@type":"Person","name":"Site Admin"}}')" \
+	'<h1>A headline of some length</h1><p>Maps by Google</p><p>Text.</p>'
+page byshown "<title>Shown</title>$(ld '{"@type":"Article","headline":"Shown","author":{"@type":"Person","name":"Site Admin"}}')" \
+	'<h1>A headline of some length</h1><p>By Jane Doe</p><p>Edited: Site Admin</p><p>Text.</p>'
+expect_eq "the byline's person over a metadata author the page does not show there" \
+	'Jane Doe|Site Admin|Site Admin' \
+	"$(meta bylinemeta | jq -r .author)|$(meta bycompany | jq -r .author)|$(meta byshown | jq -r .author)"
 
 # "Written by" anywhere names the writer, as an author's box at the
 # end of an article does, when nothing nearer the title does; not
