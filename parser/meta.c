@@ -157,11 +157,14 @@ meta_free(meta *m)
 
 /* ---- values ---------------------------------------------------------- */
 
-/* Whether s starts with a URL's scheme: a profile link, not a name. */
+/* Whether s is a link, not a name: it starts with a URL's scheme or
+ * "www.", or is one word with a slash ("facebook.com/janedoe"), as
+ * article:author is often given a profile's address. */
 static int
 is_url(const char *s)
 {
-	return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
+	return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0 ||
+	       strncasecmp(s, "www.", 4) == 0 || (strchr(s, '/') && !strchr(s, ' '));
 }
 
 /* Whether byte c, or the no-break space at s, is a space or a mark

@@ -77,6 +77,13 @@ page trust "<title>Ranked</title><meta name=\"author\" content=\"Meta Name\"><me
 expect_eq "order of trust: JSON-LD over OpenGraph over <meta> over a byline not under the title" \
 	'{"title":"Ranked","author":"Ld Name","published":"2018-02-02","lang":"en"}' "$(meta trust)"
 
+# article:author is often a profile's address, with or without its
+# scheme: a link is no name, and the next source's name is the author.
+page authorlink '<title>Link</title><meta property="article:author" content="www.facebook.com/janedoe"><meta name="author" content="Jane Doe">' '<p>x</p>'
+page authorpath '<title>Path</title><meta property="article:author" content="facebook.com/janedoe"><meta name="author" content="Jane Doe">' '<p>x</p>'
+expect_eq "an author that is a link without its scheme is no name" \
+	'Jane Doe|Jane Doe' "$(meta authorlink | jq -r .author)|$(meta authorpath | jq -r .author)"
+
 page byline '<title>A plain page title - Blog</title>' \
 	'<h1>A plain page title</h1><p>By Sam Writer | March 5, 2024</p><p>Text.</p>'
 expect_eq "the byline and date under the title heading" \
