@@ -1788,6 +1788,17 @@ from_text(meta *m, const GumboNode *h)
 			       m->nauthors ? m->authors[0] : NULL;
 	if (who && m->rank[K_PUBLISHED] > R_TEXT + 6 && byline_block(m, who))
 		text_dates(m, m->win.p, m->win.len, R_TEXT + 6, 0);
+	/* Last, the date under the first h1 when the title heading is
+	 * another: the <title> may name a section's heading further down
+	 * ("How mapping works" of an h2) while the h1 over it is dated. */
+	const GumboNode *h1 = NULL;
+	for (int i = 0; i < m->nhead && !h1 && m->rank[K_PUBLISHED] == R_NONE; i++)
+		if (tree_tag(m->head[i]) == GUMBO_TAG_H1)
+			h1 = m->head[i];
+	if (h1 && h1 != h) {
+		win_after(m, h1);
+		text_dates(m, m->win.p, m->win.len, R_TEXT + 7, 0);
+	}
 }
 
 /* JSON-LD's datePublished is often the CMS's record (a WebPage's, a

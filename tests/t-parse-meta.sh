@@ -211,6 +211,13 @@ expect_eq "the byline's person over a metadata author the page does not show the
 	'Jane Doe|Site Admin|Site Admin' \
 	"$(meta bylinemeta | jq -r .author)|$(meta bycompany | jq -r .author)|$(meta byshown | jq -r .author)"
 
+# The <title> may name a section's heading far down the page: the date
+# under the first h1 is the page's when nothing else gives one.
+page sectitle '<title>How mapping works - Shop</title>' \
+	"<h1>Robots that map your home</h1><h5>2024-11-06</h5><p>$prose</p><h2>How mapping works</h2><p>$prose</p>"
+expect_eq "the date under the first h1 when the title heading is a later one" \
+	'How mapping works|2024-11-06' "$(meta sectitle | jq -r '.title + "|" + .published')"
+
 # "Written by" anywhere names the writer, as an author's box at the
 # end of an article does, when nothing nearer the title does; not
 # inside a word ("underwritten by").
