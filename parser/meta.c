@@ -102,6 +102,7 @@ struct meta {
 	char day[META_DAYS][sizeof "YYYY-MM-DD"];
 	int nday;
 	char shown[DATE_MAX];
+	char updated[DATE_MAX];   /* the first "Updated" date under the title */
 	/* the published dates read that give a time in a zone other than
 	 * UTC's, for local_time() */
 	char zoned[META_DAYS][DATE_MAX];
@@ -268,11 +269,13 @@ unescape(const char *s, size_t n, pbuf *out)
 static void
 offer(meta *m, int key, int rank, const char *s, size_t n)
 {
-	/* Published dates of other metadata and under the title are read
-	 * though they lose, for shown_date(). */
+	/* Published dates of other metadata and under the title, and the
+	 * update's date under the title, are read though they lose, for
+	 * shown_date(). */
 	int shown = rank == R_TEXT + 1 || rank == R_TEXT + 2;
-	int note = key == K_PUBLISHED &&
-		   ((rank > R_JSONLD && rank < R_TEXT) || (shown && !*m->shown));
+	int note = (key == K_PUBLISHED &&
+		    ((rank > R_JSONLD && rank < R_TEXT) || (shown && !*m->shown))) ||
+		   (key == K_MODIFIED && rank == R_TEXT + 2 && !*m->updated);
 	if (!s || (rank >= m->rank[key] && !note))
 		return;
 	pbuf *t = &m->tmp;
@@ -298,7 +301,7 @@ offer(meta *m, int key, int rank, const char *s, size_t n)
 		    m->nzoned < META_DAYS)
 			memcpy(m->zoned[m->nzoned++], iso, DATE_MAX);
 		if (note && shown)
-			memcpy(m->shown, iso, DATE_MAX);
+			memcpy(key == K_PUBLISHED ? m->shown : m->updated, iso, DATE_MAX);
 		else if (note && m->nday < META_DAYS) {
 			char *d = m->day[m->nday++];
 			memcpy(d, iso, sizeof m->day[0] - 1);
@@ -1810,20 +1813,22 @@ static void
 shown_date(meta *m)
 {
 	const char *ld = m->val[K_PUBLISHED].p;
-	if (m->rank[K_PUBLISHED] != R_JSONLD || !m->titled || !*m->shown ||
-	    strncmp(m->shown, ld, 10) == 0)
+	/* The date the page is given under: its update's when it shows
+	 * no other there ("Updated Dec 4, 2025" alone under the title). */
+	const char *day = *m->shown ? m->shown : m->updated;
+	if (m->rank[K_PUBLISHED] != R_JSONLD || !m->titled || !*day || strncmp(day, ld, 10) == 0)
 		return;
 	/* JSON-LD's day with its month and day swapped is JSON-LD's date
 	 * written in the other order ("09.10.2024" for September 10th),
 	 * which the page's language did not tell. */
-	if (strncmp(m->shown, ld, 5) == 0 && strncmp(m->shown + 5, ld + 8, 2) == 0 &&
-	    strncmp(m->shown + 8, ld + 5, 2) == 0)
+	if (strncmp(day, ld, 5) == 0 && strncmp(day + 5, ld + 8, 2) == 0 &&
+	    strncmp(day + 8, ld + 5, 2) == 0)
 		return;
 	for (int i = 0; i < m->nday; i++)
 		if (strncmp(m->day[i], ld, 10) == 0)
 			return;
 	pbuf_reset(&m->val[K_PUBLISHED]);
-	pbuf_put(&m->val[K_PUBLISHED], m->shown, strlen(m->shown));
+	pbuf_put(&m->val[K_PUBLISHED], day, strlen(day));
 	m->rank[K_PUBLISHED] = R_TEXT + 1;
 }
 
@@ -1863,7 +1868,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	m->app_name = NULL;
 	m->article = 0;
 	m->nday = m->nzoned = 0;
-	m->shown[0] = '\0';
+	m->shown[0] = m->updated[0] = '\0';
 	m->micro_read = 0;
 	m->order = date_order(r->lang);
 	set_host(m, url, un);

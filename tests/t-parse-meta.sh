@@ -175,6 +175,14 @@ page sameday "<title>Same</title>$(ld '{"@type":"Article","headline":"Same","dat
 expect_eq "the date under the title over JSON-LD's, unless OpenGraph agrees with JSON-LD" \
 	'2024-03-05|2020-01-02T10:00:00+00:00|2024-03-05T10:00:00+00:00' \
 	"$(meta shown | jq -r .published)|$(meta agreed | jq -r .published)|$(meta sameday | jq -r .published)"
+# So is the update's date when the page shows no other under its title.
+page updshown "<title>Upd</title>$(ld '{"@type":"Article","headline":"Upd","datePublished":"2020-01-02T10:00:00Z"}')" \
+	'<h1>A headline of some length</h1><p>Updated March 5, 2024</p><p>Text.</p>'
+page updagreed "<title>Upd</title><meta property=\"article:published_time\" content=\"2020-01-02\">$(ld '{"@type":"Article","headline":"Upd","datePublished":"2020-01-02T10:00:00Z"}')" \
+	'<h1>A headline of some length</h1><p>Updated March 5, 2024</p><p>Text.</p>'
+expect_eq "the update's date alone under the title over JSON-LD's, unless OpenGraph agrees" \
+	'2024-03-05|2024-03-05|2020-01-02T10:00:00+00:00' \
+	"$(meta updshown | jq -r '.published + "|" + .modified')|$(meta updagreed | jq -r .published)"
 # A date under the title that is JSON-LD's with its day and month
 # swapped is JSON-LD's written month first: JSON-LD stands.
 page swapped "<title>Swapped</title>$(ld '{"@type":"Article","headline":"Swapped","datePublished":"2024-09-10T16:07:00Z"}')" \
