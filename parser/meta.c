@@ -748,7 +748,9 @@ win_text(pbuf *w, const char *s, size_t cap)
 
 /* The page's visible text from heading h on, META_AFTER bytes, lines at
  * block edges, into m->win; the first <time datetime> on the way is
- * m->win_time. */
+ * m->win_time.  Two inline elements' texts that meet at a lowercase
+ * letter and a capital are two words: a byline's name and date are
+ * often spans the stylesheet sets apart ("Jane Doe" "Mar 5, 2024"). */
 static void
 win_after(meta *m, const GumboNode *h)
 {
@@ -766,10 +768,14 @@ win_after(meta *m, const GumboNode *h)
 				m->win_time = n;
 		} else if (n->type == GUMBO_NODE_TEXT) {
 			const GumboNode *b = block_of(n);
+			const char *t = n->v.text.text;
 			if (b != block)
 				win_break(w);
+			else if (w->len && w->p[w->len - 1] >= 'a' && w->p[w->len - 1] <= 'z' &&
+				 t[0] >= 'A' && t[0] <= 'Z')
+				pbuf_break(w);   /* "Doe" "Mar 5, 2024": two words */
 			block = b;
-			win_text(w, n->v.text.text, META_AFTER);
+			win_text(w, t, META_AFTER);
 		}
 		n = tree_next(n, m->root);
 	}

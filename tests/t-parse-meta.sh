@@ -89,6 +89,13 @@ page byline '<title>A plain page title - Blog</title>' \
 expect_eq "the byline and date under the title heading" \
 	'{"title":"A plain page title","author":"Sam Writer","published":"2024-03-05","lang":"en"}' "$(meta byline)"
 
+# A byline's name and date are often spans set apart by the stylesheet
+# alone: their texts are two words.
+page spans '<title>Spans</title>' \
+	'<h1>A headline of some length</h1><p><span>By</span> <a href="/a">Jane Doe</a><span>Mar 5, 2024</span></p><p>Text.</p>'
+expect_eq "a name and a date in adjacent spans are read apart" \
+	'Jane Doe|2024-03-05' "$(meta spans | jq -r '.author + "|" + .published')"
+
 # The text read for a byline is the title's neighbourhood, however long
 # the node beside it: a date deep in one long paragraph under the title,
 # or over it, is not the page's.
