@@ -1327,7 +1327,17 @@ byline(const pbuf *t, int order, pbuf *out)
 		return 0;
 	if (by_name(t->p, t->len, order, out))
 		return 1;
-	return read_name(t->p, t->len, order, out) && out->len * 10 >= t->len * 6;
+	if (!read_name(t->p, t->len, order, out))
+		return 0;
+	if (out->len * 10 >= t->len * 6)
+		return 1;
+	/* A name and its date ("Luke Kim December 17, 2025"): the name is
+	 * most of what comes before the date, and of two words or more (a
+	 * weekday before a date reads as one). */
+	char iso[DATE_MAX];
+	size_t at, dl;
+	return date_find(t->p, t->len, order, META_TEXT_YEAR, iso, &at, &dl) &&
+	       out->len * 10 >= at * 6 && memchr(out->p, ' ', out->len);
 }
 
 /* ---- the title ------------------------------------------------------- */

@@ -233,6 +233,15 @@ page sectitle '<title>How mapping works - Shop</title>' \
 expect_eq "the date under the first h1 when the title heading is a later one" \
 	'How mapping works|2024-11-06' "$(meta sectitle | jq -r '.title + "|" + .published')"
 
+# An author's box often holds the name and the date: the name is most
+# of what comes before the date; a weekday before a date is no name.
+page authordate '<title>Box</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><div class=\"post-author\"><p>Luke Kim</p><small>December 17, 2025</small></div>"
+page authorday '<title>Box</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><div class=\"post-author\"><small>Sat, December 20, 2025</small></div>"
+expect_eq "an author's box of a name and a date names the author; a weekday does not" \
+	'Luke Kim|' "$(meta authordate | jq -r .author)|$(meta authorday | jq -r '.author // empty')"
+
 # "Written by" anywhere names the writer, as an author's box at the
 # end of an article does, when nothing nearer the title does; not
 # inside a word ("underwritten by").
