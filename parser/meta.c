@@ -1275,7 +1275,12 @@ name_line(const char *s, size_t a, size_t z, int order, pbuf *out)
 	z = trim_end(s, a, z, " \t|/-");
 	if (z <= a || z - a > META_BYLINE_MAX)
 		return 0;
-	return read_name(s + a, z - a, order, out) && memchr(out->p, ' ', out->len) &&
+	/* "Jane Doe | Senior Writer | July 2, 2025": the name is the
+	 * first of the bar's parts. */
+	const char *bar = memchr(s + a, '|', z - a);
+	if (bar)
+		z = trim_end(s, a, (size_t)(bar - s), " \t|/-");
+	return z > a && read_name(s + a, z - a, order, out) && memchr(out->p, ' ', out->len) &&
 	       out->len * 10 >= (z - a) * 6;
 }
 

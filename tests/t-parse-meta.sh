@@ -242,6 +242,13 @@ page authorday '<title>Box</title>' \
 expect_eq "an author's box of a name and a date names the author; a weekday does not" \
 	'Luke Kim|' "$(meta authordate | jq -r .author)|$(meta authorday | jq -r '.author // empty')"
 
+# A byline without a label may give the name, the role and the date
+# between bars: the name is the first part.
+page barline '<title>Bars</title>' \
+	'<h1>A headline of some length</h1><p>Aaron Reed | Senior Writer | July 2, 2025</p><p>Text.</p>'
+expect_eq "a name, a role and a date between bars: the name" \
+	'Aaron Reed|2025-07-02' "$(meta barline | jq -r '.author + "|" + .published')"
+
 # "Written by" anywhere names the writer, as an author's box at the
 # end of an article does, when nothing nearer the title does; not
 # inside a word ("underwritten by").
