@@ -173,27 +173,28 @@ expect_eq "a <title> that is only the site's name stays the title" \
 # JSON-LD's datePublished is often the CMS's record of the page: the
 # date under the title is the page's when no other metadata gives
 # JSON-LD's day.
-page shown "<title>Shown</title>$(ld '{"@type":"Article","headline":"Shown","datePublished":"2020-01-02T10:00:00Z"}')" \
-	'<h1>A headline of some length</h1><p>March 5, 2024</p><p>Text.</p>'
-page agreed "<title>Agreed</title><meta property=\"article:published_time\" content=\"2020-01-02\">$(ld '{"@type":"Article","headline":"Agreed","datePublished":"2020-01-02T10:00:00Z"}')" \
-	'<h1>A headline of some length</h1><p>March 5, 2024</p><p>Text.</p>'
-page sameday "<title>Same</title>$(ld '{"@type":"Article","headline":"Same","datePublished":"2024-03-05T10:00:00Z"}')" \
-	'<h1>A headline of some length</h1><p>March 5, 2024</p><p>Text.</p>'
+# dated NAME HEAD PUBLISHED SHOWN: an Article whose JSON-LD gives
+# PUBLISHED, HEAD more in its head, SHOWN the line under its title.
+dated() {
+	page "$1" "<title>$1</title>$2$(ld "{\"@type\":\"Article\",\"headline\":\"$1\",\"datePublished\":\"$3\"}")" \
+		"<h1>A headline of some length</h1><p>$4</p><p>Text.</p>"
+}
+og2020='<meta property="article:published_time" content="2020-01-02">'
+dated shown '' 2020-01-02T10:00:00Z 'March 5, 2024'
+dated agreed "$og2020" 2020-01-02T10:00:00Z 'March 5, 2024'
+dated sameday '' 2024-03-05T10:00:00Z 'March 5, 2024'
 expect_eq "the date under the title over JSON-LD's, unless OpenGraph agrees with JSON-LD" \
 	'2024-03-05|2020-01-02T10:00:00+00:00|2024-03-05T10:00:00+00:00' \
 	"$(meta shown | jq -r .published)|$(meta agreed | jq -r .published)|$(meta sameday | jq -r .published)"
 # So is the update's date when the page shows no other under its title.
-page updshown "<title>Upd</title>$(ld '{"@type":"Article","headline":"Upd","datePublished":"2020-01-02T10:00:00Z"}')" \
-	'<h1>A headline of some length</h1><p>Updated March 5, 2024</p><p>Text.</p>'
-page updagreed "<title>Upd</title><meta property=\"article:published_time\" content=\"2020-01-02\">$(ld '{"@type":"Article","headline":"Upd","datePublished":"2020-01-02T10:00:00Z"}')" \
-	'<h1>A headline of some length</h1><p>Updated March 5, 2024</p><p>Text.</p>'
+dated updshown '' 2020-01-02T10:00:00Z 'Updated March 5, 2024'
+dated updagreed "$og2020" 2020-01-02T10:00:00Z 'Updated March 5, 2024'
 expect_eq "the update's date alone under the title over JSON-LD's, unless OpenGraph agrees" \
 	'2024-03-05|2024-03-05|2020-01-02T10:00:00+00:00' \
 	"$(meta updshown | jq -r '.published + "|" + .modified')|$(meta updagreed | jq -r .published)"
 # A date under the title that is JSON-LD's with its day and month
 # swapped is JSON-LD's written month first: JSON-LD stands.
-page swapped "<title>Swapped</title>$(ld '{"@type":"Article","headline":"Swapped","datePublished":"2024-09-10T16:07:00Z"}')" \
-	'<h1>A headline of some length</h1><p>09.10.2024</p><p>Text.</p>'
+dated swapped '' 2024-09-10T16:07:00Z '09.10.2024'
 expect_eq "a date under the title read in the other order is JSON-LD's" \
 	'2024-09-10T16:07:00+00:00' "$(meta swapped | jq -r .published)"
 
