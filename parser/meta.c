@@ -1078,6 +1078,7 @@ by_name(const char *s, size_t n, int order, pbuf *out)
 	/* line: the label may stand on a line of its own */
 	static const struct { const char *w; int line; } labels[] = {
 		{ "by", 0 }, { "by:", 0 }, { "author:", 1 }, { "authors:", 1 },
+		{ "contributor:", 1 }, { "contributors:", 1 },
 		{ "written by", 1 }, { "posted by", 1 }, { "von", 0 }, { "por", 0 },
 		{ "par", 0 }, { "autor:", 0 }, { "auteur :", 0 },
 	};

@@ -243,6 +243,11 @@ page authorday '<title>Box</title>' \
 expect_eq "an author's box of a name and a date names the author; a weekday does not" \
 	'Luke Kim|' "$(meta authordate | jq -r .author)|$(meta authorday | jq -r '.author // empty')"
 
+# "Contributors:" labels the writers as "Authors:" does.
+page contrib '<title>Plants</title>' \
+	'<h1>A headline of some length</h1><p>Houseplants for dim rooms</p><p><strong>Contributors:</strong> Janet Lowe</p><p>Text.</p>'
+expect_eq "the name after a Contributors: label" 'Janet Lowe' "$(meta contrib | jq -r .author)"
+
 # A byline without a label may give the name, the role and the date
 # between bars: the name is the first part.
 page barline '<title>Bars</title>' \
