@@ -1054,7 +1054,8 @@ other_role(const char *s, size_t i)
 {
 	static const char *const w[] = {
 		"reviewed", "edited", "checked", "illustrated", "illustrations", "photographed",
-		"photos", "photo", "photographs", "produced", "translated",
+		"photos", "photo", "photographs", "produced", "translated", "image", "images",
+		"video", "artwork", "graphics",
 	};
 	size_t z = i;
 	while (z && (s[z - 1] == ' ' || s[z - 1] == '\n'))

@@ -407,6 +407,10 @@ expect_eq "By and a no-break space; a user name of two spaces, not three" \
 page reviewed '<title>Sleep</title>' \
 	'<h1>The best mattress for side sleepers</h1><p>Reviewed by Kristina Zagame</p><p>Written by: Emily Walker</p><p>Text.</p>'
 expect_eq "a reviewer's by is no byline" 'Emily Walker' "$(meta reviewed | jq -r .author)"
+# So does "Hero image by", an image's credit.
+page imagecredit '<title>Sleep</title>' \
+	'<h1>The best mattress for side sleepers</h1><p>Hero image by Nadia Gardner</p><p>By Emily Walker</p><p>Text.</p>'
+expect_eq "an image's credit is no byline" 'Emily Walker' "$(meta imagecredit | jq -r .author)"
 # A name read from text ends where its author's role starts.
 page rolename '<title>Cars</title>' \
 	'<h1>Your car maintenance checklist</h1><p>By Keith Barry Senior Autos Reporter</p><p>Text.</p>'
