@@ -1048,14 +1048,15 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 
 /* Whether the words right before a label at s[i] say whose work
  * other than the writing follows: "Reviewed by", "Edited by", "Fact
- * checked by", "Photographs by". */
+ * checked by", "Photographs by", "Hero image by"; or that the "by" is
+ * a listing's control, "Sort by", "Shop by", "Filter by". */
 static int
 other_role(const char *s, size_t i)
 {
 	static const char *const w[] = {
 		"reviewed", "edited", "checked", "illustrated", "illustrations", "photographed",
 		"photos", "photo", "photographs", "produced", "translated", "image", "images",
-		"video", "artwork", "graphics",
+		"video", "artwork", "graphics", "sort", "sorted", "filter", "browse", "shop", "search",
 	};
 	size_t z = i;
 	while (z && (s[z - 1] == ' ' || s[z - 1] == '\n'))

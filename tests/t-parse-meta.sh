@@ -411,6 +411,10 @@ expect_eq "a reviewer's by is no byline" 'Emily Walker' "$(meta reviewed | jq -r
 page imagecredit '<title>Sleep</title>' \
 	'<h1>The best mattress for side sleepers</h1><p>Hero image by Nadia Gardner</p><p>By Emily Walker</p><p>Text.</p>'
 expect_eq "an image's credit is no byline" 'Emily Walker' "$(meta imagecredit | jq -r .author)"
+# A listing's controls ("Sort by Category") name no writer.
+page sortby '<title>Tools</title>' \
+	'<h1>Garden tools and supplies</h1><p>Sort by Category</p><p>Shop by Brand</p><p>Text.</p>'
+expect_eq "a listing's sort and shop controls are no byline" 'null' "$(meta sortby | jq -r .author)"
 # A name read from text ends where its author's role starts.
 page rolename '<title>Cars</title>' \
 	'<h1>Your car maintenance checklist</h1><p>By Keith Barry Senior Autos Reporter</p><p>Text.</p>'
