@@ -533,6 +533,15 @@ microdata(meta *m, const GumboNode *n, const char *ip)
 
 /* ---- the walk -------------------------------------------------------- */
 
+/* Whether s, which starts with "author", goes on as "authorize" or
+ * "authorise" (authorization, authorized): a login's or a dealer's
+ * word, no writer's. */
+static int
+authoriz(const char *s)
+{
+	return (s[6] | 32) == 'i' && ((s[7] | 32) == 'z' || (s[7] | 32) == 's');
+}
+
 /* What a class or id names: a byline ("author", "byline", "posted-by",
  * "username"), a date ("date", "publish", "posted", "updated",
  * "timestamp"), both or neither.  One pass, as every element's class
@@ -557,7 +566,8 @@ named(const char *v)
 			continue;
 		for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 			if ((unsigned char)words[i].w[0] == c &&
-			    strncasecmp(v, words[i].w, strlen(words[i].w)) == 0)
+			    strncasecmp(v, words[i].w, strlen(words[i].w)) == 0 &&
+			    (i > 0 || !authoriz(v)))   /* words[0]: "author" */
 				kind |= words[i].kind;
 	}
 	return kind;
@@ -606,7 +616,7 @@ is_ld_type(const char *t)
 static void
 element(meta *m, const GumboNode *n)
 {
-	const char *v;
+	const char *v, *a;
 	switch (tree_tag(n)) {
 	case GUMBO_TAG_META:
 		meta_tag(m, n);
@@ -627,7 +637,8 @@ element(meta *m, const GumboNode *n)
 			m->time_el = n;
 		break;
 	case GUMBO_TAG_A:
-		if (!m->author_link && (v = tree_attr(n, "href")) && strstr(v, "/author"))
+		if (!m->author_link && (v = tree_attr(n, "href")) && (a = strstr(v, "/author")) &&
+		    !authoriz(a + 1))
 			m->author_link = n;
 		if (!m->rel_author && (v = tree_attr(n, "rel")) && has_token(v, "author"))
 			m->rel_author = n;

@@ -415,6 +415,10 @@ expect_eq "an image's credit is no byline" 'Emily Walker' "$(meta imagecredit | 
 page sortby '<title>Tools</title>' \
 	'<h1>Garden tools and supplies</h1><p>Sort by Category</p><p>Shop by Brand</p><p>Text.</p>'
 expect_eq "a listing's sort and shop controls are no byline" 'null' "$(meta sortby | jq -r .author)"
+# "authorization" and "authorized" hold "author" but name no writer.
+page authz '<title>Keys</title>' \
+	'<h1>API keys and tokens</h1><p>Text.</p><a href="/docs/authorization">Authorization</a><div class="authorized-dealer">Authorized Dealer</div>'
+expect_eq "an authorization link and an authorized dealer are no byline" 'null' "$(meta authz | jq -r .author)"
 # A name read from text ends where its author's role starts.
 page rolename '<title>Cars</title>' \
 	'<h1>Your car maintenance checklist</h1><p>By Keith Barry Senior Autos Reporter</p><p>Text.</p>'
