@@ -604,6 +604,22 @@ chrome_user(const GumboNode *n)
 	return chrome;
 }
 
+/* Whether element n is a form's field or holds one within its first
+ * nodes: a comment form's "Name" over its input (class
+ * "comment-form-author") names no writer. */
+static int
+form_field(const GumboNode *n)
+{
+	int seen = 0;
+	for (const GumboNode *k = n; k && seen < 64; k = tree_next(k, n), seen++) {
+		GumboTag t = tree_is_element(k) ? tree_tag(k) : GUMBO_TAG_UNKNOWN;
+		if (t == GUMBO_TAG_LABEL || t == GUMBO_TAG_INPUT || t == GUMBO_TAG_TEXTAREA ||
+		    t == GUMBO_TAG_SELECT)
+			return 1;
+	}
+	return 0;
+}
+
 /* Whether the ld+json type attribute t names JSON-LD. */
 static int
 is_ld_type(const char *t)
@@ -652,7 +668,7 @@ element(meta *m, const GumboNode *n)
 	if ((cls || id) && (m->nauthors < META_NAMED || m->ndates < META_NAMED)) {
 		int kind = (cls ? named(cls) : 0) | (id ? named(id) : 0);
 		if (m->nauthors < META_NAMED && (kind & NAMED_AUTHOR) &&
-		    !(user_el(n) && chrome_user(n)))
+		    !(user_el(n) && chrome_user(n)) && !form_field(n))
 			m->authors[m->nauthors++] = n;
 		if (m->ndates < META_NAMED && (kind & NAMED_DATE))
 			m->dates[m->ndates++] = n;

@@ -419,6 +419,10 @@ expect_eq "a listing's sort and shop controls are no byline" 'null' "$(meta sort
 page authz '<title>Keys</title>' \
 	'<h1>API keys and tokens</h1><p>Text.</p><a href="/docs/authorization">Authorization</a><div class="authorized-dealer">Authorized Dealer</div>'
 expect_eq "an authorization link and an authorized dealer are no byline" 'null' "$(meta authz | jq -r .author)"
+# A comment form's field named author is labelled "Name": no writer.
+page commentform '<title>Post</title>' \
+	'<h1>A headline of some length</h1><p>Text.</p><form><p class="comment-form-author"><label for="author">Name</label> <input id="author" name="author"></p></form>'
+expect_eq "a comment form's author field names no author" 'null' "$(meta commentform | jq -r .author)"
 # A name read from text ends where its author's role starts.
 page rolename '<title>Cars</title>' \
 	'<h1>Your car maintenance checklist</h1><p>By Keith Barry Senior Autos Reporter</p><p>Text.</p>'
