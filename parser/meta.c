@@ -179,9 +179,9 @@ name_edge(const char *s, size_t n)
 }
 
 /* Cleans author t in place: leaves out a leading "By" or "Author"
- * (CMSs write the byline's label into the value) and the spaces and
- * marks around the name.  Returns whether a name with a letter is
- * left. */
+ * (CMSs write the byline's label into the value) and the spaces (the
+ * no-break ones too) and marks around the name.  Returns whether a
+ * name with a letter is left. */
 static int
 author_clean(pbuf *t)
 {
@@ -199,8 +199,15 @@ author_clean(pbuf *t)
 	}
 	while ((k = name_edge(t->p + a, z - a)) != 0)
 		a += k;
-	while (z > a && strchr(" ,;:|-", t->p[z - 1]))
-		z--;
+	for (;;) {
+		if (z > a && strchr(" ,;:|-", t->p[z - 1]))
+			z--;
+		else if (z - a >= 2 && (unsigned char)t->p[z - 2] == 0xc2 &&
+			 (unsigned char)t->p[z - 1] == 0xa0)
+			z -= 2;   /* "Webmaster\u00a0" */
+		else
+			break;
+	}
 	int letter = 0;
 	for (size_t i = a; i < z && !letter; i++)
 		letter = ((t->p[i] | 32) >= 'a' && (t->p[i] | 32) <= 'z') || (unsigned char)t->p[i] >= 0xc3;

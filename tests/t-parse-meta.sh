@@ -423,6 +423,9 @@ expect_eq "an authorization link and an authorized dealer are no byline" 'null' 
 page commentform '<title>Post</title>' \
 	'<h1>A headline of some length</h1><p>Text.</p><form><p class="comment-form-author"><label for="author">Name</label> <input id="author" name="author"></p></form>'
 expect_eq "a comment form's author field names no author" 'null' "$(meta commentform | jq -r .author)"
+# A name's trailing no-break space is a space.
+page nbspend '<title>Nbsp</title><meta name="author" content="Jane Doe&nbsp;">' '<p>x</p>'
+expect_eq "an author's trailing no-break space left out" 'Jane Doe' "$(meta nbspend | jq -r .author)"
 # A name read from text ends where its author's role starts.
 page rolename '<title>Cars</title>' \
 	'<h1>Your car maintenance checklist</h1><p>By Keith Barry Senior Autos Reporter</p><p>Text.</p>'
