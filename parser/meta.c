@@ -217,6 +217,19 @@ author_clean(pbuf *t)
 	return letter;
 }
 
+/* Whether author t is what a CMS or a template writes where no writer
+ * is named: its default account ("admin"), or a script's empty value
+ * ("undefined"). */
+static int
+placeholder(const pbuf *t)
+{
+	static const char *const w[] = { "admin", "administrator", "webmaster", "undefined", "null" };
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (strcasecmp(t->p, w[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* Appends code point c to b as UTF-8 (cs_put); 0 when c is none (NUL,
  * a surrogate, past U+10FFFF). */
 static int
@@ -318,7 +331,8 @@ offer(meta *m, int key, int rank, const char *s, size_t n)
 			return;
 		break;
 	case K_AUTHOR:
-		if (!author_clean(t) || is_url(t->p) || t->p[0] == '@' || t->len > META_NAME_MAX)
+		if (!author_clean(t) || is_url(t->p) || t->p[0] == '@' || t->len > META_NAME_MAX ||
+		    placeholder(t))
 			return;
 		break;
 	default:

@@ -426,6 +426,11 @@ expect_eq "a comment form's author field names no author" 'null' "$(meta comment
 # A name's trailing no-break space is a space.
 page nbspend '<title>Nbsp</title><meta name="author" content="Jane Doe&nbsp;">' '<p>x</p>'
 expect_eq "an author's trailing no-break space left out" 'Jane Doe' "$(meta nbspend | jq -r .author)"
+# A CMS's default account and a script's empty value name no writer;
+# the next source's name is the author.
+page admin '<title>Admin</title><meta property="article:author" content="admin"><meta name="author" content="Jane Doe">' '<p>x</p>'
+page undef "<title>Undef</title>$(ld '{"@type":"Article","headline":"Undef","author":{"@type":"Person","name":"undefined"}}')" '<p>x</p>'
+expect_eq "admin and undefined are no author" 'Jane Doe|null' "$(meta admin | jq -r .author)|$(meta undef | jq -r .author)"
 # A name read from text ends where its author's role starts.
 page rolename '<title>Cars</title>' \
 	'<h1>Your car maintenance checklist</h1><p>By Keith Barry Senior Autos Reporter</p><p>Text.</p>'
