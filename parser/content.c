@@ -121,7 +121,7 @@ enum {
 #define CT_REP_SHARE 0.5
 
 /* A child holding CT_WRAP_SHARE of its parent's text is a wrapper
- * (ct_inner_parts), looked through CT_WRAP_LEVELS deep at most. */
+ * (ct_inner_run), looked through CT_WRAP_LEVELS deep at most. */
 #define CT_WRAP_SHARE 0.8
 #define CT_WRAP_LEVELS 4
 
@@ -204,8 +204,8 @@ enum {
 	CT_INTAG = 1 << 21,    /* inside furniture by tag or role (CT_BOILTAG) */
 	CT_INQA = 1 << 22,     /* on a thread, is or is inside a schema.org
 				* Question or Answer */
-	CT_QACMT = 1 << 23,    /* on a thread, a schema.org Comment (ct_flags;
-				* ct_collect makes one in a CT_INQA furniture) */
+	CT_QACMT = 1 << 23,    /* on a thread, a schema.org Comment (ct_flags);
+				* inside a CT_INQA, furniture (ct_collect) */
 };
 
 typedef struct ct_el {
@@ -1387,8 +1387,6 @@ ct_tabular(GumboTag t)
 	       t == GUMBO_TAG_TH;
 }
 
-static void ct_grid(content *c, uint32_t i, uint32_t mask);
-
 /* Whether the text leaves element i out (with its subtree). */
 static int
 ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
@@ -1483,6 +1481,8 @@ ct_repeated(content *c, uint32_t i, const pbuf *out)
 	const pbuf *t = ct_block_text(c, i);
 	return t->len && memmem(out->p, out->len, t->p, t->len) != NULL;
 }
+
+static void ct_grid(content *c, uint32_t i, uint32_t mask);
 
 static int
 ct_skip_fn(const GumboNode *n, void *ctx)
