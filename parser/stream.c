@@ -17,6 +17,8 @@ typedef struct stream_rc {
 typedef struct stream_el {
 	GumboNode *n;
 	const char *num;
+	int used;  /* a template that took its part: a hostile page's second
+		    * part of the same number finds it taken */
 } stream_el;
 
 /* The page's parts, templates and calls, and the work left to spend. */
@@ -48,8 +50,8 @@ stream_cmp(const void *a, const void *b)
 
 /* The template of set[0..n) (sorted by stream_cmp) numbered num[0..len),
  * or NULL. */
-static const stream_el *
-stream_find(const stream_el *set, size_t n, const char *num, size_t len)
+static stream_el *
+stream_find(stream_el *set, size_t n, const char *num, size_t len)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -189,11 +191,11 @@ stream_place(stream *st, GumboNode *part, GumboNode *t, int boundary)
 /* The template part S:num goes to: its segment P:num; else the boundary
  * a `$RC` call names for it; else, when the page has no such calls (cut
  * before its scripts), the boundary of the same number. */
-static const stream_el *
+static stream_el *
 stream_target(const stream *st, const char *num, int *boundary)
 {
 	size_t len = strlen(num);
-	const stream_el *t = stream_find(st->seg, st->nsegs, num, len);
+	stream_el *t = stream_find(st->seg, st->nsegs, num, len);
 	*boundary = t == NULL;
 	if (t)
 		return t;
@@ -223,16 +225,16 @@ stream_complete(GumboOutput *out, const char *html, size_t n, arena *mem)
 		const char *num;
 		if (t == GUMBO_TAG_DIV && (num = stream_id(k, 'S')) && tree_attr(k, "hidden")) {
 			if (st.nparts < STREAM_MAX)
-				st.part[st.nparts++] = (stream_el){ k, num };
+				st.part[st.nparts++] = (stream_el){ k, num, 0 };
 			else
 				stream_show(k);
 		}
 		else if (t == GUMBO_TAG_TEMPLATE && st.nsegs < STREAM_MAX &&
 			 (num = stream_id(k, 'P')))
-			st.seg[st.nsegs++] = (stream_el){ k, num };
+			st.seg[st.nsegs++] = (stream_el){ k, num, 0 };
 		else if (t == GUMBO_TAG_TEMPLATE && st.nbnds < STREAM_MAX &&
 			 (num = stream_id(k, 'B')))
-			st.bnd[st.nbnds++] = (stream_el){ k, num };
+			st.bnd[st.nbnds++] = (stream_el){ k, num, 0 };
 		else if (t == GUMBO_TAG_SCRIPT && k->v.element.children.length == 1) {
 			const GumboNode *s = k->v.element.children.data[0];
 			if (s->type == GUMBO_NODE_TEXT)
@@ -255,10 +257,11 @@ stream_complete(GumboOutput *out, const char *html, size_t n, arena *mem)
 	for (i = 0; i < st.nparts && st.work; i++) {
 		GumboNode *part = st.part[i].n;
 		int boundary;
-		const stream_el *te = stream_target(&st, st.part[i].num, &boundary);
+		stream_el *te = stream_target(&st, st.part[i].num, &boundary);
 		/* A fallback blanked before may have held this part or its
 		 * template: both must still be the elements they were. */
-		if (!te || part->type != GUMBO_NODE_ELEMENT || te->n->type != GUMBO_NODE_TEMPLATE)
+		if (!te || te->used || part->type != GUMBO_NODE_ELEMENT ||
+		    te->n->type != GUMBO_NODE_TEMPLATE)
 			continue;
 		if (!stream_attached(&st, te->n, part) || !stream_attached(&st, part, te->n)) {
 			if (!st.work)
@@ -266,6 +269,7 @@ stream_complete(GumboOutput *out, const char *html, size_t n, arena *mem)
 			continue;
 		}
 		stream_place(&st, part, te->n, boundary);
+		te->used = 1;
 		placed++;
 	}
 	for (; i < st.nparts; i++)

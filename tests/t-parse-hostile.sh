@@ -346,6 +346,14 @@ for f in streamrev:1000 streamfwd:2000; do
 		"$(jq -r --argjson n "$n" '.main_text | (split(" ")[0:2] | join(" ")) + " " + (split(" ")[-2:] | join(" ")) + " " + ([scan("level")] | length | tostring) + " " + (if ([scan("level [0-9]+")] | map(ltrimstr("level ") | tonumber)) == [range($n)] then "yes" else "no" end)' "$T/$f.out")"
 done
 
+# Two parts of the same number: the first takes the boundary; the
+# second finds it taken and stays hidden, and the fallback after it
+# (a later part, up to a stray <!--/$-->) is left alone.
+printf '<html><body><main><!--$?--><template id="B:0"></template><p>Loading</p><!--/$--></main><div hidden id="S:0"><p>one</p></div><div hidden id="S:0"><p>two</p></div><!--$--><div hidden id="S:1"><p>three</p></div><!--/$--></body></html>' \
+	>"$T/streamdup.html"
+expect_eq "react parts of one number: the first in place, the rest kept" '"one two three" "one"' \
+	"$("$P" --html -j0 --main --json "$T/streamdup.html" | jq -c '.text, .main_text' | tr '\n' ' ' | sed 's/ $//')"
+
 # 20000 microdata dates nested in each other: each value was its
 # element's whole text, read and parsed as a date at every level (140 s;
 # now a page's values read 64 KB of text in all).
