@@ -1712,21 +1712,28 @@ ct_run(const content *c, uint32_t a, const ct_shape *s, uint32_t mask, int need)
 	return n >= CT_REP_MIN && text >= CT_REP_SHARE * c->el[a].text;
 }
 
-/* Whether a's children of shape s are a run of parts (ct_run).  If so
- * they are marked CT_INPART (a post's author line is a link and a
- * date; a card's title is a link) and noted in the trace
- * (ct_note_part). */
-static int
-ct_parts(content *c, uint32_t a, const ct_shape *s, uint32_t mask, int need)
+/* Marks a's children of shape s, a run of parts (ct_run), CT_INPART
+ * (a post's author line is a link and a date; a card's title is a
+ * link) and notes them in the trace (ct_note_part). */
+static void
+ct_mark_run(content *c, uint32_t a, const ct_shape *s, uint32_t mask, int need)
 {
-	if (!ct_run(c, a, s, mask, need))
-		return 0;
 	for (uint32_t k = a + 1; k < c->el[a].end; k = c->el[k].end)
 		if (ct_part_of(c, k, s, mask, need)) {
 			ct_note_part(c, k);
 			for (uint32_t d = k; d < c->el[k].end; d++)
 				c->el[d].flags |= CT_INPART;
 		}
+}
+
+/* Whether a's children of shape s are a run of parts (ct_run); if so
+ * they are marked (ct_mark_run). */
+static int
+ct_parts(content *c, uint32_t a, const ct_shape *s, uint32_t mask, int need)
+{
+	if (!ct_run(c, a, s, mask, need))
+		return 0;
+	ct_mark_run(c, a, s, mask, need);
 	return 1;
 }
 
@@ -1779,7 +1786,7 @@ ct_inner_run(const content *c, uint32_t i, uint32_t mask, int deep, ct_shape *s)
 /* When element i is a grid of cards (a run of parts it holds,
  * ct_inner_run: a card's title, price and button; a menu's items hold
  * a link each), marks it, the wrappers down to its cards and the cards
- * CT_INPART (ct_parts). */
+ * CT_INPART (ct_mark_run). */
 static void
 ct_grid(content *c, uint32_t i, uint32_t mask)
 {
@@ -1787,7 +1794,7 @@ ct_grid(content *c, uint32_t i, uint32_t mask)
 	uint32_t in = ct_inner_run(c, i, mask, 1, &s);
 	if (in == CT_NONE)
 		return;
-	ct_parts(c, in, &s, mask, CT_PART_BLOCKS);
+	ct_mark_run(c, in, &s, mask, CT_PART_BLOCKS);
 	for (uint32_t a = in; a != i; a = c->el[a].parent)
 		c->el[a].flags |= CT_INPART;
 	c->el[i].flags |= CT_INPART;
@@ -1795,7 +1802,7 @@ ct_grid(content *c, uint32_t i, uint32_t mask)
 
 /* The parts of a block that holds a run of posts or cards rather than
  * being one of them (ct_repeat looks up from the block, this into it):
- * the run ct_inner_run finds, as ct_parts marks it.  Not through
+ * the run ct_inner_run finds, as ct_mark_run marks it.  Not through
  * wrappers on a thread: parts are kept whole, and a post's own
  * furniture (its author's box, its signature, its buttons) goes only
  * when the post is not one. */
@@ -1805,7 +1812,7 @@ ct_inner_parts(content *c, uint32_t root, uint32_t mask)
 	ct_shape s;
 	uint32_t in = ct_inner_run(c, root, mask, !(c->kind & CONTENT_THREAD), &s);
 	if (in != CT_NONE)
-		ct_parts(c, in, &s, mask, CT_PART_BLOCKS);
+		ct_mark_run(c, in, &s, mask, CT_PART_BLOCKS);
 }
 
 /* Writes the main content found with the flags as they are to b;
