@@ -1,6 +1,7 @@
 #include "date.h"
 
 #include <string.h>
+#include <time.h>
 
 /* A date is read as a short run of tokens: numbers, words (letters of
  * any script, so 年 and März are words) and single punctuation marks;
@@ -535,45 +536,80 @@ date_iso(const char *s, size_t n, int order, int min_year, char out[DATE_MAX])
 	return date_find(s, n, order, min_year, out, &at, &len);
 }
 
-/* The value of the n digits at s. */
-static long long
-num_at(const char *s, int n)
+/* Reads n digits of s at *i into *v; 0 when they are not there. */
+static int
+date_digits(const char *s, size_t len, size_t *i, int n, int *v)
 {
-	long long v = 0;
-	for (int i = 0; i < n; i++)
-		v = v * 10 + (s[i] - '0');
-	return v;
+	*v = 0;
+	for (int k = 0; k < n; k++, (*i)++) {
+		if (*i >= len || s[*i] < '0' || s[*i] > '9')
+			return 0;
+		*v = *v * 10 + (s[*i] - '0');
+	}
+	return 1;
 }
 
-/* Seconds from 1970-01-01T00:00:00Z to s, a date-time with its zone
- * as put writes it ("YYYY-MM-DDTHH:MM:SS+HH:MM"), into *out; returns 0
- * when s is not of that shape. */
-static int
-instant(const char *s, long long *out)
+int
+date_w3c(const char *s, size_t len, double *t)
 {
-	static const char shape[] = "dddd-dd-ddTdd:dd:dd+dd:dd";
-	for (size_t i = 0; i < sizeof shape; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (shape[i] == 'd' ? !(c >= '0' && c <= '9')
-		    : shape[i] == '+' ? c != '+' && c != '-' : c != (unsigned char)shape[i])
+	struct tm tm = { .tm_mday = 1 };
+	size_t i = 0;
+	int y, mo = 1, d = 1, h = 0, mi = 0, sec = 0;
+	double frac = 0;
+	if (!date_digits(s, len, &i, 4, &y))
+		return 0;
+	if (i < len && s[i] == '-') {
+		i++;
+		if (!date_digits(s, len, &i, 2, &mo) || mo < 1 || mo > 12)
 			return 0;
+		if (i < len && s[i] == '-') {
+			i++;
+			if (!date_digits(s, len, &i, 2, &d) || d < 1 || d > 31)
+				return 0;
+		}
 	}
-	long long y = num_at(s, 4), m = num_at(s + 5, 2), d = num_at(s + 8, 2);
-	/* Days from the civil date, the year starting in March so that
-	 * February's leap day comes last (Hinnant's days_from_civil). */
-	y -= m <= 2;
-	long long era = (y >= 0 ? y : y - 399) / 400, yoe = y - era * 400;
-	long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	long long days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
-	long long off = (num_at(s + 20, 2) * 60 + num_at(s + 23, 2)) * 60;
-	*out = days * 86400 + num_at(s + 11, 2) * 3600 + num_at(s + 14, 2) * 60 +
-	       num_at(s + 17, 2) - (s[19] == '-' ? -off : off);
+	long off = 0;
+	if (i < len && s[i] == 'T') {
+		i++;
+		if (!date_digits(s, len, &i, 2, &h) || i >= len || s[i++] != ':' ||
+		    !date_digits(s, len, &i, 2, &mi) || h > 23 || mi > 59)
+			return 0;
+		if (i < len && s[i] == ':') {
+			i++;
+			if (!date_digits(s, len, &i, 2, &sec) || sec > 60)
+				return 0;
+			if (i < len && s[i] == '.') {
+				double scale = 0.1;
+				for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, scale /= 10)
+					frac += (s[i] - '0') * scale;
+			}
+		}
+		if (i < len && s[i] == 'Z') {
+			i++;
+		} else if (i < len && (s[i] == '+' || s[i] == '-')) {
+			int sign = s[i++] == '-' ? -1 : 1, oh, om;
+			if (!date_digits(s, len, &i, 2, &oh) || i >= len || s[i++] != ':' ||
+			    !date_digits(s, len, &i, 2, &om) || oh > 23 || om > 59)
+				return 0;
+			off = sign * (oh * 3600L + om * 60L);
+		}
+	}
+	if (i != len)
+		return 0;
+	tm.tm_year = y - 1900, tm.tm_mon = mo - 1, tm.tm_mday = d;
+	tm.tm_hour = h, tm.tm_min = mi, tm.tm_sec = sec;
+	*t = (double)timegm(&tm) - (double)off + frac;
 	return 1;
 }
 
 int
 date_same_instant(const char *a, const char *b)
 {
-	long long x, y;
-	return instant(a, &x) && instant(b, &y) && x == y;
+	/* "YYYY-MM-DDTHH:MM:SS+HH:MM", as date_iso writes a time with
+	 * its zone. */
+	size_t n = DATE_MAX - 1;
+	double x, y;
+	return strlen(a) == n && strlen(b) == n && a[10] == 'T' && b[10] == 'T' &&
+	       (a[19] == '+' || a[19] == '-') && (b[19] == '+' || b[19] == '-') &&
+	       date_w3c(a, n, &x) && date_w3c(b, n, &y) && x == y;
 }

@@ -49,6 +49,11 @@ int date_iso(const char *s, size_t n, int order, int min_year, char out[DATE_MAX
 int date_find(const char *s, size_t n, int order, int min_year, char out[DATE_MAX],
 	      size_t *at, size_t *len);
 
+/* A W3C Datetime s[0..len) (YYYY, YYYY-MM, YYYY-MM-DD, and with
+ * Thh:mm[:ss[.f]] and a zone Z or +hh:mm or -hh:mm; a missing zone is
+ * read as UTC) as seconds since the epoch into *t; 0 when s is none. */
+int date_w3c(const char *s, size_t len, double *t);
+
 /* Whether a and b, as date_iso writes them, are both a date-time with
  * its zone and name the same instant ("2025-12-19T03:05:00+00:00" and
  * "2025-12-18T19:05:00-08:00"). */

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <zlib.h>
 
 #include "buf.h"
+#include "date.h"
 #include "msg.h"
 #include "robots.h"
 #include "url.h"
@@ -200,75 +200,6 @@ sitemap_on_error(void *arg, xmlErrorPtr e)
 	snprintf(s->err, sizeof s->err, "line %d: %.*s", e->line, (int)n, m);
 }
 
-/* Reads n digits of s at *i into *v; 0 when they are not there. */
-static int
-sitemap_digits(const char *s, size_t len, size_t *i, int n, int *v)
-{
-	*v = 0;
-	for (int k = 0; k < n; k++, (*i)++) {
-		if (*i >= len || s[*i] < '0' || s[*i] > '9')
-			return 0;
-		*v = *v * 10 + (s[*i] - '0');
-	}
-	return 1;
-}
-
-/* A W3C Datetime (YYYY, YYYY-MM, YYYY-MM-DD, and with Thh:mm[:ss[.f]]
- * and a zone Z or ±hh:mm; a missing zone is read as UTC) as seconds
- * since the epoch; 0 when s is none. */
-static int
-sitemap_time(const char *s, size_t len, double *t)
-{
-	struct tm tm = { .tm_mday = 1 };
-	size_t i = 0;
-	int y, mo = 1, d = 1, h = 0, mi = 0, sec = 0;
-	double frac = 0;
-	if (!sitemap_digits(s, len, &i, 4, &y))
-		return 0;
-	if (i < len && s[i] == '-') {
-		i++;
-		if (!sitemap_digits(s, len, &i, 2, &mo) || mo < 1 || mo > 12)
-			return 0;
-		if (i < len && s[i] == '-') {
-			i++;
-			if (!sitemap_digits(s, len, &i, 2, &d) || d < 1 || d > 31)
-				return 0;
-		}
-	}
-	long off = 0;
-	if (i < len && s[i] == 'T') {
-		i++;
-		if (!sitemap_digits(s, len, &i, 2, &h) || i >= len || s[i++] != ':' ||
-		    !sitemap_digits(s, len, &i, 2, &mi) || h > 23 || mi > 59)
-			return 0;
-		if (i < len && s[i] == ':') {
-			i++;
-			if (!sitemap_digits(s, len, &i, 2, &sec) || sec > 60)
-				return 0;
-			if (i < len && s[i] == '.') {
-				double scale = 0.1;
-				for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, scale /= 10)
-					frac += (s[i] - '0') * scale;
-			}
-		}
-		if (i < len && s[i] == 'Z') {
-			i++;
-		} else if (i < len && (s[i] == '+' || s[i] == '-')) {
-			int sign = s[i++] == '-' ? -1 : 1, oh, om;
-			if (!sitemap_digits(s, len, &i, 2, &oh) || i >= len || s[i++] != ':' ||
-			    !sitemap_digits(s, len, &i, 2, &om) || oh > 23 || om > 59)
-				return 0;
-			off = sign * (oh * 3600L + om * 60L);
-		}
-	}
-	if (i != len)
-		return 0;
-	tm.tm_year = y - 1900, tm.tm_mon = mo - 1, tm.tm_mday = d;
-	tm.tm_hour = h, tm.tm_min = mi, tm.tm_sec = sec;
-	*t = (double)timegm(&tm) - (double)off + frac;
-	return 1;
-}
-
 /* Starts a document: forgets the last one's entries. */
 static void
 sitemap_begin(sitemap *s)
@@ -328,7 +259,7 @@ sitemap_entry(sitemap *s, lnk *l)
 	pbuf_put(&s->lm, lm, mn);
 	s->lm_any = 1;
 	double t;
-	if (sitemap_time(lm, mn, &t) && (!s->latest[0] || t > s->latest_t)) {
+	if (date_w3c(lm, mn, &t) && (!s->latest[0] || t > s->latest_t)) {
 		memcpy(s->latest, lm, mn);
 		s->latest[mn] = '\0';
 		s->latest_t = t;
