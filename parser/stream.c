@@ -69,7 +69,7 @@ stream_find(stream_el *set, size_t n, const char *num, size_t len)
 	return NULL;
 }
 
-/* Reads the `$RC("B:x","S:y")` calls of script text s[0..n) into s->rc. */
+/* Reads the `$RC("B:x","S:y")` calls of script text s[0..n) into st->rc. */
 static void
 stream_calls(stream *st, const char *s, size_t n)
 {
