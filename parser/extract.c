@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "noscript.h"
 #include "tree.h"
 #include "xalloc.h"
 
@@ -27,20 +28,11 @@ ex_noscript_closed(const GumboNode *n)
 	const GumboStringPiece *a = &n->v.element.original_tag, *z = &n->v.element.original_end_tag;
 	if (!z->length || !a->data || z->data < a->data + a->length)
 		return 0;
-	static const char end[] = "</noscript";
-	const size_t m = sizeof end - 1;
 	const char *p = a->data + a->length;
 	size_t left = (size_t)(z->data - p);
 	if (left > EX_NOSCRIPT_SCAN)
 		left = EX_NOSCRIPT_SCAN;
-	const char *q;
-	while (left >= m && (q = memmem(p, left, "</", 2))) {
-		if ((size_t)(p + left - q) >= m && strncasecmp(q, end, m) == 0)
-			return 0;
-		left -= (size_t)(q + 2 - p);
-		p = q + 2;
-	}
-	return 1;
+	return !noscript_find_end(p, p + left, "noscript", 8);
 }
 
 int

@@ -12,6 +12,7 @@
 #include "markdown.h"
 #include "meta.h"
 #include "msg.h"
+#include "noscript.h"
 #include "sitemap.h"
 #include "stream.h"
 #include "tm.h"
@@ -27,6 +28,7 @@ struct page {
 	lnk *links;
 	ex_result ex;
 	pbuf utf8;       /* decoded body when it is not UTF-8 already */
+	pbuf mended;     /* the page with a noscript mended (noscript_mend) */
 	pbuf scratch;    /* collapsed attribute values and field text */
 	rec_build b;
 	arena mem;       /* gumbo's tree: reset after each page */
@@ -58,6 +60,7 @@ page_new(const page_opts *opts)
 	}
 	ex_init(&p->ex);
 	pbuf_init(&p->utf8);
+	pbuf_init(&p->mended);
 	pbuf_init(&p->scratch);
 	pbuf_init(&p->main);
 	pbuf_init(&p->norm);
@@ -80,6 +83,7 @@ page_free(page *p)
 	pbuf_free(&p->norm);
 	ex_free(&p->ex);
 	pbuf_free(&p->utf8);
+	pbuf_free(&p->mended);
 	pbuf_free(&p->scratch);
 	rec_build_free(&p->b);
 	arena_free(&p->mem);
@@ -322,6 +326,7 @@ page_process(page *p, const char *raw, size_t rawn, const msgpack_object *in,
 	rec_str(in, "body", &body, &bn);
 	page_ctype(in, &ct, &ctn);
 	cs_decode(body, bn, ct, ctn, &p->utf8, &html, &hn);
+	html = noscript_mend(html, hn, &p->mended);
 
 	int over = 0;
 	GumboOutput *g = page_gumbo(p, html, hn, &over);

@@ -354,6 +354,18 @@ printf '<html><body><main><!--$?--><template id="B:0"></template><p>Loading</p><
 expect_eq "react parts of one number: the first in place, the rest kept" '"one two three" "one"' \
 	"$("$P" --html -j0 --main --json "$T/streamdup.html" | jq -c '.text, .main_text' | tr '\n' ' ' | sed 's/ $//')"
 
+# A <noscript> read as a browser with scripts reads it: as text up to
+# its first end tag.  gumbo reads it as markup, where an iframe is never
+# self-closing and a comment runs to its "-->": each took the rest of the
+# page (a page's whole text read as one iframe's).  A "<noscript>" inside
+# a script's string is no noscript, and "<!-->" is a comment, ended: the
+# page after each stays.
+printf '<html><head><title>T</title></head><body><p>Before.</p><!--><noscript><iframe src="https://tags.example/ns.html" height="0" width="0" /></noscript><main><p>After the iframe.</p></main><noscript><!-- pixel </noscript><p>After the comment.</p><!-- counter --><script>var s = "<noscript><iframe src=x>";</script><p>Middle.</p><noscript><p>No scripts.</p></noscript><p>End.</p></body></html>' \
+	>"$T/nsraw.html"
+expect_eq "noscript: an iframe or a comment left open in it ends with it" \
+	"Before. After the iframe. After the comment. Middle. End." \
+	"$("$P" --html -j0 --json "$T/nsraw.html" | jq -r .text)"
+
 # 20000 microdata dates nested in each other: each value was its
 # element's whole text, read and parsed as a date at every level (140 s;
 # now a page's values read 64 KB of text in all).
