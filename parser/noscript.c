@@ -20,27 +20,36 @@ ns_delim(char c)
 const char *
 noscript_find_end(const char *p, const char *end, const char *name, size_t len)
 {
+	/* memchr, not memmem: a script holds few "<", and memchr skips
+	 * the rest many bytes at a time. */
 	const char *q;
-	while ((size_t)(end - p) >= len + 2 && (q = memmem(p, (size_t)(end - p), "</", 2))) {
-		if ((size_t)(end - q) >= len + 2 && strncasecmp(q + 2, name, len) == 0 &&
+	while ((size_t)(end - p) >= len + 2 && (q = memchr(p, '<', (size_t)(end - p)))) {
+		if ((size_t)(end - q) >= len + 2 && q[1] == '/' && strncasecmp(q + 2, name, len) == 0 &&
 		    ((size_t)(end - q) == len + 2 || ns_delim(q[len + 2])))
 			return q;
-		p = q + 2;
+		p = q + 1;
 	}
 	return NULL;
 }
 
 /* The name of the start tag at q ("<" then a letter) lowercased into
- * name (NS_NAME bytes), or "" when there is none or it is longer than
- * any name that matters here. */
+ * name (NS_NAME bytes), or "" when there is none or it is no name that
+ * matters here: longer than any, or not starting with one's letter
+ * (most tags, read no further). */
 #define NS_NAME 10
 static void
 ns_name(const char *q, const char *end, char *name)
 {
 	size_t k = 0;
 	name[0] = 0;
-	if (++q == end || (*q | 0x20) < 'a' || (*q | 0x20) > 'z')
+	if (++q == end)
 		return;
+	switch (*q | 0x20) {
+	case 'n': case 's': case 't': case 'x': case 'i': case 'p':
+		break;
+	default:
+		return;
+	}
 	for (; q < end && !ns_delim(*q); q++) {
 		if (k == NS_NAME - 1) {
 			name[0] = 0;
@@ -64,10 +73,12 @@ ns_skip(const char *q, const char *end, const char *name)
 		const char *e = memmem(q + 2, (size_t)(end - q - 2), "-->", 3);
 		return e ? e + 3 : NULL;
 	}
+	if (!name[0])
+		return q + 1;
 	if (strcmp(name, "plaintext") == 0)
 		return NULL;
 	for (const char *const *t = ns_text_tags; *t; t++)
-		if (strcmp(name, *t) == 0) {
+		if ((*t)[0] == name[0] && strcmp(name, *t) == 0) {
 			size_t len = strlen(*t);
 			const char *e = noscript_find_end(q + 1 + len, end, *t, len);
 			return e ? e + 2 : NULL;
@@ -78,16 +89,12 @@ ns_skip(const char *q, const char *end, const char *name)
 const char *
 noscript_mend(const char *html, size_t n, pbuf *copy)
 {
-	/* Most pages have no noscript: two fast searches spare them the
-	 * scan. */
-	if (!memmem(html, n, "oscript", 7) && !memmem(html, n, "OSCRIPT", 7))
-		return html;
 	const char *p = html, *end = html + n, *out = html;
 	const char *q;
 	char name[NS_NAME];
 	while ((q = memchr(p, '<', (size_t)(end - p)))) {
 		ns_name(q, end, name);
-		if (strcmp(name, "noscript") != 0) {
+		if (name[0] != 'n' || strcmp(name, "noscript") != 0) {
 			if (!(p = ns_skip(q, end, name)))
 				break;
 			continue;

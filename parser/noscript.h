@@ -31,8 +31,7 @@ const char *noscript_find_end(const char *p, const char *end, const char *name, 
  * (reset first) of the same length with the content that gumbo would
  * read past the noscript's end blanked to spaces.  The scan skips
  * comments and elements of text (a "<noscript>" in a script is no
- * noscript) and is linear in n; a page holding neither "oscript" nor
- * "OSCRIPT" is not scanned. */
+ * noscript) and is linear in n. */
 const char *noscript_mend(const char *html, size_t n, pbuf *copy);
 
 #endif
