@@ -83,9 +83,10 @@ platform_name(const char *s, size_t n)
 	/* The first letter first: most names start with no platform's. */
 	unsigned char c0 = (unsigned char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
 	for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++) {
+		if ((unsigned char)platforms[i][0] != c0)
+			continue;
 		size_t m = strlen(platforms[i]);
-		if (n >= m && (unsigned char)platforms[i][0] == c0 &&
-		    strncasecmp(s, platforms[i], m) == 0)
+		if (n >= m && strncasecmp(s, platforms[i], m) == 0)
 			return 1;
 	}
 	return 0;
