@@ -81,6 +81,7 @@ struct meta {
 	pbuf val[K_N];
 	int rank[K_N];
 	pbuf tmp, tmp2, esc, title, win, lt, lh, sa, sb;
+	pbuf slug;           /* the URL's last path segment, lowercase words (set_slug) */
 	const ex_result *r;
 	const GumboNode *root;
 	const GumboNode *head[META_HEADS];
@@ -126,6 +127,7 @@ meta_new(void)
 	pbuf_init(&m->lh);
 	pbuf_init(&m->sa);
 	pbuf_init(&m->sb);
+	pbuf_init(&m->slug);
 	return m;
 }
 
@@ -153,6 +155,7 @@ meta_free(meta *m)
 	pbuf_free(&m->lh);
 	pbuf_free(&m->sa);
 	pbuf_free(&m->sb);
+	pbuf_free(&m->slug);
 	free(m);
 }
 
@@ -1498,6 +1501,109 @@ keep_first_segment(meta *m, pbuf *t)
 		}
 }
 
+/* Whether byte c is part of a word of a URL's slug or a title: an
+ * ASCII letter or digit, or a byte of another script's letter. */
+static int
+word_byte(unsigned char c)
+{
+	return c >= 0x80 || isalnum(c);
+}
+
+/* Sets m->slug to the words of the last segment of url's path
+ * ("/2024/03/best-movers-in-ohio.html": "best movers in ohio"), each
+ * lowercased, one space between; empty when the path has none. */
+static void
+set_slug(meta *m, const char *url, size_t un)
+{
+	pbuf *s = &m->slug;
+	pbuf_reset(s);
+	const char *p = url ? memmem(url, un, "://", 3) : NULL;
+	if (!p)
+		return;
+	p += 3;
+	size_t n = un - (size_t)(p - url);
+	size_t end = 0;
+	while (end < n && p[end] != '?' && p[end] != '#')
+		end++;
+	const char *path = memchr(p, '/', end);
+	if (!path)
+		return;
+	size_t z = end;
+	while (z > 0 && p[z - 1] == '/')
+		z--;
+	size_t a = z;
+	while (a > (size_t)(path - p) && p[a - 1] != '/')
+		a--;
+	/* A file's extension names no word of its title. */
+	const char *dot = memrchr(p + a, '.', z - a);
+	if (dot && z - (size_t)(dot - p) <= 6)
+		z = (size_t)(dot - p);
+	for (size_t i = a; i < z; i++) {
+		unsigned char c = (unsigned char)p[i];
+		/* "%20" is a separator, as "-" and "_" are; "%C3%A9" a letter. */
+		if (c == '%' && i + 2 < z && isxdigit((unsigned char)p[i + 1]) &&
+		    isxdigit((unsigned char)p[i + 2])) {
+			char hex[3] = { p[i + 1], p[i + 2], '\0' };
+			c = (unsigned char)strtoul(hex, NULL, 16);
+			i += 2;
+		}
+		if (!word_byte(c)) {
+			s->space = 1;
+			continue;
+		}
+		if (s->space && s->len)
+			pbuf_put(s, " ", 1);
+		s->space = 0;
+		c = (unsigned char)tolower(c);
+		pbuf_put(s, &c, 1);
+	}
+	s->space = 0;
+}
+
+/* Whether words a[0..an) and b[0..bn) are one word, ASCII case
+ * ignored, or the one is the other and an "s" (a slug's "movers" for a
+ * title's "Mover"). */
+static int
+same_word(const char *a, size_t an, const char *b, size_t bn)
+{
+	if (an > bn)
+		return same_word(b, bn, a, an);
+	return (bn == an || (bn == an + 1 && (b[an] == 's' || b[an] == 'S'))) &&
+	       strncasecmp(a, b, an) == 0;
+}
+
+/* How many words m->slug has that text s[0..n) does not hold, "and"
+ * not counted (a slug spells "&" so); -1 when the slug has fewer than
+ * two words, too few to tell a title by. */
+static int
+slug_missing(meta *m, const char *s, size_t n)
+{
+	const char *w = m->slug.p;
+	size_t wn = m->slug.len;
+	int words = 0, missing = 0;
+	for (size_t i = 0; i < wn; ) {
+		size_t k = i;
+		while (k < wn && w[k] != ' ')
+			k++;
+		if (!(k - i == 3 && memcmp(w + i, "and", 3) == 0)) {
+			words++;
+			int found = 0;
+			for (size_t j = 0; j < n && !found; ) {
+				while (j < n && !word_byte((unsigned char)s[j]))
+					j++;
+				size_t e = j;
+				while (e < n && word_byte((unsigned char)s[e]))
+					e++;
+				found = e > j && same_word(w + i, k - i, s + j, e - j);
+				j = e;
+			}
+			missing += !found;
+		}
+		i = k + 1;
+	}
+	return words < 2 ? -1 : missing;
+}
+
 /* Chooses `title` into m->title: the heading that is the first
  * segment of the <title>; else the title heading (an h1 or h2 that
  * the <title> or the metadata title holds, or an h1 that starts with
@@ -1572,6 +1678,26 @@ choose_title(meta *m)
 		pbuf_put(t, o->p, o->len);
 	}
 	keep_first_segment(m, t);
+	/* The URL's slug is the title the page was filed under: a first h1
+	 * that holds every word of it names the page where the title chosen
+	 * holds none ("/how-to-back-up-my-entire-system" against the
+	 * <title>'s "backup"; a site's one <title> on all its pages, "Reddit
+	 * - The heart of the internet").  A title that holds some of them
+	 * is the page's own, reworded: the truth takes it as often. */
+	int sw = slug_missing(m, "", 0);   /* the slug's words */
+	if (h1 && head != h1 && sw > 0 && slug_missing(m, t->p ? t->p : "", t->len) == sw) {
+		pbuf_reset(&m->tmp2);
+		ex_text(&m->tmp2, h1);
+		if (m->tmp2.len <= META_BYLINE_MAX * 4) {
+			strip_site(m, m->tmp2.p, m->tmp2.len, lh);
+			keep_first_segment(m, lh);
+			if (lh->len && slug_missing(m, lh->p, lh->len) == 0) {
+				pbuf_reset(t);
+				pbuf_put(t, lh->p, lh->len);
+				head = h1;
+			}
+		}
+	}
 	/* validate --require title and sink's column count on a title
 	 * wherever the page has one. */
 	if (!t->len)
@@ -1944,6 +2070,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	m->micro_read = 0;
 	m->order = date_order(r->lang);
 	set_host(m, url, un);
+	set_slug(m, url, un);
 	time_t t = (time_t)(fetched > 0 ? fetched : (double)time(NULL)) + 86400;
 	struct tm tm;
 	gmtime_r(&t, &tm);

@@ -456,6 +456,17 @@ page joined '<title>Help with a fan</title>' \
 	'<h1>Help with a fan</h1><div class="profile"><p>fanuser</p><p>Posts: 12</p><p>Joined: Mon Jul 24, 2017 9:28 am</p></div><div class="post"><p>Sun Dec 17, 2023 11:23 am</p><p>My fan is loud.</p></div>'
 expect_eq "a member's joining date is not the post's" '2023-12-17' "$(meta joined | jq -r .published)"
 
+# The URL's slug is the title the page was filed under: the first h1
+# holding all its words is the title where the <title> holds none of
+# them (a site's one <title> on every page); a <title> holding some is
+# the page's own, and a slug of one word tells nothing.
+page slug '<title>Green Shop | The heart of gardening</title>' '<h1>How to Pot a Cactus</h1><p>Text.</p>'
+page slugsome '<title>Cactus care | Green Shop</title>' '<h1>How to Pot a Cactus</h1><p>Text.</p>'
+slugtitle() { "$P" --html --base "$2" -j0 --json "$T/$1.html" | jq -r .title; }
+expect_eq "an h1 holding the URL's slug over a <title> holding none of it" \
+	'How to Pot a Cactus|Green Shop|Cactus care|Green Shop' \
+	"$(slugtitle slug http://example.com/guides/how-to-pots-a-cactus/)|$(slugtitle slug http://example.com/guides/cactus-soil.html)|$(slugtitle slugsome http://example.com/guides/how-to-pot-a-cactus)|$(slugtitle slug http://example.com/cactus?x=how-to-pot)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
