@@ -1706,6 +1706,39 @@ choose_title(meta *m)
 	return head ? head : h1;
 }
 
+/* The page's title shown where no heading holds it: the block of the
+ * first text whose letters are the title's (a page builder's styled
+ * <p>, "Top 5 Tools" over "Jane Doe Feb 16, 2026"), where its byline
+ * and date are looked for; NULL when none is. */
+static const GumboNode *
+shown_title(meta *m)
+{
+	pbuf *lt = &m->lt, *lx = &m->lh;
+	letters(lt, m->title.p ? m->title.p : "", m->title.len);
+	if (lt->len < META_TITLE_LETTERS)
+		return NULL;
+	for (const GumboNode *n = m->root; n; ) {
+		if (tree_is_element(n) &&
+		    (win_skip(n) || tree_tag(n) == GUMBO_TAG_HEAD || tree_tag(n) == GUMBO_TAG_SCRIPT ||
+		     tree_tag(n) == GUMBO_TAG_STYLE || tree_tag(n) == GUMBO_TAG_TEMPLATE ||
+		     tree_tag(n) == GUMBO_TAG_NOSCRIPT)) {
+			n = tree_after(n, m->root);
+			continue;
+		}
+		if (n->type == GUMBO_NODE_TEXT) {
+			size_t tn = strlen(n->v.text.text);
+			/* Its letters are the title's only if it is about as long. */
+			if (tn >= lt->len && tn <= m->title.len * 2 + 16) {
+				letters(lx, n->v.text.text, tn);
+				if (lx->len == lt->len && memcmp(lx->p, lt->p, lt->len) == 0)
+					return block_of(n);
+			}
+		}
+		n = tree_next(n, m->root);
+	}
+	return NULL;
+}
+
 /* ---- reading a page -------------------------------------------------- */
 
 /* Sets m->host to the name a site gives itself in its host name: the
@@ -2100,6 +2133,14 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 			offer_str(m, K_AUTHOR, R_TWITTER, m->tw_data[i]);
 	const GumboNode *h = choose_title(m);
 	from_text(m, h);
+	/* A page without a title heading may show its title in a styled
+	 * block, its date under it as under a heading.  Only the date: a
+	 * "by" in the story's first lines there is prose as often. */
+	const GumboNode *shown = h || m->rank[K_PUBLISHED] != R_NONE ? NULL : shown_title(m);
+	if (shown) {
+		win_after(m, shown);
+		text_dates(m, m->win.p, m->win.len, R_TEXT + 2, 0);
+	}
 	shown_date(m);
 	local_time(m);
 	/* A date in the URL's path (/2024/03/05/) is the site's own. */

@@ -467,6 +467,12 @@ expect_eq "an h1 holding the URL's slug over a <title> holding none of it" \
 	'How to Pot a Cactus|Green Shop|Cactus care|Green Shop' \
 	"$(slugtitle slug http://example.com/guides/how-to-pots-a-cactus/)|$(slugtitle slug http://example.com/guides/cactus-soil.html)|$(slugtitle slugsome http://example.com/guides/how-to-pot-a-cactus)|$(slugtitle slug http://example.com/cactus?x=how-to-pot)"
 
+# A page builder's title in a styled block, no heading: the date under
+# it is the page's, as under a heading.
+page shown '<title>Top 5 Garden Tools in 2026 | Shed Co</title>' \
+	'<div class="nav"><a href="/">Home</a></div><p class="big">Top 5 Garden Tools in 2026</p><p>Shed Team</p><p>Feb 16, 2026</p><p>Text about tools.</p>'
+expect_eq "the date under the title shown in a block that is no heading" '2026-02-16' "$(meta shown | jq -r .published)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
