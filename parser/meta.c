@@ -2004,8 +2004,7 @@ from_text(meta *m, const GumboNode *h)
 	for (int i = 0; i < m->ndates && m->rank[K_PUBLISHED] > R_TEXT + 5; i++) {
 		pbuf_reset(&m->win);
 		ex_text(&m->win, m->dates[i]);
-		if (m->win.len <= META_BYLINE_MAX)
-			text_dates(m, m->win.p, m->win.len, R_TEXT + 5, 0);
+		text_dates(m, m->win.p, m->win.len < META_BYLINE_MAX ? m->win.len : META_BYLINE_MAX, R_TEXT + 5, 0);
 	}
 	/* Last, a label that says what follows is the writer, wherever it
 	 * is: "Written by" closes many an article, over its author's box. */

@@ -473,6 +473,12 @@ page shown '<title>Top 5 Garden Tools in 2026 | Shed Co</title>' \
 	'<div class="nav"><a href="/">Home</a></div><p class="big">Top 5 Garden Tools in 2026</p><p>Shed Team</p><p>Feb 16, 2026</p><p>Text about tools.</p>'
 expect_eq "the date under the title shown in a block that is no heading" '2026-02-16' "$(meta shown | jq -r .published)"
 
+# An element named for its date that goes on past a byline's length
+# (the date, then the post's tags) gives the date it starts with.
+page datebox '<title>How journals are indexed</title>' \
+	"<h1>How journals are indexed</h1>$(for i in 1 2 3 4 5 6; do printf '<p>Indexes list the journals that meet their criteria, and a journal applies to each of them once it has published for a while.</p>'; done)"'<div class="meta post-date">Posted on April 13, 2023 <span>Tags: academic journal indexing, abstracting and indexing, scholarly search engines, how to get a journal indexed, open access journals, peer review, publishing platforms</span></div>'
+expect_eq "the date that starts a long element named for its date" '2023-04-13' "$(meta datebox | jq -r .published)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
