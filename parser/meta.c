@@ -1954,6 +1954,42 @@ byline_author(meta *m, const pbuf *name)
 	offer(m, K_AUTHOR, R_TEXT + 1, name->p, name->len);
 }
 
+/* Shortens name, read from element n's text as one run, to the name
+ * on the first of n's lines (a line to each of its blocks, as
+ * win_after reads them) when n has two lines or more, the first is a
+ * name (name_line) and name starts with it: a box of "Harry
+ * Rabinowitz" over "Tech Reporter", read as one run, gives the role's
+ * first word to the name. */
+static void
+box_name(meta *m, const GumboNode *n, pbuf *name)
+{
+	pbuf *w = &m->tmp;
+	pbuf_reset(w);
+	const GumboNode *block = NULL;
+	for (const GumboNode *k = n; k && w->len < META_BYLINE_MAX; ) {
+		if (tree_is_element(k) && win_skip(k)) {
+			k = tree_after(k, n);
+			continue;
+		}
+		if (k->type == GUMBO_NODE_TEXT) {
+			const GumboNode *b = block_of(k);
+			if (b != block)
+				win_break(w);
+			block = b;
+			win_text(w, k->v.text.text, META_BYLINE_MAX);
+		}
+		k = tree_next(k, n);
+	}
+	const char *nl = w->len ? memchr(w->p, '\n', w->len) : NULL;
+	pbuf *first = &m->sa;
+	if (nl && nl + 1 < w->p + w->len &&
+	    name_line(w->p, 0, (size_t)(nl - w->p), m->order, first) && first->len < name->len &&
+	    memcmp(name->p, first->p, first->len) == 0 && name->p[first->len] == ' ') {
+		pbuf_reset(name);
+		pbuf_put(name, first->p, first->len);
+	}
+}
+
 /* Offers what the page's own text says: the byline and date near the
  * title heading h, elements named like bylines and dates, <time>. */
 static void
@@ -1985,8 +2021,10 @@ from_text(meta *m, const GumboNode *h)
 	if (m->author_link) {
 		pbuf_reset(&m->win);
 		ex_text(&m->win, m->author_link);
-		if (byline(&m->win, m->order, name))
+		if (byline(&m->win, m->order, name)) {
+			box_name(m, m->author_link, name);
 			offer(m, K_AUTHOR, R_TEXT + 3, name->p, name->len);
+		}
 	}
 	for (int i = 0; i < m->nauthors && m->rank[K_AUTHOR] > R_TEXT + 4; i++) {
 		pbuf_reset(&m->win);
@@ -1994,8 +2032,10 @@ from_text(meta *m, const GumboNode *h)
 		int user = user_el(m->authors[i]);
 		if (user && login_word(&m->win))
 			continue;
-		if (byline(&m->win, m->order, name))
+		if (byline(&m->win, m->order, name)) {
+			box_name(m, name_part(m->authors[i]), name);
 			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
+		}
 		else if (user && user_name(&m->win))
 			offer(m, K_AUTHOR, R_TEXT + 4, m->win.p, m->win.len);
 	}

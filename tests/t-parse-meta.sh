@@ -479,6 +479,12 @@ page datebox '<title>How journals are indexed</title>' \
 	"<h1>How journals are indexed</h1>$(for i in 1 2 3 4 5 6; do printf '<p>Indexes list the journals that meet their criteria, and a journal applies to each of them once it has published for a while.</p>'; done)"'<div class="meta post-date">Posted on April 13, 2023 <span>Tags: academic journal indexing, abstracting and indexing, scholarly search engines, how to get a journal indexed, open access journals, peer review, publishing platforms</span></div>'
 expect_eq "the date that starts a long element named for its date" '2023-04-13' "$(meta datebox | jq -r .published)"
 
+# An author's box of lines, the name over the role: the name is the
+# first line's, not the run of both.
+page boxlines '<title>Hubs</title>' \
+	'<h1>Hubs</h1><p>Text about hubs.</p><a href="/author/harry-r"><div><p>Harry Rabinowitz</p><p>Tech Reporter</p></div></a>'
+expect_eq "an author's box: the name on its first line" 'Harry Rabinowitz' "$(meta boxlines | jq -r .author)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
