@@ -1029,7 +1029,7 @@ role_word(const char *p, size_t n)
 		"deputy", "former", "managing", "principal", "founder", "co-founder", "cofounder",
 		"reporter", "editor", "writer", "correspondent", "contributor", "columnist",
 		"director", "manager", "officer", "analyst", "attorney", "journalist", "producer",
-		"strategist", "specialist", "consultant",
+		"strategist", "specialist", "consultant", "expert",
 	};
 	return one_of(w, sizeof w / sizeof w[0], p, n, 1);
 }
@@ -1058,15 +1058,19 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 	if (date_find(s, n, order, META_TEXT_YEAR, iso, &at, &dl))
 		n = at;
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, end = 0;
+	size_t i = 0, end = 0, comma = 0;   /* comma: end before the last ", " */
 	int words = 0;
 	for (;;) {
 		while (i < n && (u[i] == ' ' || u[i] == '\t'))
 			i++;
 		size_t w0 = i;
-		while (i < n && !pbuf_isspace(u[i]) && u[i] != ',' && u[i] != '|' && u[i] != '(' &&
-		       u[i] != ')' && u[i] != ':' && u[i] != ';' && u[i] != '/')
+		/* "Expert&Gene": an ampersand is a word of its own. */
+		if (i < n && u[i] == '&')
 			i++;
+		else
+			while (i < n && !pbuf_isspace(u[i]) && u[i] != ',' && u[i] != '|' && u[i] != '(' &&
+			       u[i] != ')' && u[i] != ':' && u[i] != ';' && u[i] != '/' && u[i] != '&')
+				i++;
 		size_t wn = i - w0;
 		if (!wn)
 			break;
@@ -1074,10 +1078,15 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 		if (words && ((wn == 3 && strncmp(w, "and", 3) == 0) || (wn == 1 && *w == '&')))
 			continue;   /* a name must follow, or end stays */
 		/* "Home- and Digital-Security Expert" is no name */
+		int role = words >= 2 && role_word(w, wn);
 		int ok = (is_upper_start(u + w0) || (words && particle(w, wn))) && !stop_word(w, wn) &&
-			 w[wn - 1] != '-' && !(words >= 2 && role_word(w, wn));
+			 w[wn - 1] != '-' && !role;
 		for (size_t k = 0; k < wn && ok; k++)
 			ok = !(u[w0 + k] >= '0' && u[w0 + k] <= '9');
+		/* "Jane Doe, Privacy and Security Expert": what followed the
+		 * comma was her role, not another name. */
+		if (role && comma)
+			end = comma;
 		if (!ok || words >= 12)
 			break;
 		words++;
@@ -1086,8 +1095,10 @@ read_name(const char *s, size_t n, int order, pbuf *out)
 		if (wn > 2 && w[wn - 1] == '.' && !honorific(w, wn - 1))
 			break;
 		/* "Jane Doe, Mary Roe": a comma followed by another name. */
-		if (i < n && u[i] == ',' && i + 2 < n && u[i + 1] == ' ' && is_upper_start(u + i + 2))
+		if (i < n && u[i] == ',' && i + 2 < n && u[i + 1] == ' ' && is_upper_start(u + i + 2)) {
+			comma = end;
 			i++;
+		}
 	}
 	if (!words)
 		return 0;

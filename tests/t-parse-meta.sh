@@ -485,6 +485,12 @@ page boxlines '<title>Hubs</title>' \
 	'<h1>Hubs</h1><p>Text about hubs.</p><a href="/author/harry-r"><div><p>Harry Rabinowitz</p><p>Tech Reporter</p></div></a>'
 expect_eq "an author's box: the name on its first line" 'Harry Rabinowitz' "$(meta boxlines | jq -r .author)"
 
+# A role after a name's comma is no second name, an expert's as a
+# writer's; "&" between two bylines ends the first.
+page rolecomma2 '<title>Locks</title>' \
+	'<h1>Locks</h1><p>By <a href="/a/jd">Jane Doe</a><span>, Privacy and Digital Security Expert</span><span>&amp;</span><a href="/a/jr">John Roe</a><span>, Home Expert</span></p><p>Text about locks.</p>'
+expect_eq "a role after the byline's comma ends the name" 'Jane Doe' "$(meta rolecomma2 | jq -r .author)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
