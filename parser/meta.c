@@ -1666,7 +1666,8 @@ choose_title(meta *m)
 		if ((contains(lt, lh) || contains(lo, lh) ||
 		     (tree_tag(h) == GUMBO_TAG_H1 && ls->len >= META_TITLE_LETTERS &&
 		      starts(lh, ls))) &&
-		    !site_segment(m, m->tmp2.p, m->tmp2.len))
+		    !site_segment(m, m->tmp2.p, m->tmp2.len) &&
+		    !(tree_tag(h) == GUMBO_TAG_H2 && lh->len < ls->len && starts(ls, lh)))
 			head = h;
 	}
 	/* An article's only h1 is its headline, though its <title> and

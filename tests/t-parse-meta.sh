@@ -491,6 +491,16 @@ page rolecomma2 '<title>Locks</title>' \
 	'<h1>Locks</h1><p>By <a href="/a/jd">Jane Doe</a><span>, Privacy and Digital Security Expert</span><span>&amp;</span><a href="/a/jr">John Roe</a><span>, Home Expert</span></p><p>Text about locks.</p>'
 expect_eq "a role after the byline's comma ends the name" 'Jane Doe' "$(meta rolecomma2 | jq -r .author)"
 
+# An h2 that starts the title and says less is a section's heading on
+# its topic, not the page's title; an h2 that is the title's first
+# segment still is.
+page h2part '<title>The Best Kettles of 2026, Tested by Editors | Kitchen Co</title>' \
+	'<h2>The best kettles of 2026</h2><p>Text about kettles.</p>'
+page h2seg '<title>Kettles | Kitchen Co</title>' '<h2>Kettles</h2><p>Text about kettles.</p>'
+expect_eq "an h2 that starts the title is no title; one that is its first segment is" \
+	'The Best Kettles of 2026, Tested by Editors|Kettles' \
+	"$(meta h2part | jq -r .title)|$(meta h2seg | jq -r .title)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
