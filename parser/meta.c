@@ -483,6 +483,11 @@ meta_tag(meta *m, const GumboNode *n)
 		m->article = 1;
 	else if (strcmp(low, "apple-mobile-web-app-title") == 0 && !m->app_name)
 		m->app_name = c;
+	/* Remix's meta descriptor for JSON-LD, {"script:ld+json": ...},
+	 * written as a <meta> where the script was meant: its content is
+	 * the block, HTML's escapes undone by the parser. */
+	else if (!micro && strcmp(low, "script:ld+json") == 0)
+		jsonld_add(m->ld, c, strlen(c));
 }
 
 /* ---- microdata ------------------------------------------------------- */

@@ -501,6 +501,12 @@ expect_eq "an h2 that starts the title is no title; one that is its first segmen
 	'The Best Kettles of 2026, Tested by Editors|Kettles' \
 	"$(meta h2part | jq -r .title)|$(meta h2seg | jq -r .title)"
 
+# Remix's JSON-LD descriptor written as a <meta>: its content is a
+# JSON-LD block like a script's.
+page remixld '<title>EV guide | Cars Co</title><meta name="script:ld+json" content="{&quot;@context&quot;:&quot;https://schema.org&quot;,&quot;@type&quot;:&quot;Article&quot;,&quot;headline&quot;:&quot;EV guide&quot;,&quot;datePublished&quot;:&quot;2025-11-17&quot;,&quot;author&quot;:{&quot;@type&quot;:&quot;Person&quot;,&quot;name&quot;:&quot;Ann Lee&quot;}}">' '<p>Text.</p>'
+expect_eq "JSON-LD in a <meta name=script:ld+json>" '{"author":"Ann Lee","published":"2025-11-17","ld":"Article"}' \
+	"$("$P" --html --base "$BASE" -j0 --json "$T/remixld.html" | jq -c '{author, published, ld: .jsonld[0]["@type"]}')"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
