@@ -933,11 +933,15 @@ updated_label(const char *s, size_t at)
 }
 
 /* Words that say a date is when a forum's member joined (the profile
- * beside each post): no date of the page. */
+ * beside each post), or a thread's latest post over its first: no
+ * date of the page. */
 static int
 member_label(const char *s, size_t at)
 {
-	static const char *const w[] = { "joined", "registered", "join date", "member since" };
+	static const char *const w[] = {
+		"joined", "registered", "join date", "member since",
+		"last post", "last reply", "latest reply", "latest post", "last activity",
+	};
 	return label_before(s, at, w, sizeof w / sizeof w[0]);
 }
 

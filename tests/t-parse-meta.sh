@@ -507,6 +507,12 @@ page remixld '<title>EV guide | Cars Co</title><meta name="script:ld+json" conte
 expect_eq "JSON-LD in a <meta name=script:ld+json>" '{"author":"Ann Lee","published":"2025-11-17","ld":"Article"}' \
 	"$("$P" --html --base "$BASE" -j0 --json "$T/remixld.html" | jq -c '{author, published, ld: .jsonld[0]["@type"]}')"
 
+# A thread's "Last post" date over its first post is the thread's
+# latest activity, no date of the page.
+page lastpost '<title>Fan noise</title>' \
+	'<h1>Fan noise</h1><p>13 answers / Last post: Dec 1, 2025 at 6:49 pm</p><div class="post"><p>fanuser</p><p>Nov 28, 2025 at 7:07 pm</p><p>My fan is loud.</p></div>'
+expect_eq "a thread's last post date is not the page's" '2025-11-28' "$(meta lastpost | jq -r .published)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
