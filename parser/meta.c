@@ -933,7 +933,8 @@ updated_label(const char *s, size_t at)
 }
 
 /* Words that say a date is when a forum's member joined (the profile
- * beside each post), or a thread's latest post over its first: no
+ * beside each post), or a thread's latest post over its first, or
+ * when a member's or an organization's being began ("Founded"): no
  * date of the page. */
 static int
 member_label(const char *s, size_t at)
@@ -941,6 +942,7 @@ member_label(const char *s, size_t at)
 	static const char *const w[] = {
 		"joined", "registered", "join date", "member since",
 		"last post", "last reply", "latest reply", "latest post", "last activity",
+		"founded",
 	};
 	return label_before(s, at, w, sizeof w / sizeof w[0]);
 }

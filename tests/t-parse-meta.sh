@@ -513,6 +513,12 @@ page lastpost '<title>Fan noise</title>' \
 	'<h1>Fan noise</h1><p>13 answers / Last post: Dec 1, 2025 at 6:49 pm</p><div class="post"><p>fanuser</p><p>Nov 28, 2025 at 7:07 pm</p><p>My fan is loud.</p></div>'
 expect_eq "a thread's last post date is not the page's" '2025-11-28' "$(meta lastpost | jq -r .published)"
 
+# A "Founded" date (a member's, an organization's) is when something
+# began, not when the page was written.
+page founded '<title>Football season</title>' \
+	'<h1>Football season</h1><div class="profile"><p>Outer Land</p><p>Posts: 4032</p><p>Founded: Dec 11, 2021</p></div><div class="post"><p>by Outer Land &raquo; Tue Aug 27, 2019 1:47 am</p><p>The league is back.</p></div>'
+expect_eq "a founding date is not the page's" '2019-08-27' "$(meta founded | jq -r .published)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
