@@ -1626,6 +1626,28 @@ slug_missing(meta *m, const char *s, size_t n)
 	return words < 2 ? -1 : missing;
 }
 
+/* Whether the first children of heading h hold its first n letters
+ * and nothing more: a label of its own element ("<span>News</span>
+ * Title"), where the same letters in one run of text are the title's
+ * own words ("The Best ..."). */
+static int
+label_kids(meta *m, const GumboNode *h, size_t n)
+{
+	size_t got = 0;
+	const GumboVector *kids = tree_children(h);
+	for (unsigned i = 0; kids && i + 1 < kids->length && got < n; i++) {
+		const GumboNode *k = kids->data[i];
+		pbuf_reset(&m->sb);
+		if (k->type == GUMBO_NODE_TEXT)
+			pbuf_put(&m->sb, k->v.text.text, strlen(k->v.text.text));
+		else if (tree_is_element(k))
+			ex_text(&m->sb, k);
+		letters(&m->sa, m->sb.p ? m->sb.p : "", m->sb.len);
+		got += m->sa.len;
+	}
+	return got == n;
+}
+
 /* Chooses `title` into m->title: the heading that is the first
  * segment of the <title>; else the title heading (an h1 or h2 that
  * the <title> or the metadata title holds, or an h1 that starts with
@@ -1691,7 +1713,14 @@ choose_title(meta *m)
 		    !site_segment(m, m->tmp2.p, m->tmp2.len))
 			head = h1;
 	}
-	if (head) {
+	if (head && lo->len >= META_TITLE_LETTERS && lh->len > lo->len &&
+	    memcmp(lh->p + lh->len - lo->len, lo->p, lo->len) == 0 &&
+	    label_kids(m, head, lh->len - lo->len)) {
+		/* A heading that is the metadata title after other words is
+		 * a label and the title ("News" before a thread's). */
+		pbuf_reset(t);
+		pbuf_put(t, o->p, o->len);
+	} else if (head) {
 		/* A heading may carry the site's name as a <title> does. */
 		strip_site(m, m->tmp2.p, m->tmp2.len, t);
 	} else if (lo->len && lo->len < lt->len && contains(lt, lo)) {

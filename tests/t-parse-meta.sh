@@ -519,6 +519,16 @@ page founded '<title>Football season</title>' \
 	'<h1>Football season</h1><div class="profile"><p>Outer Land</p><p>Posts: 4032</p><p>Founded: Dec 11, 2021</p></div><div class="post"><p>by Outer Land &raquo; Tue Aug 27, 2019 1:47 am</p><p>The league is back.</p></div>'
 expect_eq "a founding date is not the page's" '2019-08-27' "$(meta founded | jq -r .published)"
 
+# A heading that is a label's element, then the metadata title, is the
+# label and the title (a forum's thread prefix); the same words in one
+# run of text are the title's own.
+page labelhead "<title>Help - My fan is too loud | Forum</title>$(ld '{"@type":"DiscussionForumPosting","headline":"My fan is too loud"}')" \
+	'<h1><span class="label">Help</span><span>&nbsp;</span>My fan is too loud</h1><p>It hums.</p>'
+page labelrun "<title>The fan is too loud | Forum</title>$(ld '{"@type":"DiscussionForumPosting","headline":"fan is too loud"}')" \
+	'<h1>The fan is too loud</h1><p>It hums.</p>'
+expect_eq "a label's element before the metadata title in a heading is left out" \
+	'My fan is too loud|The fan is too loud' "$(meta labelhead | jq -r .title)|$(meta labelrun | jq -r .title)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
