@@ -190,6 +190,11 @@ author_clean(pbuf *t)
 {
 	static const char *const labels[] = { "written by", "posted by", "by", "author" };
 	size_t a = 0, z = t->len, k;
+	/* ", USA TODAY": a template's name left empty before its suffix. */
+	while (a < z && pbuf_isspace((unsigned char)t->p[a]))
+		a++;
+	if (a < z && t->p[a] == ',')
+		return 0;
 	while ((k = name_edge(t->p + a, z - a)) != 0)
 		a += k;
 	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {

@@ -529,6 +529,11 @@ page labelrun "<title>The fan is too loud | Forum</title>$(ld '{"@type":"Discuss
 expect_eq "a label's element before the metadata title in a heading is left out" \
 	'My fan is too loud|The fan is too loud' "$(meta labelhead | jq -r .title)|$(meta labelrun | jq -r .title)"
 
+# A name starting with a comma is a template's, its name left empty
+# before the publication's suffix: no author.
+page emptyname "<title>Film</title><meta name=\"author\" content=\"Jane Doe\">$(ld '{"@type":"NewsArticle","headline":"Film","author":{"@type":"Person","name":", Daily Paper"}}')" '<p>x</p>'
+expect_eq "a template's author with its name left empty is none" 'Jane Doe' "$(meta emptyname | jq -r .author)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
