@@ -443,6 +443,26 @@ citation_author(meta *m, const char *c)
 	}
 }
 
+/* Whether <meta> name low (lowercase) is a publication date's name
+ * after a vendor's prefix ("w-published-date", "x:publish_date"): a
+ * name of the table's kind that the table cannot list for every
+ * vendor. */
+static int
+prefixed_date(const char *low)
+{
+	static const char *const w[] = {
+		"published-date", "published_date", "publish-date", "publish_date",
+		"publication-date", "publication_date", "published-time", "published_time",
+	};
+	size_t n = strlen(low);
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+		size_t k = strlen(w[i]);
+		if (n > k + 1 && strcmp(low + n - k, w[i]) == 0 && strchr("-_:.", low[n - k - 1]))
+			return 1;
+	}
+	return 0;
+}
+
 static void
 meta_tag(meta *m, const GumboNode *n)
 {
@@ -480,6 +500,8 @@ meta_tag(meta *m, const GumboNode *n)
 		}
 	if (strcmp(low, "article:tag") == 0)
 		append_list(m, K_KEYWORDS, R_OG, c);
+	else if (!micro && prefixed_date(low))
+		offer_str(m, K_PUBLISHED, R_META + 2, c);
 	else if (strncmp(low, "twitter:label", 13) == 0 && (low[13] == '1' || low[13] == '2') && !low[14])
 		m->tw_label[low[13] - '1'] = c;
 	else if (strncmp(low, "twitter:data", 12) == 0 && (low[12] == '1' || low[12] == '2') && !low[13])

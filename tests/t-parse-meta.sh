@@ -534,6 +534,10 @@ expect_eq "a label's element before the metadata title in a heading is left out"
 page emptyname "<title>Film</title><meta name=\"author\" content=\"Jane Doe\">$(ld '{"@type":"NewsArticle","headline":"Film","author":{"@type":"Person","name":", Daily Paper"}}')" '<p>x</p>'
 expect_eq "a template's author with its name left empty is none" 'Jane Doe' "$(meta emptyname | jq -r .author)"
 
+# A publication date's <meta> name after a vendor's prefix.
+page prefdate '<title>Costs</title><meta name="w-published-date" content="2025-05-27T06:03:43.274Z"><meta name="w-publish-status" content="2020-01-01">' '<p>x</p>'
+expect_eq "a prefixed publication date's <meta>" '2025-05-27T06:03:43+00:00' "$(meta prefdate | jq -r .published)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
