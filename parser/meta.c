@@ -1539,15 +1539,29 @@ first_segment(meta *m, const pbuf *t, const pbuf *l)
 static void
 keep_first_segment(meta *m, pbuf *t)
 {
-	for (size_t i = 0; i + 3 <= t->len; i++)
-		if (memcmp(t->p + i, " | ", 3) == 0 || memcmp(t->p + i, " - ", 3) == 0) {
-			letters(&m->sa, t->p, i);
-			if (m->sa.len >= META_SEG_LETTERS) {
-				t->len = i;
-				t->p[i] = '\0';
-			}
-			return;
+	for (size_t i = 1; i + 1 < t->len; i++) {
+		if (t->p[i] != '|' && t->p[i] != '-')
+			continue;
+		/* Spaces around the bar, or no-break ones ("&nbsp;|&nbsp;",
+		 * as templates write it). */
+		size_t a = i, z = i + 1;
+		while (a && (t->p[a - 1] == ' ' ||
+			     (a >= 2 && (unsigned char)t->p[a - 2] == 0xc2 &&
+			      (unsigned char)t->p[a - 1] == 0xa0)))
+			a -= t->p[a - 1] == ' ' ? 1 : 2;
+		while (z < t->len && (t->p[z] == ' ' ||
+				      (z + 1 < t->len && (unsigned char)t->p[z] == 0xc2 &&
+				       (unsigned char)t->p[z + 1] == 0xa0)))
+			z += t->p[z] == ' ' ? 1 : 2;
+		if (a == i || z == i + 1)
+			continue;
+		letters(&m->sa, t->p, a);
+		if (m->sa.len >= META_SEG_LETTERS) {
+			t->len = a;
+			t->p[a] = '\0';
 		}
+		return;
+	}
 }
 
 /* Whether byte c is part of a word of a URL's slug or a title: an

@@ -538,6 +538,11 @@ expect_eq "a template's author with its name left empty is none" 'Jane Doe' "$(m
 page prefdate '<title>Costs</title><meta name="w-published-date" content="2025-05-27T06:03:43.274Z"><meta name="w-publish-status" content="2020-01-01">' '<p>x</p>'
 expect_eq "a prefixed publication date's <meta>" '2025-05-27T06:03:43+00:00' "$(meta prefdate | jq -r .published)"
 
+# A title's bar between no-break spaces, as templates write it
+# ("&nbsp;|&nbsp;"), cuts it as one between spaces does.
+page nbspbar '<title>Access overview &nbsp;|&nbsp; Identity and Access &nbsp;|&nbsp; Cloud Docs</title><meta property="og:site_name" content="Cloud Docs">' '<p>x</p>'
+expect_eq "a bar between no-break spaces cuts the title" 'Access overview' "$(meta nbspbar | jq -r .title)"
+
 page future '<title>Later</title><meta property="article:published_time" content="2099-01-01">' '<p>x</p>'
 expect_eq "a date after the fetch is not believed" '{"title":"Later","lang":"en"}' "$(meta future)"
 
