@@ -1967,6 +1967,10 @@ by_label(const char *s, size_t *len)
 	for (const char *p = s; *p; p++) {
 		if (p > s && isalnum((unsigned char)p[-1]))
 			continue;
+		/* The labels' first letters: most words start with another. */
+		int c = tolower((unsigned char)*p);
+		if (c != 'w' && c != 'p' && c != 'a')
+			continue;
 		for (size_t k = 0; k < sizeof w / sizeof w[0]; k++)
 			if (strncasecmp(p, w[k], strlen(w[k])) == 0) {
 				*len = strlen(w[k]);
