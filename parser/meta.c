@@ -11,6 +11,7 @@
 #include "cs_dec.h"
 #include "date.h"
 #include "jsonld.h"
+#include "pct.h"
 #include "site.h"
 #include "tree.h"
 #include "xalloc.h"
@@ -1604,10 +1605,10 @@ set_slug(meta *m, const char *url, size_t un)
 	for (size_t i = a; i < z; i++) {
 		unsigned char c = (unsigned char)p[i];
 		/* "%20" is a separator, as "-" and "_" are; "%C3%A9" a letter. */
-		if (c == '%' && i + 2 < z && isxdigit((unsigned char)p[i + 1]) &&
-		    isxdigit((unsigned char)p[i + 2])) {
-			char hex[3] = { p[i + 1], p[i + 2], '\0' };
-			c = (unsigned char)strtoul(hex, NULL, 16);
+		int hi, lo;
+		if (c == '%' && i + 2 < z && (hi = pct_hexval(p[i + 1])) >= 0 &&
+		    (lo = pct_hexval(p[i + 2])) >= 0) {
+			c = (unsigned char)(hi << 4 | lo);
 			i += 2;
 		}
 		if (!word_byte(c)) {
