@@ -1812,10 +1812,9 @@ shown_title(meta *m)
 	if (lt->len < META_TITLE_LETTERS)
 		return NULL;
 	for (const GumboNode *n = m->root; n; ) {
-		if (tree_is_element(n) &&
-		    (win_skip(n) || tree_tag(n) == GUMBO_TAG_HEAD || tree_tag(n) == GUMBO_TAG_SCRIPT ||
-		     tree_tag(n) == GUMBO_TAG_STYLE || tree_tag(n) == GUMBO_TAG_TEMPLATE ||
-		     tree_tag(n) == GUMBO_TAG_NOSCRIPT)) {
+		/* win_skip leaves out head, scripts, styles and templates
+		 * (ex_is_hidden); any noscript too, a closed one or not. */
+		if (tree_is_element(n) && (win_skip(n) || tree_tag(n) == GUMBO_TAG_NOSCRIPT)) {
 			n = tree_after(n, m->root);
 			continue;
 		}
