@@ -172,12 +172,19 @@ is_url(const char *s)
 	       strncasecmp(s, "www.", 4) == 0 || (strchr(s, '/') && !strchr(s, ' '));
 }
 
+/* Whether s[0..n) starts with a no-break space (U+00A0 in UTF-8). */
+static int
+nbsp(const char *s, size_t n)
+{
+	return n >= 2 && (unsigned char)s[0] == 0xc2 && (unsigned char)s[1] == 0xa0;
+}
+
 /* Whether byte c, or the no-break space at s, is a space or a mark
  * around a name: ", USA TODAY", "By\u00a0Jane". */
 static size_t
 name_edge(const char *s, size_t n)
 {
-	if (n >= 2 && (unsigned char)s[0] == 0xc2 && (unsigned char)s[1] == 0xa0)
+	if (nbsp(s, n))
 		return 2;
 	return n && strchr(" ,;:|-", s[0]) ? 1 : 0;
 }
@@ -211,8 +218,7 @@ author_clean(pbuf *t)
 	for (;;) {
 		if (z > a && strchr(" ,;:|-", t->p[z - 1]))
 			z--;
-		else if (z - a >= 2 && (unsigned char)t->p[z - 2] == 0xc2 &&
-			 (unsigned char)t->p[z - 1] == 0xa0)
+		else if (z - a >= 2 && nbsp(t->p + z - 2, 2))
 			z -= 2;   /* "Webmaster\u00a0" */
 		else
 			break;
@@ -1546,13 +1552,9 @@ keep_first_segment(meta *m, pbuf *t)
 		/* Spaces around the bar, or no-break ones ("&nbsp;|&nbsp;",
 		 * as templates write it). */
 		size_t a = i, z = i + 1;
-		while (a && (t->p[a - 1] == ' ' ||
-			     (a >= 2 && (unsigned char)t->p[a - 2] == 0xc2 &&
-			      (unsigned char)t->p[a - 1] == 0xa0)))
+		while (a && (t->p[a - 1] == ' ' || (a >= 2 && nbsp(t->p + a - 2, 2))))
 			a -= t->p[a - 1] == ' ' ? 1 : 2;
-		while (z < t->len && (t->p[z] == ' ' ||
-				      (z + 1 < t->len && (unsigned char)t->p[z] == 0xc2 &&
-				       (unsigned char)t->p[z + 1] == 0xa0)))
+		while (z < t->len && (t->p[z] == ' ' || nbsp(t->p + z, t->len - z)))
 			z += t->p[z] == ' ' ? 1 : 2;
 		if (a == i || z == i + 1)
 			continue;
