@@ -836,39 +836,50 @@ win_text(pbuf *w, const char *s, size_t cap)
 	pbuf_text(w, s, k);
 }
 
-/* The page's visible text from heading h on, META_AFTER bytes, lines at
- * block edges, into m->win; the first <time datetime> on the way is
- * m->win_time.  Two inline elements' texts that meet at a lowercase
- * letter and a capital are two words: a byline's name and date are
- * often spans the stylesheet sets apart ("Jane Doe" "Mar 5, 2024"). */
+/* Reads visible text into w (reset first), from node from on within
+ * top's subtree, up to cap bytes, a line at each block's edge; the
+ * first <time datetime> on the way into *time when time is not NULL.
+ * split: two inline elements' texts that meet at a lowercase letter
+ * and a capital are two words, as a byline's name and date often are,
+ * spans the stylesheet sets apart ("Jane Doe" "Mar 5, 2024"). */
 static void
-win_after(meta *m, const GumboNode *h)
+win_read(pbuf *w, const GumboNode *from, const GumboNode *top, size_t cap, int split,
+	 const GumboNode **time)
 {
-	pbuf *w = &m->win;
 	pbuf_reset(w);
-	m->win_time = NULL;
+	if (time)
+		*time = NULL;
 	const GumboNode *block = NULL;
-	for (const GumboNode *n = h; n && w->len < META_AFTER; ) {
+	for (const GumboNode *n = from; n && w->len < cap; ) {
 		if (tree_is_element(n)) {
 			if (win_skip(n)) {
-				n = tree_after(n, m->root);
+				n = tree_after(n, top);
 				continue;
 			}
-			if (!m->win_time && tree_tag(n) == GUMBO_TAG_TIME && tree_attr(n, "datetime"))
-				m->win_time = n;
+			if (time && !*time && tree_tag(n) == GUMBO_TAG_TIME && tree_attr(n, "datetime"))
+				*time = n;
 		} else if (n->type == GUMBO_NODE_TEXT) {
 			const GumboNode *b = block_of(n);
 			const char *t = n->v.text.text;
 			if (b != block)
 				win_break(w);
-			else if (w->len && w->p[w->len - 1] >= 'a' && w->p[w->len - 1] <= 'z' &&
+			else if (split && w->len && w->p[w->len - 1] >= 'a' && w->p[w->len - 1] <= 'z' &&
 				 t[0] >= 'A' && t[0] <= 'Z')
 				pbuf_break(w);   /* "Doe" "Mar 5, 2024": two words */
 			block = b;
-			win_text(w, t, META_AFTER);
+			win_text(w, t, cap);
 		}
-		n = tree_next(n, m->root);
+		n = tree_next(n, top);
 	}
+}
+
+/* The page's visible text from heading h on, META_AFTER bytes, lines at
+ * block edges, inline texts split as win_read says, into m->win; the
+ * first <time datetime> on the way is m->win_time. */
+static void
+win_after(meta *m, const GumboNode *h)
+{
+	win_read(&m->win, h, m->root, META_AFTER, 1, &m->win_time);
 }
 
 /* The node before n in document order (its previous sibling's last
@@ -2055,7 +2066,7 @@ byline_author(meta *m, const pbuf *name)
 
 /* Shortens name, read from element n's text as one run, to the name
  * on the first of n's lines (a line to each of its blocks, as
- * win_after reads them) when n has two lines or more, the first is a
+ * win_read reads them) when n has two lines or more, the first is a
  * name (name_line) and name starts with it: a box of "Harry
  * Rabinowitz" over "Tech Reporter", read as one run, gives the role's
  * first word to the name. */
@@ -2063,22 +2074,7 @@ static void
 box_name(meta *m, const GumboNode *n, pbuf *name)
 {
 	pbuf *w = &m->tmp;
-	pbuf_reset(w);
-	const GumboNode *block = NULL;
-	for (const GumboNode *k = n; k && w->len < META_BYLINE_MAX; ) {
-		if (tree_is_element(k) && win_skip(k)) {
-			k = tree_after(k, n);
-			continue;
-		}
-		if (k->type == GUMBO_NODE_TEXT) {
-			const GumboNode *b = block_of(k);
-			if (b != block)
-				win_break(w);
-			block = b;
-			win_text(w, k->v.text.text, META_BYLINE_MAX);
-		}
-		k = tree_next(k, n);
-	}
+	win_read(w, n, n, META_BYLINE_MAX, 0, NULL);
 	const char *nl = w->len ? memchr(w->p, '\n', w->len) : NULL;
 	pbuf *first = &m->sa;
 	if (nl && nl + 1 < w->p + w->len &&
