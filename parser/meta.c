@@ -617,6 +617,7 @@ named(const char *v)
 	static const struct { const char *w; int kind; } words[] = {
 		{ "author", NAMED_AUTHOR }, { "byline", NAMED_AUTHOR },
 		{ "posted-by", NAMED_AUTHOR | NAMED_DATE }, { "username", NAMED_AUTHOR },
+		{ "user-name", NAMED_AUTHOR }, { "user_name", NAMED_AUTHOR },
 		{ "date", NAMED_DATE }, { "publish", NAMED_DATE }, { "posted", NAMED_DATE },
 		{ "updated", NAMED_DATE }, { "timestamp", NAMED_DATE },
 	};
@@ -636,14 +637,28 @@ named(const char *v)
 	return kind;
 }
 
+/* Whether class or id v says "username", "user-name" or "user_name"
+ * (Flarum's "PostUser-name"). */
+static int
+user_word(const char *v)
+{
+	for (const char *u = v; (u = strcasestr(u, "user")) != NULL; u += 4) {
+		const char *r = u + 4;
+		if (*r == '-' || *r == '_')
+			r++;
+		if (strncasecmp(r, "name", 4) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Whether element n's class or id says it holds a user's name (not
  * a login form's label for the field). */
 static int
 user_el(const GumboNode *n)
 {
 	const char *c = tree_attr(n, "class"), *id = tree_attr(n, "id");
-	return tree_tag(n) != GUMBO_TAG_LABEL &&
-	       ((c && strcasestr(c, "username")) || (id && strcasestr(id, "username")));
+	return tree_tag(n) != GUMBO_TAG_LABEL && ((c && user_word(c)) || (id && user_word(id)));
 }
 
 /* Whether user name element n (user_el) is the account link of the
@@ -2124,14 +2139,17 @@ from_text(meta *m, const GumboNode *h)
 	for (int i = 0; i < m->nauthors && m->rank[K_AUTHOR] > R_TEXT + 4; i++) {
 		pbuf_reset(&m->win);
 		ex_text(&m->win, name_part(m->authors[i]));
-		int user = user_el(m->authors[i]);
-		if (user && login_word(&m->win))
+		/* A user name element, or a link named like a byline (old
+		 * Reddit's "author", microformats' "u-author"), shows a
+		 * handle as its user wrote it ("scvalex"). */
+		int handle = user_el(m->authors[i]) || tree_tag(m->authors[i]) == GUMBO_TAG_A;
+		if (handle && login_word(&m->win))
 			continue;
 		if (byline(&m->win, m->order, name)) {
 			box_name(m, name_part(m->authors[i]), name);
 			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
 		}
-		else if (user && user_name(&m->win))
+		else if (handle && user_name(&m->win))
 			offer(m, K_AUTHOR, R_TEXT + 4, m->win.p, m->win.len);
 	}
 	if (m->time_el)

@@ -359,6 +359,21 @@ page userpost '<title>Fan noise | Forum</title>' \
 	'<h1>Fan noise</h1><article class="Post"><header class="Post-header"><span class="username">bob_k</span></header><p>My fan is loud.</p></article>'
 expect_eq "a username in the page's header or footer, or a login link's words, is no author" \
 	'null|null|bob_k' "$(meta userbar | jq -r .author)|$(meta usersign | jq -r .author)|$(meta userpost | jq -r .author)"
+# "user-name" and "user_name" say username too (Flarum's
+# "PostUser-name"); a link named like a byline (old Reddit's "author",
+# microformats' "u-author") shows a handle as its user wrote it, and
+# a login link so named is still no author.
+page userdash '<title>Types of threads</title>' \
+	'<h1>Types of threads</h1><div class="PostUser"><h3 class="PostUser-name">antonjw</h3></div><p>Text.</p>'
+page authorlink '<title>Hair follicles | science</title>' \
+	'<h1>Hair follicles grown</h1><p class="tagline"><a class="author may-blank" href="/user/snow_45">snow_45</a> 5 hours ago</p><p>Text.</p>'
+page hcard '<title>Project goals</title>' \
+	'<h1>Project goals</h1><div class="byline"><a class="u-author h-card" href="/~scvalex">scvalex</a></div><p>Text.</p>'
+page authorlogin '<title>Project goals</title>' \
+	'<h1>Project goals</h1><p><a class="author" href="/login">Log in</a></p><p>Text.</p>'
+expect_eq "a handle in a user-name element or a link named author; not a login link's words" \
+	'antonjw|snow_45|scvalex|null' \
+	"$(meta userdash | jq -r .author)|$(meta authorlink | jq -r .author)|$(meta hcard | jq -r .author)|$(meta authorlogin | jq -r .author)"
 # A byline without a label: the name beside the date under the title,
 # on its line; on an article also on the line over or under it, not
 # the heading's.
