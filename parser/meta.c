@@ -1210,12 +1210,15 @@ other_role(const char *s, size_t i)
 static int
 by_name(const char *s, size_t n, int order, pbuf *out)
 {
-	/* line: the label may stand on a line of its own */
+	/* line: the label may stand on a line of its own (1), or only
+	 * there (2: "Author" over the name, as a heading, is a label; in
+	 * a sentence, a word) */
 	static const struct { const char *w; int line; } labels[] = {
 		{ "by", 0 }, { "by:", 0 }, { "author:", 1 }, { "authors:", 1 },
 		{ "contributor:", 1 }, { "contributors:", 1 },
 		{ "written by", 1 }, { "posted by", 1 }, { "von", 0 }, { "por", 0 },
 		{ "par", 0 }, { "autor:", 0 }, { "auteur :", 0 },
+		{ "author", 2 }, { "authors", 2 }, { "article by", 2 },
 	};
 	for (size_t i = 0; i < n; i++) {
 		if (i && !(pbuf_isspace((unsigned char)s[i - 1]) || s[i - 1] == '|' || s[i - 1] == '\n'))
@@ -1230,8 +1233,11 @@ by_name(const char *s, size_t n, int order, pbuf *out)
 			    other_role(s, i))
 				continue;
 			int own = 0;
-			if (s[j] == '\n' && labels[k].line)
+			if (s[j] == '\n' && labels[k].line &&
+			    (labels[k].line == 1 || i == 0 || s[i - 1] == '\n'))
 				own = 1, j++;
+			else if (labels[k].line == 2)
+				continue;
 			else if (s[j] == ' ')
 				j++;
 			else if (s[j] == '\xc2' && j + 1 < n && s[j + 1] == '\xa0')
@@ -1983,13 +1989,17 @@ byline_block(meta *m, const GumboNode *n)
 }
 
 /* The first label in text s that only a writer's name follows,
- * wherever it stands: "Written by", "Posted by", "Author:", starting a
- * word ("underwritten by" names an insurer); NULL when none.  *len:
+ * wherever it stands: "Written by", "Posted by", "Author:", or
+ * "Author" or "Article by" as all of its line, starting a word ("underwritten by" names an insurer); NULL when none.  *len:
  * the label's length. */
 static const char *
 by_label(const char *s, size_t *len)
 {
-	static const char *const w[] = { "written by", "posted by", "author:" };
+	/* own: only as all of its line ("Author" over the name) */
+	static const struct { const char *w; int own; } w[] = {
+		{ "written by", 0 }, { "posted by", 0 }, { "author:", 0 },
+		{ "author", 1 }, { "authors", 1 }, { "article by", 1 },
+	};
 	/* One pass, each word's start compared: 1 MB of "underwritten
 	 * by" in one text is read once. */
 	for (const char *p = s; *p; p++) {
@@ -1999,11 +2009,24 @@ by_label(const char *s, size_t *len)
 		int c = tolower((unsigned char)*p);
 		if (c != 'w' && c != 'p' && c != 'a')
 			continue;
-		for (size_t k = 0; k < sizeof w / sizeof w[0]; k++)
-			if (strncasecmp(p, w[k], strlen(w[k])) == 0) {
-				*len = strlen(w[k]);
+		for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+			size_t ln = strlen(w[k].w);
+			if (strncasecmp(p, w[k].w, ln) != 0)
+				continue;
+			if (!w[k].own) {
+				*len = ln;
 				return p;
 			}
+			const char *b = p, *e = p + ln;
+			while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
+				b--;
+			while (*e == ' ' || *e == '\t')
+				e++;
+			if ((b == s || b[-1] == '\n') && (*e == '\0' || *e == '\n' || *e == '\r')) {
+				*len = ln;
+				return p;
+			}
+		}
 	}
 	return NULL;
 }

@@ -274,6 +274,18 @@ page intitle '<title>Written by Jane Doe</title>' \
 expect_eq "a page's last resort: Written by anywhere, not underwritten by" \
 	'Cassidy Horton|null|Cassidy Horton|null|null' \
 	"$(for f in endbox insurer nextline unread intitle; do meta $f | jq -r .author; done | tr '\n' '|' | sed 's/|$//')"
+# "Author" and "Article by" are labels too, as all of a line over the
+# name (a heading of the author's box); as a phrase's last word, a
+# menu's "Coaches & Authors", they are words.
+page authorhead '<title>Benefits</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><div><h3>Author</h3><p> Lisa D. Ellis</p></div>"
+page articleby '<title>Proofs</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><div><h2>Article by</h2><div>Matias Heikkilä</div></div>"
+page authorsmenu '<title>Solutions</title>' \
+	"<h1>A headline of some length</h1><p>$prose</p><ul><li><a href=/c>Creators, Coaches &amp; Authors</a></li><li><a href=/d>Digital Agencies</a></li></ul>"
+expect_eq "Author or Article by over the name, not a phrase's last word" \
+	'Lisa D. Ellis|Matias Heikkilä|null' \
+	"$(meta authorhead | jq -r .author)|$(meta articleby | jq -r .author)|$(meta authorsmenu | jq -r .author)"
 
 page citation '<title>A paper</title><meta name="citation_author" content="Roy, Aniruddha"><meta name="citation_author" content="Mary Major"><meta name="citation_author" content="Lee,  Ann ">' '<p>x</p>'
 expect_eq "citation_author: every author, in order, each as First Last" \
