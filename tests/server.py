@@ -105,6 +105,8 @@ OK_BODY = (b'<html><head><title>OK page</title></head><body><p>hello world</p>'
            b'<a href="/page/1">one</a><a href="/page/2#frag">two</a></body></html>')
 HTML = "text/html; charset=utf-8"
 CHUNK = 65536
+# Linux's option number; Python's socket module does not name it.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
 
 def page(title, body=""):
@@ -202,6 +204,8 @@ class Handler(BaseHTTPRequestHandler):
         self.st = self.server.state
         self.local = self.server.addr
         self.conn_id = self.st.open_conn(self.local)
+        if not isinstance(self.connection, ssl.SSLSocket):
+            self.connection.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
 
     def finish(self):
         try:
@@ -211,12 +215,56 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             self.st.close_conn(self.local)
 
+    def kernel_stamp(self, flags):
+        """When the first unread byte on the socket reached it, by the
+        kernel's clock; None at EOF or where the kernel gave no stamp.
+        Raises BlockingIOError under MSG_DONTWAIT when nothing is there."""
+        data, anc, _, _ = self.connection.recvmsg(
+            1, socket.CMSG_SPACE(16), socket.MSG_PEEK | flags)
+        for level, kind, val in anc:
+            if data and level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                sec, nsec = struct.unpack("qq", val[:16])
+                return sec + nsec / 1e9
+        return None
+
+    def arrival(self):
+        """When the next request reached the server, or None if only
+        this thread's clock can tell. A thread a loaded machine runs late
+        stamps late, and a late stamp shortens the gap after it: the
+        pacing tests' floors judge fetch, so they need the kernel's time
+        of arrival (on loopback, the client's time of sending)."""
+        sock = self.connection
+        if isinstance(sock, ssl.SSLSocket):
+            return None
+        try:
+            return self.kernel_stamp(socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            pass
+        except OSError:
+            return None
+        # Nothing on the socket: the request is either read ahead into
+        # rfile already (then no stamp is left to read) or still to come.
+        timeout = sock.gettimeout()
+        sock.setblocking(False)
+        try:
+            ahead = self.rfile.peek(1)
+        except OSError:
+            ahead = b""
+        finally:
+            sock.settimeout(timeout)
+        if ahead:
+            return None
+        try:
+            return self.kernel_stamp(0)
+        except OSError:
+            return None
+
     def handle_one_request(self):
         try:
+            arrived = self.arrival()
             self.raw_requestline = self.rfile.readline(65537)
-            # As soon as the request line is in: what follows is this
-            # thread's work, which a loaded machine may delay.
-            arrived = time.time()
+            if arrived is None:
+                arrived = time.time()
             if len(self.raw_requestline) > 65536:
                 self.requestline = self.request_version = self.command = ""
                 self.send_error(414)
@@ -769,6 +817,9 @@ class Server(ThreadingHTTPServer):
         # HTTPServer's own looks the address up in DNS (getfqdn), which
         # takes ~0.1 s an address: too slow for the 221 of bench-adapt.
         socketserver.TCPServer.server_bind(self)
+        # The kernel starts stamping a little after the first socket asks
+        # (Handler.arrival): ask before the first client connects.
+        self.socket.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         self.server_name, self.server_port = self.server_address[:2]
 
     def handle_error(self, request, client_address):

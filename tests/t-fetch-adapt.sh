@@ -111,7 +111,8 @@ fl_ok() {
 }
 # The averaging back is pace_answer's arithmetic, proven in
 # tests/unit/test_pace.c: here, once, that a 503 reaches the pacing and
-# no gap goes below the floor (lower bounds, which load cannot break).
+# no gap goes below the floor (lower bounds, which load cannot break:
+# the server stamps with the kernel's time of arrival).
 : >"$LOG"; run_fl
 expect_eq "503 without Retry-After at -d 0.2: a gap doubled (>= 380 ms), every gap >= 195 ms" ok "$(fl_ok)"
 echo "#   gaps ms: $(ms "$(gaps 127.0.0.2)")"

@@ -133,6 +133,30 @@ expect_eq "log: t is unix seconds" 1 "$(jq -n "($t - $now) | fabs < 5 | if . the
 expect_eq "log: every line is valid json" "$(records "$LOG")" "$(jq -c . "$LOG" | wc -l | tr -d ' ')"
 expect_eq "log: HEAD is logged as HEAD" HEAD "$(requests '^/big\?bytes=12345$' | jq -r .method)"
 
+# t is when the request arrived, by the kernel's clock, not when a
+# handler thread got to it: a request that waits in the socket while
+# its thread still serves /slow is stamped when it was sent (the
+# pacing tests' floors stand on that).  A client sends it once the
+# first is logged, and prints when it sent it.
+sent=$(python3 - "$PORT" "$LOG" <<'PY'
+import socket, sys, time
+port, log = int(sys.argv[1]), sys.argv[2]
+s = socket.create_connection(("127.0.0.1", port))
+s.sendall(b"GET /slow?ms=600&stamp=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+deadline = time.time() + 10
+while "stamp=1" not in open(log).read() and time.time() < deadline:
+    time.sleep(0.01)   # polls the log: the first request is being served
+t = time.time()
+s.sendall(b"GET /ok?stamp=2 HTTP/1.1\r\nHost: x\r\n\r\n")
+s.settimeout(10)
+got = b""
+while got.count(b"OK page") < 2:
+    got += s.recv(65536)
+print("%.6f" % t)
+PY
+)
+expect_eq "log: a request waiting in the socket is stamped when sent, not when read" ok \
+	"$(requests '^/ok\?stamp=2$' | jq -r --argjson s "$sent" '(.t - $s) as $d | if $d > -0.01 and $d < 0.1 then "ok" else "stamped \($d) s after sending" end')"
 $C -o /dev/null -o /dev/null "$U3/page/100" "$U3/page/101"
 ids=$(requests '^/page/10[01]$' | jq -r .conn | sort -u | wc -l | tr -d ' ')
 expect_eq "log: one keep-alive connection, one conn id" 1 "$ids"
