@@ -93,6 +93,14 @@ enum {
  * post's text by schema.org (CT_HASPOST), however short the reply. */
 #define CT_CLEAN_STOPS 3
 
+/* ... and a block holding CT_CUTS or more texts of CT_CUT_MIN
+ * characters or more cut short ("A notice dated Decembe..."), as many
+ * links, and a third or more of its sentence ends such cuts, is a box
+ * of teasers: excerpts of other pages ("Latest news" under a story),
+ * unless the page is a listing, whose entries they are. */
+#define CT_CUTS 3
+#define CT_CUT_MIN 40
+
 /* Step 7: a block of prose has under CT_PROSE_LINKS of link text and
  * CT_PROSE characters (about 95 with spaces, near jusText's 70 to 200
  * for a good block), or CT_SENTENCE and a sentence's end (a short
@@ -217,6 +225,7 @@ typedef struct ct_el {
 	uint32_t links;        /* <a href> elements in the subtree */
 	uint32_t commas;
 	uint32_t stops;        /* sentence ends: . ! ? and their kin, then space */
+	uint32_t cuts;         /* texts cut short (CT_CUTS) */
 	uint32_t bytes;        /* the most bytes the subtree's text can write: its
 				* non-space bytes and a space after each word */
 	uint32_t flags;
@@ -611,9 +620,22 @@ ct_visible(const char *s, size_t n)
 	return k;
 }
 
+/* Whether text u[0..n) ends with "..." or "\u2026" right after a letter
+ * or a digit, spaces after it aside: cut short, not a sentence ended
+ * with a pause ("and then... "). */
+static int
+ct_cut(const unsigned char *u, size_t n)
+{
+	while (n && pbuf_isspace(u[n - 1]))
+		n--;
+	if (n < 4 || (memcmp(u + n - 3, "...", 3) != 0 && memcmp(u + n - 3, "\xe2\x80\xa6", 3) != 0))
+		return 0;
+	return isalnum(u[n - 4]) || u[n - 4] >= 0x80;
+}
+
 /* Counts s[0..n)'s visible characters (UTF-8 lead bytes, whitespace
- * excluded), the bytes its text can write, and commas (ASCII, Arabic,
- * full-width) into e. */
+ * excluded), the bytes its text can write, commas (ASCII, Arabic,
+ * full-width), sentence ends and a cut (ct_cut) into e. */
 static void
 ct_count(ct_el *e, const char *s, size_t n, int inlink)
 {
@@ -660,6 +682,7 @@ ct_count(ct_el *e, const char *s, size_t n, int inlink)
 	e->bytes += bytes;
 	e->commas += commas;
 	e->stops += stops;
+	e->cuts += k >= CT_CUT_MIN && ct_cut(u, n);
 	if (inlink)
 		e->link += k;
 }
@@ -870,6 +893,7 @@ ct_collect(content *c, const GumboOutput *out)
 					p->links += e->links;
 					p->commas += e->commas;
 					p->stops += e->stops;
+					p->cuts += e->cuts;
 					if (e->flags & (CT_HINT | CT_MAIN | CT_HASHINT))
 						p->flags |= CT_HASHINT;
 					p->flags |= e->flags &
@@ -1387,6 +1411,16 @@ ct_tabular(GumboTag t)
 	       t == GUMBO_TAG_TH;
 }
 
+/* Whether e is a box of teasers (CT_CUTS) on a page that is no
+ * listing. */
+static int
+ct_teasers(const content *c, const ct_el *e)
+{
+	GumboTag t = tree_tag(e->n);
+	return !(c->kind & CONTENT_ITEMS) && e->cuts >= CT_CUTS && e->links >= e->cuts &&
+	       3 * e->cuts >= e->stops + e->cuts && !ex_is_inline(t) && !ct_tabular(t);
+}
+
 /* Whether the text leaves element i out (with its subtree). */
 static int
 ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
@@ -1410,6 +1444,9 @@ ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 	 * of laureates, a league's standings, a spec's fields). */
 	if (e->links >= 1 && e->link > CT_MENU_SHARE * e->text && !ex_is_inline(t) &&
 	    t != GUMBO_TAG_DT && !ct_tabular(t))
+		return 1;
+	/* Excerpts of other pages, cut short (CT_CUTS). */
+	if (ct_teasers(c, e))
 		return 1;
 	/* readability's conditional cleaning: a container with few commas
 	 * (little prose), no content name and over a fifth link text is a
@@ -1913,7 +1950,7 @@ ct_extract(content *c, pbuf *b)
 			int take = one || i == best;
 			if (!take && !(e->flags & mask)) {
 				float d = ct_density(e);
-				if ((e->flags & CT_SCORED) && e->score >= th)
+				if ((e->flags & CT_SCORED) && e->score >= th && !ct_teasers(c, e))
 					take = 1;
 				else if (tree_tag(e->n) == GUMBO_TAG_P && e->text > CT_SIBLING_PARA &&
 					 d < CT_SIBLING_LINKS)

@@ -75,6 +75,26 @@ expect_eq "blocks named widget are the article's" \
 	"$one $one $one $one $one $one $two $two" \
 	"$("$P" --html -j0 --main --json "$T/widget.html" | jq -r .main_text)"
 
+# A box of teasers under the story, each an excerpt cut short with an
+# ellipsis under its linked headline ("Latest news"), is other pages'
+# text: out, though long and full of commas; the story's own "and
+# then..." is a pause, and stays.  On a listing, teasers are entries.
+{
+	printf '<html><head>%s</head><body><div class="content"><h1>Clerk returns</h1><div class="body"><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p></div><h2>Latest news</h2><div class="more">' \
+		'<meta property="og:type" content="article">' "$one" "$two" "$one" "$two" "$one" "The clerk said she had waited, and waited, and then..."
+	for i in 1 2 3 4; do
+		printf '<article><div class="title"><a href="/n%s">Story %s</a></div><div class="body">Front Page, December 1%s, 2025: the festival was launched on Sunday, with a parade, music and a market through the streets of the town, and the crowd watched as the lights were turned on by the mayor and the choi...</div></article>' "$i" "$i" "$i"
+	done
+	printf '</div></div></body></html>'
+} >"$T/teasers.html"
+expect_eq "a box of teasers cut short with an ellipsis out; the story's own ellipsis in" \
+	"$one $two $one $two $one The clerk said she had waited, and waited, and then..." \
+	"$("$P" --html -j0 --main --json "$T/teasers.html" | jq -r .main_text)"
+sed 's|<meta property="og:type" content="article">||' "$T/teasers.html" >"$T/teasers-list.html"
+expect_eq "on a listing, the teasers are its entries" "listing 4" \
+	"$("$P" --html --base http://example.com/list/news -j0 --main --json "$T/teasers-list.html" |
+		jq -r '.page_kind + " " + ([.main_text | scan("Front Page, December 1[1-4]")] | length | tostring)')"
+
 # A word naming a part of the layout (menu, sidebar, footer, ...) on a
 # paragraph names no furniture: a script's "contextmenu" class on every
 # paragraph of an article; the same word on a block still does.
