@@ -504,6 +504,47 @@ ct_post_type(const char *v)
  * link or role=button: pages use all three over an accordion's
  * answers, aria-expanded or not).  One pass over the attributes: this
  * runs for every element of the page. */
+/* Whether class value v hides its element but from screen readers:
+ * the CSS frameworks' "sr-only" and "visually-hidden" (Etsy's
+ * "screen-reader-only"), labels a
+ * person does not see ("Regular price" beside a price, "Number of
+ * reviews:").  A library's prefix ("tw-sr-only", Bulma's "is-sr-only")
+ * or a BEM modifier (Shopify's "visually-hidden--inline") names it
+ * too; a token showing it again at some width (Tailwind's
+ * "md:not-sr-only") does not hide.  WordPress's "screen-reader-text"
+ * is left alone: WooCommerce says a card's prices in it. */
+static int
+ct_sr_only(const char *v)
+{
+	static const char *const w[] = {
+		"sr-only", "visually-hidden", "visuallyhidden", "screen-reader-only",
+	};
+	/* Every element's class comes here: most say neither word. */
+	if (!strstr(v, "-only") && !strstr(v, "hidden"))
+		return 0;
+	int hide = 0;
+	while (*v) {
+		v += strspn(v, " \t\n\f\r");
+		size_t n = strcspn(v, " \t\n\f\r");
+		if (n >= 11 && memmem(v, n, "not-sr-only", 11))
+			return 0;
+		for (size_t i = 0; i < sizeof w / sizeof w[0] && !hide; i++) {
+			size_t k = strlen(w[i]);
+			if (n < k)
+				continue;
+			for (size_t at = 0; at + k <= n && !hide; at++) {
+				if (at && v[at - 1] != '-' && v[at - 1] != '_')
+					continue;
+				hide = strncmp(v + at, w[i], k) == 0 &&
+				       (at + k == n || (at + k + 1 < n && v[at + k] == '-' &&
+							v[at + k + 1] == '-'));
+			}
+		}
+		v += n;
+	}
+	return hide;
+}
+
 static uint32_t
 ct_flags(const content *c, const GumboNode *n, const char **ctl)
 {
@@ -557,6 +598,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 			 (v && strcasecmp(v, "button") == 0)))
 		*ctl = controls;
 	if (hides > 0)
+		f |= CT_HIDE;
+	if (cls && ct_sr_only(cls))
 		f |= CT_HIDE;
 	if (v) {
 		if (strcasecmp(v, "main") == 0)

@@ -75,6 +75,21 @@ expect_eq "blocks named widget are the article's" \
 	"$one $one $one $one $one $one $two $two" \
 	"$("$P" --html -j0 --main --json "$T/widget.html" | jq -r .main_text)"
 
+# Text only a screen reader reads is no text a person sees: the CSS
+# frameworks' sr-only and visually-hidden (a library's prefix, a BEM
+# modifier too) leave main_text; md:not-sr-only shows it again, and
+# WordPress's screen-reader-text (WooCommerce's prices in words) stays.
+{
+	printf '<html><head><meta property="og:type" content="article"></head><body><div class="post"><h1>Mugs</h1><p>%s</p><p>%s</p>' "$one" "$two"
+	printf '<p><span class="visually-hidden visually-hidden--inline">Regular price</span> <span>$19.99</span> <span class="tw-sr-only">Unit price</span></p>'
+	printf '<p><span class="sr-only md:not-sr-only">Shown on wide screens</span> <span class="screen-reader-text">Original price was: $30.00.</span> <span class="sr-only">Skip</span></p></div></body></html>'
+} >"$T/sronly.html"
+expect_eq "sr-only and visually-hidden text out; not-sr-only and screen-reader-text in" \
+	"Mugs $one $two \$19.99 Shown on wide screens Original price was: \$30.00." \
+	"$("$P" --html -j0 --main --json "$T/sronly.html" | jq -r .main_text)"
+expect_eq "... and out of the main content's Markdown" "false true" \
+	"$("$P" --html -j0 --main --markdown --json "$T/sronly.html" | jq -r '[(.markdown | contains("Regular price")), (.markdown | contains("$19.99"))] | map(tostring) | join(" ")')"
+
 # A box of teasers under the story, each an excerpt cut short with an
 # ellipsis under its linked headline ("Latest news"), is other pages'
 # text: out, though long and full of commas; the story's own "and
