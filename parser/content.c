@@ -499,20 +499,15 @@ ct_post_type(const char *v)
 	return 0;
 }
 
-/* The flags n's own tag and attributes give; *ctl: the ids its
- * aria-controls names when it is a disclosure's button (a button, a
- * link or role=button: pages use all three over an accordion's
- * answers, aria-expanded or not).  One pass over the attributes: this
- * runs for every element of the page. */
 /* Whether class value v hides its element but from screen readers:
  * the CSS frameworks' "sr-only" and "visually-hidden" (Etsy's
- * "screen-reader-only"), labels a
- * person does not see ("Regular price" beside a price, "Number of
- * reviews:").  A library's prefix ("tw-sr-only", Bulma's "is-sr-only")
- * or a BEM modifier (Shopify's "visually-hidden--inline") names it
- * too; a token showing it again at some width (Tailwind's
- * "md:not-sr-only") does not hide.  WordPress's "screen-reader-text"
- * is left alone: WooCommerce says a card's prices in it. */
+ * "screen-reader-only"), labels a person does not see ("Regular
+ * price" beside a price, "Number of reviews:").  A library's prefix
+ * ("tw-sr-only", Bulma's "is-sr-only") or a BEM modifier (Shopify's
+ * "visually-hidden--inline") names it too; a token showing it again
+ * at some width (Tailwind's "md:not-sr-only") does not hide.
+ * WordPress's "screen-reader-text" is left alone: WooCommerce says a
+ * card's prices in it. */
 static int
 ct_sr_only(const char *v)
 {
@@ -545,6 +540,11 @@ ct_sr_only(const char *v)
 	return hide;
 }
 
+/* The flags n's own tag and attributes give; *ctl: the ids its
+ * aria-controls names when it is a disclosure's button (a button, a
+ * link or role=button: pages use all three over an accordion's
+ * answers, aria-expanded or not).  One pass over the attributes: this
+ * runs for every element of the page. */
 static uint32_t
 ct_flags(const content *c, const GumboNode *n, const char **ctl)
 {

@@ -1990,8 +1990,9 @@ byline_block(meta *m, const GumboNode *n)
 
 /* The first label in text s that only a writer's name follows,
  * wherever it stands: "Written by", "Posted by", "Author:", or
- * "Author" or "Article by" as all of its line, starting a word ("underwritten by" names an insurer); NULL when none.  *len:
- * the label's length. */
+ * "Author" or "Article by" as all of its line, starting a word
+ * ("underwritten by" names an insurer); NULL when none.  *len: the
+ * label's length. */
 static const char *
 by_label(const char *s, size_t *len)
 {
