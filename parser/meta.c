@@ -1433,7 +1433,10 @@ name_line(const char *s, size_t a, size_t z, int order, pbuf *out)
  * line, after it on its line, and with lines (an article: elsewhere
  * the line over a date is as often a listed item's source or a
  * category) on the line before (not the heading's) and the line
- * after; into out. */
+ * after; the line after on any page when the date's line ends with a
+ * mark after the date ("2025-12-17 ·" over "Trond Teigen"): the mark
+ * stands between the byline's parts, the name a block of its own in
+ * that line.  Into out. */
 static int
 date_name(const char *s, size_t n, int order, int lines, pbuf *out)
 {
@@ -1460,9 +1463,14 @@ date_name(const char *s, size_t n, int order, int lines, pbuf *out)
 	size_t ne = le + 1 < n ? le + 1 : n;
 	while (ne < n && s[ne] != '\n')
 		ne++;
+	/* Only marks after the date: trim_end leaves none of the rest. */
+	int goes_on = 0;
+	for (size_t i = at + len; i < le && !goes_on; i++)
+		goes_on = s[i] != ' ' && s[i] != '\t';
+	goes_on = goes_on && trim_end(s, at + len, le, " \t|/-") == at + len;
 	return name_line(s, ls, at, order, out) || name_line(s, at + len, le, order, out) ||
 	       (lines && ps && name_line(s, ps, ls - 1, order, out)) ||
-	       (lines && le < n && name_line(s, le + 1, ne, order, out));
+	       ((lines || goes_on) && le < n && name_line(s, le + 1, ne, order, out));
 }
 
 /* The author in a byline element's text t: after its "By", else the

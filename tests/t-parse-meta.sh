@@ -423,6 +423,15 @@ page namemuch '<title>Defer</title>' \
 expect_eq "the name after the date, under it, past a joining date; not beside much else" \
 	'Elliot Raba|Elliot Raba|Ann Lee|null' \
 	"$(meta nameafter | jq -r .author)|$(meta nameunder | jq -r .author)|$(meta namejoined | jq -r .author)|$(meta namemuch | jq -r .author)"
+# A date's line that ends with a mark goes on on the next line, on any
+# page: the name is a block of its own in the byline; a date's line
+# without a mark is no byline's there.
+page datemarkline '<title>Mission</title>' \
+	'<h1>Mission accomplished</h1><div><span>2025-12-17</span><span>&middot;</span><a href="/"><div>Trond Teigen</div></a></div><p>Text.</p>'
+page datenomark '<title>Mission</title>' \
+	'<h1>Mission accomplished</h1><div><span>2025-12-17</span></div><div>Company News</div><p>Text.</p>'
+expect_eq "the name on the line after a date's line ending with a mark" \
+	'Trond Teigen|null' "$(meta datemarkline | jq -r .author)|$(meta datenomark | jq -r .author)"
 # A no-break space after By; a username of three spaces is a phrase.
 page bynbsp '<title>Nbsp</title>' '<h1>A headline of some length</h1><p>By&nbsp;Jane Doe</p><p>Text.</p>'
 page user2 '<title>Red | Forum</title>' '<h1>Red dogs of the north</h1><div><span class="username">the red dog</span></div><p>Text.</p>'
