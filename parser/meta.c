@@ -1426,6 +1426,38 @@ name_line(const char *s, size_t a, size_t z, int order, pbuf *out)
 	       out->len * 10 >= (z - a) * 6;
 }
 
+/* The name after a mark that starts s[a..z), the rest of a date's line
+ * after the date, when a lowercase word follows it: "Dec. 19, 2025 ·
+ * Niko Matsakis on behalf of the Vision Doc group", "Dec 26, 2025 •
+ * Mahua Das in Project Management".  The mark (a bar, a middle dot, a
+ * bullet, a dash) sets the byline's parts apart, and the lowercase
+ * words say where or for whom the writer wrote, which name_line, asking
+ * the name to be most of its line, does not allow.  A name of two words
+ * or more, into out. */
+static int
+mark_name(const char *s, size_t a, size_t z, int order, pbuf *out)
+{
+	static const char *const marks[] = {
+		"|", "\xc2\xb7", "\xe2\x80\x93", "\xe2\x80\x94", "\xe2\x80\xa2",
+	};
+	while (a < z && s[a] == ' ')
+		a++;
+	size_t k = 0;
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0] && !k; i++)
+		if (z - a >= strlen(marks[i]) && memcmp(s + a, marks[i], strlen(marks[i])) == 0)
+			k = strlen(marks[i]);
+	if (!k)
+		return 0;
+	for (a += k; a < z && s[a] == ' '; a++)
+		;
+	if (!read_name(s + a, z - a, order, out) || !memchr(out->p, ' ', out->len))
+		return 0;
+	size_t e = a + out->len;
+	while (e < z && s[e] == ' ')
+		e++;
+	return e < z && s[e] >= 'a' && s[e] <= 'z';
+}
+
 /* The name beside the first date of text s[0..n) (the text under the
  * title, its first line the heading's): a byline often gives the
  * author and the date with no label ("Andrew Gerrand 4 August 2010",
@@ -1436,7 +1468,8 @@ name_line(const char *s, size_t a, size_t z, int order, pbuf *out)
  * after; the line after on any page when the date's line ends with a
  * mark after the date ("2025-12-17 ·" over "Trond Teigen"): the mark
  * stands between the byline's parts, the name a block of its own in
- * that line.  Into out. */
+ * that line; after the date and a mark, a name a lowercase word
+ * follows (mark_name).  Into out. */
 static int
 date_name(const char *s, size_t n, int order, int lines, pbuf *out)
 {
@@ -1469,6 +1502,7 @@ date_name(const char *s, size_t n, int order, int lines, pbuf *out)
 		goes_on = s[i] != ' ' && s[i] != '\t';
 	goes_on = goes_on && trim_end(s, at + len, le, " \t|/-") == at + len;
 	return name_line(s, ls, at, order, out) || name_line(s, at + len, le, order, out) ||
+	       mark_name(s, at + len, le, order, out) ||
 	       (lines && ps && name_line(s, ps, ls - 1, order, out)) ||
 	       ((lines || goes_on) && le < n && name_line(s, le + 1, ne, order, out));
 }

@@ -432,6 +432,15 @@ page datenomark '<title>Mission</title>' \
 	'<h1>Mission accomplished</h1><div><span>2025-12-17</span></div><div>Company News</div><p>Text.</p>'
 expect_eq "the name on the line after a date's line ending with a mark" \
 	'Trond Teigen|null' "$(meta datemarkline | jq -r .author)|$(meta datenomark | jq -r .author)"
+# After a date and a mark, a name followed by lowercase words (for
+# whom or where the writer wrote) is the byline's; without the mark
+# the line is a sentence as often.
+page datemarkname '<title>Rust</title>' \
+	'<h1>What do people love about Rust?</h1><div>Dec. 19, 2025 &middot; Niko Matsakis on behalf of <a href="/t">Vision Doc group</a></div><p>Text.</p>'
+page datenomarkname '<title>Rust</title>' \
+	'<h1>What do people love about Rust?</h1><div>Dec. 19, 2025 Team Rust met on behalf of the users</div><p>Text.</p>'
+expect_eq "the name after a date and a mark, lowercase words after it" \
+	'Niko Matsakis|null' "$(meta datemarkname | jq -r .author)|$(meta datenomarkname | jq -r .author)"
 # A no-break space after By; a username of three spaces is a phrase.
 page bynbsp '<title>Nbsp</title>' '<h1>A headline of some length</h1><p>By&nbsp;Jane Doe</p><p>Text.</p>'
 page user2 '<title>Red | Forum</title>' '<h1>Red dogs of the north</h1><div><span class="username">the red dog</span></div><p>Text.</p>'
