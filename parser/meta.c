@@ -2166,6 +2166,39 @@ box_name(meta *m, const GumboNode *n, pbuf *name)
 	}
 }
 
+/* The name on the first line of author box n (its blocks its lines,
+ * as win_read reads them) when n's text as one run is no byline (a
+ * name over a biography or a role is longer than one): the first line
+ * when it is a name (name_line) and the next starts with the name's
+ * first word (or its possessive), a biography's subject ("Bence is a
+ * software developer"), or with a job's word ("Writer, Hardware").
+ * An element merely named
+ * author (a page's body "hide-author", a shop's item "author-jane")
+ * has a menu's or a shop's words first, and no biography of them
+ * next.  Into out; returns whether it holds a name. */
+static int
+box_first(meta *m, const GumboNode *n, pbuf *out)
+{
+	pbuf *w = &m->tmp;
+	win_read(w, n, n, META_BYLINE_MAX, 0, NULL);
+	size_t a = 0;
+	while (a < w->len && w->p[a] == '\n')
+		a++;
+	const char *nl = a < w->len ? memchr(w->p + a, '\n', w->len - a) : NULL;
+	if (!nl || !name_line(w->p, a, (size_t)(nl - w->p), m->order, out))
+		return 0;
+	const char *next = nl + 1, *end = w->p + w->len;
+	size_t first = 0, word = 0;
+	while (first < out->len && out->p[first] != ' ')
+		first++;
+	while (next + word < end && !pbuf_isspace((unsigned char)next[word]) && next[word] != ',')
+		word++;
+	return (word >= first && memcmp(next, out->p, first) == 0 &&
+		(word == first || next[first] == '\'' ||
+		 (word >= first + 3 && memcmp(next + first, "\xe2\x80\x99", 3) == 0))) ||
+	       role_word(next, word);
+}
+
 /* Offers what the page's own text says: the byline and date near the
  * title heading h, elements named like bylines and dates, <time>. */
 static void
@@ -2217,6 +2250,8 @@ from_text(meta *m, const GumboNode *h)
 		}
 		else if (handle && user_name(&m->win))
 			offer(m, K_AUTHOR, R_TEXT + 4, m->win.p, m->win.len);
+		else if (!handle && box_first(m, name_part(m->authors[i]), name))
+			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
 	}
 	if (m->time_el)
 		offer_str(m, K_PUBLISHED, R_TEXT + 4, tree_attr(m->time_el, "datetime"));

@@ -530,6 +530,20 @@ page boxlines '<title>Hubs</title>' \
 	'<h1>Hubs</h1><p>Text about hubs.</p><a href="/author/harry-r"><div><p>Harry Rabinowitz</p><p>Tech Reporter</p></div></a>'
 expect_eq "an author's box: the name on its first line" 'Harry Rabinowitz' "$(meta boxlines | jq -r .author)"
 
+# An author's box too long for a byline, a name over a biography that
+# starts with the name's first word or over a role: the name on its
+# first line; an element named author whose first line is a menu's is
+# none.
+bio='is a finance writer who has covered markets, banks and household budgets for twelve years, and who tests every budgeting app she writes about.'
+page boxbio '<title>Hubs</title>' \
+	"<h1>Hubs</h1><p>Text about hubs.</p><div class=\"author-box\"><div>Jane Roe</div><p>Jane $bio</p></div>"
+page boxrole '<title>Hubs</title>' \
+	"<h1>Hubs</h1><p>Text about hubs.</p><div class=\"authors-name\"><div><a href=\"/u/ann\">Ann Lee</a></div><div>Writer, Hardware</div><p>Our team $bio</p></div>"
+page boxmenu '<title>Hubs</title>' \
+	"<h1>Hubs</h1><p>Text about hubs.</p><div class=\"hide-author\"><div>Shop All</div><p>Gift Cards</p><p>Our team $bio</p></div>"
+expect_eq "an author's box: the name over its biography or role; not a menu's first line" \
+	'Jane Roe|Ann Lee|null' "$(meta boxbio | jq -r .author)|$(meta boxrole | jq -r .author)|$(meta boxmenu | jq -r .author)"
+
 # A role after a name's comma is no second name, an expert's as a
 # writer's; "&" between two bylines ends the first.
 page rolecomma2 '<title>Locks</title>' \
