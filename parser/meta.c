@@ -2288,6 +2288,40 @@ from_text(meta *m, const GumboNode *h)
 	}
 }
 
+/* Cuts the site's name from the end of the author, after a comma, a
+ * dash or a bar between spaces: "Manoj Jain and Jagpreet Chhatwal, The
+ * Commercial Appeal", "David Jackson - FullStack Editorial Team" on
+ * those publications' sites.  A byline names the writer, then the
+ * publication the writer writes for; the site is that publication,
+ * not a writer.  Letters compared, the part after the mark starting
+ * with the site's name. */
+static void
+site_suffix(meta *m)
+{
+	pbuf *a = &m->val[K_AUTHOR];
+	if (!a->len || !m->val[K_SITE].len)
+		return;
+	letters(&m->sb, m->val[K_SITE].p, m->val[K_SITE].len);
+	if (!m->sb.len)
+		return;
+	for (size_t i = 1; i + 3 < a->len; i++) {
+		size_t t = 0;
+		if (a->p[i] == ',' && a->p[i + 1] == ' ')
+			t = i + 2;
+		else if (a->p[i] == ' ' && (a->p[i + 1] == '-' || a->p[i + 1] == '|') &&
+			 a->p[i + 2] == ' ')
+			t = i + 3;
+		if (!t)
+			continue;
+		letters(&m->sa, a->p + t, a->len - t);
+		if (starts(&m->sa, &m->sb)) {
+			a->len = i;
+			a->p[i] = '\0';
+			return;
+		}
+	}
+}
+
 /* JSON-LD's datePublished is often the CMS's record (a WebPage's, a
  * first draft's) rather than the date a story is given under: when the
  * first date under the title heading is another day, and no other
@@ -2394,6 +2428,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 		win_after(m, shown);
 		text_dates(m, m->win.p, m->win.len, R_TEXT + 2, 0);
 	}
+	site_suffix(m);
 	shown_date(m);
 	local_time(m);
 	/* A date in the URL's path (/2024/03/05/) is the site's own. */

@@ -588,6 +588,16 @@ page labelrun "<title>The fan is too loud | Forum</title>$(ld '{"@type":"Discuss
 expect_eq "a label's element before the metadata title in a heading is left out" \
 	'My fan is too loud|The fan is too loud' "$(meta labelhead | jq -r .title)|$(meta labelrun | jq -r .title)"
 
+# The site's name after the author's, past a comma, a dash or a bar,
+# is the publication the writer writes for, no writer; another part
+# after a comma (a role) stays.
+page sitesuffix '<title>Heat</title><meta property="og:site_name" content="The Daily Star"><meta name="author" content="Ann Lee and Bo Roe, The Daily Star">' '<p>x</p>'
+page sitedash '<title>Heat</title><meta property="og:site_name" content="FullStack"><meta name="author" content="Jane Doe - FullStack Editorial Team">' '<p>x</p>'
+page siterole '<title>Heat</title><meta property="og:site_name" content="The Daily Star"><meta name="author" content="Jane Doe, Senior Editor">' '<p>x</p>'
+expect_eq "the site's name after the author's is left out, a role is not" \
+	'Ann Lee and Bo Roe|Jane Doe|Jane Doe, Senior Editor' \
+	"$(meta sitesuffix | jq -r .author)|$(meta sitedash | jq -r .author)|$(meta siterole | jq -r .author)"
+
 # A name starting with a comma is a template's, its name left empty
 # before the publication's suffix: no author.
 page emptyname "<title>Film</title><meta name=\"author\" content=\"Jane Doe\">$(ld '{"@type":"NewsArticle","headline":"Film","author":{"@type":"Person","name":", Daily Paper"}}')" '<p>x</p>'
