@@ -82,6 +82,9 @@ struct meta {
 	pbuf val[K_N];
 	int rank[K_N];
 	pbuf tmp, tmp2, esc, title, win, lt, lh, sa, sb;
+	/* the first name of two words or more that a byline's label, an
+	 * author's link or an element named author gave (site_author) */
+	pbuf person;
 	pbuf slug;           /* the URL's last path segment, lowercase words (set_slug) */
 	const ex_result *r;
 	const GumboNode *root;
@@ -129,6 +132,7 @@ meta_new(void)
 	pbuf_init(&m->sa);
 	pbuf_init(&m->sb);
 	pbuf_init(&m->slug);
+	pbuf_init(&m->person);
 	return m;
 }
 
@@ -157,6 +161,7 @@ meta_free(meta *m)
 	pbuf_free(&m->sa);
 	pbuf_free(&m->sb);
 	pbuf_free(&m->slug);
+	pbuf_free(&m->person);
 	free(m);
 }
 
@@ -311,6 +316,13 @@ offer(meta *m, int key, int rank, const char *s, size_t n)
 	int note = (key == K_PUBLISHED &&
 		    ((rank > R_JSONLD && rank < R_TEXT) || (shown && !*m->shown))) ||
 		   (key == K_MODIFIED && rank == R_TEXT + 2 && !*m->updated);
+	/* The person a labelled byline names, though a better source's
+	 * author wins: site_author() may want it. */
+	if (key == K_AUTHOR && s && rank >= R_TEXT && rank <= R_TEXT + 4 && !m->person.len) {
+		pbuf_text(&m->person, s, n);
+		if (!author_clean(&m->person) || !memchr(m->person.p, ' ', m->person.len))
+			pbuf_reset(&m->person);
+	}
 	if (!s || (rank >= m->rank[key] && !note))
 		return;
 	pbuf *t = &m->tmp;
@@ -2322,6 +2334,32 @@ site_suffix(meta *m)
 	}
 }
 
+/* Puts the person the page's byline names (m->person) over a metadata
+ * author that is the site's own name (site_name's letters, or the
+ * host's: "Rapid7", "Five Books") and no part of that person's name: a
+ * CMS writes the site as every page's author where the byline names
+ * the writer ("By Spencer McIntyre").  A byline that holds the site's
+ * name ("Heather Handmade December") is the site's, misread. */
+static void
+site_author(meta *m)
+{
+	pbuf *a = &m->val[K_AUTHOR];
+	if (!m->person.len || !a->len || m->rank[K_AUTHOR] >= R_TEXT)
+		return;
+	letters(&m->sa, a->p, a->len);
+	letters(&m->lt, m->person.p, m->person.len);
+	if (contains(&m->lt, &m->sa))
+		return;
+	letters(&m->sb, m->val[K_SITE].p ? m->val[K_SITE].p : "", m->val[K_SITE].len);
+	letters(&m->lh, m->host, strlen(m->host));
+	if ((m->sb.len && m->sa.len == m->sb.len && memcmp(m->sa.p, m->sb.p, m->sb.len) == 0) ||
+	    (m->lh.len && m->sa.len == m->lh.len && memcmp(m->sa.p, m->lh.p, m->lh.len) == 0)) {
+		pbuf_reset(a);
+		pbuf_put(a, m->person.p, m->person.len);
+		m->rank[K_AUTHOR] = R_TEXT;
+	}
+}
+
 /* JSON-LD's datePublished is often the CMS's record (a WebPage's, a
  * first draft's) rather than the date a story is given under: when the
  * first date under the title heading is another day, and no other
@@ -2388,6 +2426,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	m->nday = m->nzoned = 0;
 	m->shown[0] = m->updated[0] = '\0';
 	m->micro_read = 0;
+	pbuf_reset(&m->person);
 	m->order = date_order(r->lang);
 	set_host(m, url, un);
 	set_slug(m, url, un);
@@ -2429,6 +2468,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 		text_dates(m, m->win.p, m->win.len, R_TEXT + 2, 0);
 	}
 	site_suffix(m);
+	site_author(m);
 	shown_date(m);
 	local_time(m);
 	/* A date in the URL's path (/2024/03/05/) is the site's own. */

@@ -598,6 +598,20 @@ expect_eq "the site's name after the author's is left out, a role is not" \
 	'Ann Lee and Bo Roe|Jane Doe|Jane Doe, Senior Editor' \
 	"$(meta sitesuffix | jq -r .author)|$(meta sitedash | jq -r .author)|$(meta siterole | jq -r .author)"
 
+# A metadata author that is the site's own name gives way to the
+# person a link to the author's page shows; one the byline's name holds
+# (the site's name misread with more) stays, and so does one without
+# a byline.
+page siteauthor '<title>Flaws</title><meta property="og:site_name" content="Rapid7"><meta name="author" content="Rapid7">' \
+	'<h1>Flaws of the week</h1><p>Text.</p><p><a href="/author/spencer">Spencer McIntyre</a></p>'
+page siteholds '<title>Flaws</title><meta property="og:site_name" content="Heather Handmade"><meta name="author" content="Heather Handmade">' \
+	'<h1>Flaws of the week</h1><p>Text.</p><p><a href="/author/heather">Heather Handmade Team</a></p>'
+page sitealone '<title>Flaws</title><meta property="og:site_name" content="Rapid7"><meta name="author" content="Rapid7">' \
+	'<h1>Flaws of the week</h1><p>Text.</p>'
+expect_eq "the person an author's link names over the site's name as author" \
+	'Spencer McIntyre|Heather Handmade|Rapid7' \
+	"$(meta siteauthor | jq -r .author)|$(meta siteholds | jq -r .author)|$(meta sitealone | jq -r .author)"
+
 # A name starting with a comma is a template's, its name left empty
 # before the publication's suffix: no author.
 page emptyname "<title>Film</title><meta name=\"author\" content=\"Jane Doe\">$(ld '{"@type":"NewsArticle","headline":"Film","author":{"@type":"Person","name":", Daily Paper"}}')" '<p>x</p>'
