@@ -94,6 +94,7 @@ struct meta {
 	int nauthors, ndates;
 	const GumboNode *rel_author, *author_link, *time_el, *win_time;
 	const GumboNode *by_label;   /* the first text saying "Written by" */
+	const GumboNode *ranked;     /* the first user name over a usertitle (user_titled) */
 	const char *tw_label[2], *tw_data[2];
 	const char *app_name;
 	int article;         /* og:type article or a JSON-LD article: a headline page */
@@ -710,6 +711,23 @@ form_field(const GumboNode *n)
 	return 0;
 }
 
+/* The element before element n (its previous element sibling) when
+ * n's class says it is a user's title, "usertitle": forums show a
+ * member's rank ("Member", "Moderator") under the member's name, as
+ * FluxBB's and vBulletin's posts do ("chunix64" over "Member"); NULL
+ * otherwise.  The first in page order is the first post's. */
+static const GumboNode *
+user_titled(const GumboNode *n, const char *cls)
+{
+	if (!cls || !has_token(cls, "usertitle") || !n->parent || !tree_is_element(n->parent))
+		return NULL;
+	const GumboVector *kids = &n->parent->v.element.children;
+	for (size_t i = n->index_within_parent; i-- > 0;)
+		if (tree_is_element(kids->data[i]))
+			return kids->data[i];
+	return NULL;
+}
+
 /* Whether the ld+json type attribute t names JSON-LD. */
 static int
 is_ld_type(const char *t)
@@ -755,6 +773,8 @@ element(meta *m, const GumboNode *n)
 	if ((v = tree_attr(n, "itemprop")) != NULL)
 		microdata(m, n, v);
 	const char *cls = tree_attr(n, "class"), *id = tree_attr(n, "id");
+	if (!m->ranked)
+		m->ranked = user_titled(n, cls);
 	if ((cls || id) && (m->nauthors < META_NAMED || m->ndates < META_NAMED)) {
 		int kind = (cls ? named(cls) : 0) | (id ? named(id) : 0);
 		if (m->nauthors < META_NAMED && (kind & NAMED_AUTHOR) &&
@@ -2265,6 +2285,14 @@ from_text(meta *m, const GumboNode *h)
 		else if (!handle && box_first(m, name_part(m->authors[i]), name))
 			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
 	}
+	/* The name over a user's title is a handle as its user wrote it,
+	 * as a user name element's is. */
+	if (m->ranked && m->rank[K_AUTHOR] > R_TEXT + 4) {
+		pbuf_reset(&m->win);
+		ex_text(&m->win, m->ranked);
+		if (user_name(&m->win) && !login_word(&m->win))
+			offer(m, K_AUTHOR, R_TEXT + 4, m->win.p, m->win.len);
+	}
 	if (m->time_el)
 		offer_str(m, K_PUBLISHED, R_TEXT + 4, tree_attr(m->time_el, "datetime"));
 	for (int i = 0; i < m->ndates && m->rank[K_PUBLISHED] > R_TEXT + 5; i++) {
@@ -2419,7 +2447,7 @@ meta_read(meta *m, const GumboOutput *out, const ex_result *r, const char *url, 
 	}
 	jsonld_reset(m->ld);
 	m->nhead = m->nauthors = m->ndates = 0;
-	m->rel_author = m->author_link = m->time_el = m->by_label = NULL;
+	m->rel_author = m->author_link = m->time_el = m->by_label = m->ranked = NULL;
 	m->tw_label[0] = m->tw_label[1] = m->tw_data[0] = m->tw_data[1] = NULL;
 	m->app_name = NULL;
 	m->article = 0;

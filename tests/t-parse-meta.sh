@@ -386,6 +386,15 @@ page authorlogin '<title>Project goals</title>' \
 expect_eq "a handle in a user-name element or a link named author; not a login link's words" \
 	'antonjw|snow_45|scvalex|null' \
 	"$(meta userdash | jq -r .author)|$(meta authorlink | jq -r .author)|$(meta hcard | jq -r .author)|$(meta authorlogin | jq -r .author)"
+# The name before a user's title (a forum member's rank under the
+# name) is the first post's writer, as written; an account link's
+# words there are none.
+page usertitle '<title>ISO size | Forums</title>' \
+	'<h1>ISO size</h1><div class="post"><dl><dt><strong>chunix64</strong></dt><dd class="usertitle"><strong>Member</strong></dd></dl><p>Why did the ISO grow?</p></div>'
+page usertitlelogin '<title>ISO size | Forums</title>' \
+	'<h1>ISO size</h1><div class="post"><dl><dt>Guest</dt><dd class="usertitle">Visitor</dd></dl><p>Why did the ISO grow?</p></div>'
+expect_eq "the name over a user's title; not an account link's words" \
+	'chunix64|null' "$(meta usertitle | jq -r .author)|$(meta usertitlelogin | jq -r .author)"
 # A byline without a label: the name beside the date under the title,
 # on its line; on an article also on the line over or under it, not
 # the heading's.
