@@ -2204,10 +2204,10 @@ box_name(meta *m, const GumboNode *n, pbuf *name)
  * when it is a name (name_line) and the next starts with the name's
  * first word (or its possessive), a biography's subject ("Bence is a
  * software developer"), or with a job's word ("Writer, Hardware").
- * An element merely named
- * author (a page's body "hide-author", a shop's item "author-jane")
- * has a menu's or a shop's words first, and no biography of them
- * next.  Into out; returns whether it holds a name. */
+ * An element merely named author (a page's body "hide-author", a
+ * shop's item "author-jane") has a menu's or a shop's words first,
+ * and no biography of them next.  Into out; returns whether it holds
+ * a name. */
 static int
 box_first(meta *m, const GumboNode *n, pbuf *out)
 {
