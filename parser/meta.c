@@ -719,7 +719,9 @@ form_field(const GumboNode *n)
 static const GumboNode *
 user_titled(const GumboNode *n, const char *cls)
 {
-	if (!cls || !has_token(cls, "usertitle") || !n->parent || !tree_is_element(n->parent))
+	/* strstr first: every element's class comes here */
+	if (!cls || !strstr(cls, "itle") || !has_token(cls, "usertitle") || !n->parent ||
+	    !tree_is_element(n->parent))
 		return NULL;
 	const GumboVector *kids = &n->parent->v.element.children;
 	for (size_t i = n->index_within_parent; i-- > 0;)
@@ -2086,7 +2088,7 @@ by_label(const char *s, size_t *len)
 			continue;
 		for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
 			size_t ln = strlen(w[k].w);
-			if (strncasecmp(p, w[k].w, ln) != 0)
+			if ((p[1] | 32) != w[k].w[1] || strncasecmp(p, w[k].w, ln) != 0)
 				continue;
 			if (!w[k].own) {
 				*len = ln;
