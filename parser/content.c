@@ -523,17 +523,14 @@ ct_sr_only(const char *v)
 		size_t n = strcspn(v, " \t\n\f\r");
 		if (n >= 11 && memmem(v, n, "not-sr-only", 11))
 			return 0;
+		/* The token's base, before a BEM modifier, is the word or
+		 * ends with it after a prefix's "-" or "_". */
+		const char *mod = memmem(v, n, "--", 2);
+		size_t b = mod ? (size_t)(mod - v) : n;
 		for (size_t i = 0; i < sizeof w / sizeof w[0] && !hide; i++) {
 			size_t k = strlen(w[i]);
-			if (n < k)
-				continue;
-			for (size_t at = 0; at + k <= n && !hide; at++) {
-				if (at && v[at - 1] != '-' && v[at - 1] != '_')
-					continue;
-				hide = strncmp(v + at, w[i], k) == 0 &&
-				       (at + k == n || (at + k + 1 < n && v[at + k] == '-' &&
-							v[at + k + 1] == '-'));
-			}
+			hide = b >= k && strncmp(v + b - k, w[i], k) == 0 &&
+			       (b == k || v[b - k - 1] == '-' || v[b - k - 1] == '_');
 		}
 		v += n;
 	}
