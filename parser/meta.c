@@ -834,6 +834,13 @@ starts(const pbuf *hay, const pbuf *needle)
 	       memcmp(hay->p, needle->p, needle->len) == 0;
 }
 
+/* Whether letters a and b are the same. */
+static int
+same(const pbuf *a, const pbuf *b)
+{
+	return a->len == b->len && (!a->len || memcmp(a->p, b->p, a->len) == 0);
+}
+
 /* Ends the line of m->win at a block's edge: bylines and dates are
  * lines of their own. */
 static void
@@ -1598,7 +1605,7 @@ site_segment(meta *m, const char *s, size_t n)
 		letters(name, names[i], strlen(names[i]));
 		if (!name->len)
 			continue;
-		if (name->len == seg->len ? memcmp(name->p, seg->p, seg->len) == 0
+		if (name->len == seg->len ? same(name, seg)
 		    : name->len > seg->len ? seg->len >= 3 && contains(name, seg)
 		    : name->len >= 4 && seg->len <= name->len + 12 && contains(seg, name))
 			return 1;
@@ -1642,7 +1649,7 @@ first_segment(meta *m, const pbuf *t, const pbuf *l)
 	for (size_t i = 0; i < t->len; i++)
 		if (title_sep(t->p, t->len, i)) {
 			letters(&m->sa, t->p, i);
-			return m->sa.len == l->len && memcmp(m->sa.p, l->p, l->len) == 0;
+			return same(&m->sa, l);
 		}
 	return 0;
 }
@@ -1933,7 +1940,7 @@ shown_title(meta *m)
 			/* Its letters are the title's only if it is about as long. */
 			if (tn >= lt->len && tn <= m->title.len * 2 + 16) {
 				letters(lx, n->v.text.text, tn);
-				if (lx->len == lt->len && memcmp(lx->p, lt->p, lt->len) == 0)
+				if (same(lx, lt))
 					return block_of(n);
 			}
 		}
@@ -2382,8 +2389,7 @@ site_author(meta *m)
 		return;
 	letters(&m->sb, m->val[K_SITE].p ? m->val[K_SITE].p : "", m->val[K_SITE].len);
 	letters(&m->lh, m->host, strlen(m->host));
-	if ((m->sb.len && m->sa.len == m->sb.len && memcmp(m->sa.p, m->sb.p, m->sb.len) == 0) ||
-	    (m->lh.len && m->sa.len == m->lh.len && memcmp(m->sa.p, m->lh.p, m->lh.len) == 0)) {
+	if ((m->sb.len && same(&m->sa, &m->sb)) || (m->lh.len && same(&m->sa, &m->lh))) {
 		pbuf_reset(a);
 		pbuf_put(a, m->person.p, m->person.len);
 		m->rank[K_AUTHOR] = R_TEXT;
