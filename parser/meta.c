@@ -2186,49 +2186,52 @@ byline_author(meta *m, const pbuf *name)
 	offer(m, K_AUTHOR, R_TEXT + 1, name->p, name->len);
 }
 
-/* Shortens name, read from element n's text as one run, to the name
- * on the first of n's lines (a line to each of its blocks, as
- * win_read reads them) when n has two lines or more, the first is a
- * name (name_line) and name starts with it: a box of "Harry
- * Rabinowitz" over "Tech Reporter", read as one run, gives the role's
- * first word to the name. */
-static void
-box_name(meta *m, const GumboNode *n, pbuf *name)
+/* The name on the first line of box n (a line to each of its blocks,
+ * as win_read reads them into m->tmp) into out, when the box has a
+ * line after it: returns where that line starts (its end at *end), or
+ * NULL. */
+static const char *
+box_line(meta *m, const GumboNode *n, pbuf *out, const char **end)
 {
 	pbuf *w = &m->tmp;
 	win_read(w, n, n, META_BYLINE_MAX, 0, NULL);
 	const char *nl = w->len ? memchr(w->p, '\n', w->len) : NULL;
+	*end = w->p + w->len;
+	if (!nl || nl + 1 >= *end || !name_line(w->p, 0, (size_t)(nl - w->p), m->order, out))
+		return NULL;
+	return nl + 1;
+}
+
+/* Shortens name, read from element n's text as one run, to the name
+ * on the first of n's lines (box_line) when name starts with it: a box
+ * of "Harry Rabinowitz" over "Tech Reporter", read as one run, gives
+ * the role's first word to the name. */
+static void
+box_name(meta *m, const GumboNode *n, pbuf *name)
+{
 	pbuf *first = &m->sa;
-	if (nl && nl + 1 < w->p + w->len &&
-	    name_line(w->p, 0, (size_t)(nl - w->p), m->order, first) && first->len < name->len &&
+	const char *end;
+	if (box_line(m, n, first, &end) && first->len < name->len &&
 	    memcmp(name->p, first->p, first->len) == 0 && name->p[first->len] == ' ') {
 		pbuf_reset(name);
 		pbuf_put(name, first->p, first->len);
 	}
 }
 
-/* The name on the first line of author box n (its blocks its lines,
- * as win_read reads them) when n's text as one run is no byline (a
- * name over a biography or a role is longer than one): the first line
- * when it is a name (name_line) and the next starts with the name's
- * first word (or its possessive), a biography's subject ("Bence is a
- * software developer"), or with a job's word ("Writer, Hardware").
- * An element merely named author (a page's body "hide-author", a
- * shop's item "author-jane") has a menu's or a shop's words first,
- * and no biography of them next.  Into out; returns whether it holds
- * a name. */
+/* The name on the first line of author box n (box_line) when n's text
+ * as one run is no byline (a name over a biography or a role is longer
+ * than one) and the next line starts with the name's first word (or
+ * its possessive), a biography's subject ("Bence is a software
+ * developer"), or with a job's word ("Writer, Hardware").  An element
+ * merely named author (a page's body "hide-author", a shop's item
+ * "author-jane") has a menu's or a shop's words first, and no
+ * biography of them next.  Into out; returns whether it holds a name. */
 static int
 box_first(meta *m, const GumboNode *n, pbuf *out)
 {
-	pbuf *w = &m->tmp;
-	win_read(w, n, n, META_BYLINE_MAX, 0, NULL);
-	size_t a = 0;
-	while (a < w->len && w->p[a] == '\n')
-		a++;
-	const char *nl = a < w->len ? memchr(w->p + a, '\n', w->len - a) : NULL;
-	if (!nl || !name_line(w->p, a, (size_t)(nl - w->p), m->order, out))
+	const char *end, *next = box_line(m, n, out, &end);
+	if (!next)
 		return 0;
-	const char *next = nl + 1, *end = w->p + w->len;
 	size_t first = 0, word = 0;
 	while (first < out->len && out->p[first] != ' ')
 		first++;
@@ -2277,8 +2280,9 @@ from_text(meta *m, const GumboNode *h)
 		}
 	}
 	for (int i = 0; i < m->nauthors && m->rank[K_AUTHOR] > R_TEXT + 4; i++) {
+		const GumboNode *part = name_part(m->authors[i]);
 		pbuf_reset(&m->win);
-		ex_text(&m->win, name_part(m->authors[i]));
+		ex_text(&m->win, part);
 		/* A user name element, or a link named like a byline (old
 		 * Reddit's "author", microformats' "u-author"), shows a
 		 * handle as its user wrote it ("scvalex"). */
@@ -2286,12 +2290,12 @@ from_text(meta *m, const GumboNode *h)
 		if (handle && login_word(&m->win))
 			continue;
 		if (byline(&m->win, m->order, name)) {
-			box_name(m, name_part(m->authors[i]), name);
+			box_name(m, part, name);
 			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
 		}
 		else if (handle && user_name(&m->win))
 			offer(m, K_AUTHOR, R_TEXT + 4, m->win.p, m->win.len);
-		else if (!handle && box_first(m, name_part(m->authors[i]), name))
+		else if (!handle && box_first(m, part, name))
 			offer(m, K_AUTHOR, R_TEXT + 4, name->p, name->len);
 	}
 	/* The name over a user's title is a handle as its user wrote it,
