@@ -53,8 +53,11 @@ echo "$U1/status/503?e=1" | F --retries 100 --backoff 0.2 --no-adapt --max-elaps
 t1=$(now)
 expect_eq "--max-elapsed 1: error retries_exhausted, status 503, within 2 s" '["retries_exhausted",503] true' \
 	"$(jq -c '[.error, .status]' "$T/me.json") $(holds "$t1 - $t0 < 2" && echo true || echo false)"
-expect_eq "--max-elapsed 1: no request more than 1 s after the first" ok \
-	"$(requests 'e=1' | jq -r -s 'map(.t) | sort | (.[-1] - .[0]) as $s | if $s <= 1 then "ok" else "span \($s) s" end')"
+# fetch holds the deadline when it starts an attempt; the request's first
+# byte reaches the server a moment later (curl's loop, a new connection),
+# so the span may pass 1 s by that moment, never by a retry's backoff.
+expect_eq "--max-elapsed 1: no request more than 1 s (and 20 ms) after the first" ok \
+	"$(requests 'e=1' | jq -r -s 'map(.t) | sort | (.[-1] - .[0]) as $s | if $s <= 1.02 then "ok" else "span \($s) s" end')"
 
 # ---- retried statuses, final statuses, exhausted retries
 : >"$LOG"
