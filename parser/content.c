@@ -369,7 +369,14 @@ ct_scan(const content *c, const char *s)
 		unsigned char b = (unsigned char)*s;
 		for (unsigned k = c->wstart[b]; k < c->wstart[b + 1]; k++) {
 			const struct ct_word *w = &c->word[k];
-			if (!(found & w->list) && strncmp(s, w->w, w->len) == 0)
+			if (found & w->list)
+				continue;
+			/* The first byte is b; s's NUL differs from any of w's
+			 * bytes, so the loop stops at s's end. */
+			size_t i = 1;
+			while (i < w->len && s[i] == w->w[i])
+				i++;
+			if (i == w->len)
 				found |= w->list;
 		}
 	}
@@ -673,6 +680,18 @@ ct_cut(const unsigned char *u, size_t n)
 	return isalnum(u[n - 4]) || u[n - 4] >= 0x80;
 }
 
+/* Byte classes for ct_count. */
+enum { CC_CHAR, CC_SPACE, CC_TAIL, CC_COMMA, CC_STOP, CC_LEAD };
+
+/* ct_count's byte classes: a table, as the loop runs over every byte
+ * of a page's text. */
+static const unsigned char ct_class[256] = {
+	[' '] = CC_SPACE, ['\t'] = CC_SPACE, ['\n'] = CC_SPACE, ['\r'] = CC_SPACE, ['\f'] = CC_SPACE,
+	[','] = CC_COMMA, ['.'] = CC_STOP, ['!'] = CC_STOP, ['?'] = CC_STOP,
+	[0x80 ... 0xBF] = CC_TAIL,
+	[0xD8] = CC_LEAD, [0xE0] = CC_LEAD, [0xE3] = CC_LEAD, [0xEF] = CC_LEAD,
+};
+
 /* Counts s[0..n)'s visible characters (UTF-8 lead bytes, whitespace
  * excluded), the bytes its text can write, commas (ASCII, Arabic,
  * full-width), sentence ends and a cut (ct_cut) into e. */
@@ -684,25 +703,28 @@ ct_count(ct_el *e, const char *s, size_t n, int inlink)
 	int space = 1;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = u[i];
-		if (pbuf_isspace(ch)) {
+		unsigned cl = ct_class[ch];
+		if (cl == CC_SPACE) {
 			space = 1;
 			continue;
 		}
 		bytes += 1 + space;
 		space = 0;
-		if ((ch & 0xC0) == 0x80)
+		if (cl == CC_TAIL)
 			continue;
 		k++;
-		if (ch < 0x80) {
+		if (cl == CC_CHAR)
+			continue;
+		if (cl == CC_COMMA) {
+			commas++;
+			continue;
+		}
+		if (cl == CC_STOP) {
 			/* A full stop, question or exclamation mark ends a
 			 * sentence when a space, a quote or the end of the text
 			 * follows (not a date's "12.04.2020"). */
-			if (ch == ',')
-				commas++;
-			else if ((ch == '.' || ch == '!' || ch == '?') &&
-				 (i + 1 == n || pbuf_isspace(u[i + 1]) || u[i + 1] == '"' ||
-				  u[i + 1] == 0xE2))
-				stops++;
+			stops += i + 1 == n || pbuf_isspace(u[i + 1]) || u[i + 1] == '"' ||
+				 u[i + 1] == 0xE2;
 			continue;
 		}
 		/* Arabic comma and question mark; full-width comma, full
