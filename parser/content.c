@@ -71,7 +71,9 @@ enum {
 
 /* Step 5: a sibling of the winner joins it when it scores
  * CT_SIBLING_SHARE of the winner and CT_SIBLING_MIN, or is a <p> of
- * over CT_SIBLING_PARA characters under CT_SIBLING_LINKS link density. */
+ * over CT_SIBLING_PARA characters under CT_SIBLING_LINKS link density,
+ * or, on a thread, a comment-named block of as many characters under
+ * that density (its replies). */
 #define CT_SIBLING_SHARE 0.2f
 #define CT_SIBLING_MIN 10
 #define CT_SIBLING_PARA 80
@@ -1966,12 +1968,17 @@ ct_extract(content *c, pbuf *b)
 		c->start = h;
 	}
 	/* readability's siblings: parts of the article split across blocks
-	 * next to the best one. */
+	 * next to the best one (top).  On a thread whose root rose above
+	 * the best block, next to the root: the replies beside an opening
+	 * post (Vanilla's comments after the discussion). */
+	uint32_t top = best;
 	int one = root != best || c->el[best].parent == CT_NONE;
+	if (one && (c->kind & CONTENT_THREAD) && root != c->body && c->el[root].parent != CT_NONE)
+		one = 0, top = root;
 	const ct_el *be = &c->el[best];
 	float th = be->score * CT_SIBLING_SHARE > CT_SIBLING_MIN ? be->score * CT_SIBLING_SHARE :
 		   CT_SIBLING_MIN;
-	uint32_t par = one ? root : be->parent;
+	uint32_t par = one ? root : c->el[top].parent;
 	uint32_t from = one ? root : par + 1, to = one ? root + 1 : c->el[par].end;
 	/* Twice: the blocks of every part first, to trim the edges of the
 	 * whole, then the text. */
@@ -1991,9 +1998,9 @@ ct_extract(content *c, pbuf *b)
 	uint32_t skipfrom = 0, skipto = 0;
 	if (anchor != CT_NONE && c->el[anchor].end <= from)
 		ct_blocks(c, c->el[anchor].end, from, mask, 1);
-	else if (anchor != CT_NONE && !one && c->el[anchor].parent == par && anchor < best) {
-		ct_blocks(c, c->el[anchor].end, best, mask, 1);
-		skipfrom = anchor + 1, skipto = best;
+	else if (anchor != CT_NONE && !one && c->el[anchor].parent == par && anchor < top) {
+		ct_blocks(c, c->el[anchor].end, top, mask, 1);
+		skipfrom = anchor + 1, skipto = top;
 	}
 	uint32_t nlead = c->nblk;
 	/* The page's questions and answers after the content, outside it,
@@ -2009,7 +2016,7 @@ ct_extract(content *c, pbuf *b)
 				ct_text(c, c->blk[k], b, mask | CT_DROP, CT_DENSE);
 		for (uint32_t i = from; i < to; i = c->el[i].end) {
 			const ct_el *e = &c->el[i];
-			int take = one || i == best;
+			int take = one || i == top;
 			if (!take && !(e->flags & mask)) {
 				float d = ct_density(e);
 				if ((e->flags & CT_SCORED) && e->score >= th && !ct_teasers(c, e))
@@ -2017,6 +2024,9 @@ ct_extract(content *c, pbuf *b)
 				else if (tree_tag(e->n) == GUMBO_TAG_P && e->text > CT_SIBLING_PARA &&
 					 d < CT_SIBLING_LINKS)
 					take = 1;
+				else if ((c->kind & CONTENT_THREAD) && (e->flags & CT_CMT) &&
+					 e->text > CT_SIBLING_PARA && d < CT_SIBLING_LINKS)
+					take = 1;   /* a thread's replies, named comments */
 			}
 			if (!take || (e->flags & CT_DROP) || (i >= skipfrom && i < skipto))
 				continue;

@@ -87,6 +87,21 @@ printf '</div></body></html>'
 expect_eq "a thread's nested replies kept" "forum|6|3" \
 	"$("$P" --html -j0 --main --json "$T/nested.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Reply [0-9].[0-9]: mine too")] | length)|\([.main_text | scan("Post [0-9]:")] | length)"')"
 
+# A thread whose opening post holds the title, and whose replies sit in a
+# comment-named block beside it (Vanilla's discussion, then its
+# CommentsWrap): the replies are the thread, though readability's
+# scores know only the opening post.
+{
+printf '<html><head><title>The project is ending</title><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"The project is ending"}</script></head><body><nav><a href="/">Home</a> <a href="/categories">Categories</a></nav><main class="content">'
+printf '<div class="messagelist discussion"><div class="pagetitle"><h1>The project is ending</h1></div><div class="item"><div class="meta"><a href="/profile/linc">linc</a> March 2025</div><div class="message">'
+for i in 1 2 3 4 5 6; do printf '<p>Opening post, paragraph %d: the company has decided to stop updating the open source version, and it will keep hosting the site, so the community keeps what it has, for now.</p>' $i; done
+printf '</div></div></div><div class="commentswrap"><h2>Comments</h2><ul class="messagelist comments">'
+for i in 1 2 3; do printf '<li class="item itemcomment"><div class="comment"><div class="meta"><a href="/profile/m%d">member%d</a> March 2025</div><div class="message">Reply %d: really sad, but I think we all saw it coming. Good luck to you too, and thanks for the years.</div></div></li>' $i $i $i; done
+printf '</ul></div><div class="foot"><a href="/discussions">Back to discussions</a></div></main><footer><a href="/about">About</a></footer></body></html>'
+} >"$T/vanilla.html"
+expect_eq "a thread's replies named comments beside its opening post: kept" "forum|6|3" \
+	"$("$P" --html -j0 --main --json "$T/vanilla.html" | jq -r '"\(.page_kind)|\([.main_text | scan("Opening post, paragraph")] | length)|\([.main_text | scan("Reply [0-9]: really sad")] | length)"')"
+
 # A listing of 30 cards with prices, a JSON-LD ItemList.
 {
 printf '<html><head><title>Used bikes for sale</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","itemListElement":[]}</script></head><body><nav><a href="/">Home</a></nav><h1>Used bikes for sale</h1><ul class="results">'
