@@ -682,11 +682,10 @@ ct_cut(const unsigned char *u, size_t n)
 	return isalnum(u[n - 4]) || u[n - 4] >= 0x80;
 }
 
-/* Byte classes for ct_count. */
+/* ct_count's byte classes, a table as it reads every byte of a page's
+ * text: whitespace, UTF-8 continuation bytes, commas, sentence ends,
+ * and the lead bytes of the other scripts' commas and stops. */
 enum { CC_CHAR, CC_SPACE, CC_TAIL, CC_COMMA, CC_STOP, CC_LEAD };
-
-/* ct_count's byte classes: a table, as the loop runs over every byte
- * of a page's text. */
 static const unsigned char ct_class[256] = {
 	[' '] = CC_SPACE, ['\t'] = CC_SPACE, ['\n'] = CC_SPACE, ['\r'] = CC_SPACE, ['\f'] = CC_SPACE,
 	[','] = CC_COMMA, ['.'] = CC_STOP, ['!'] = CC_STOP, ['?'] = CC_STOP,
@@ -1973,8 +1972,10 @@ ct_extract(content *c, pbuf *b)
 	 * post (Vanilla's comments after the discussion). */
 	uint32_t top = best;
 	int one = root != best || c->el[best].parent == CT_NONE;
-	if (one && (c->kind & CONTENT_THREAD) && root != c->body && c->el[root].parent != CT_NONE)
-		one = 0, top = root;
+	if (one && (c->kind & CONTENT_THREAD) && root != c->body && c->el[root].parent != CT_NONE) {
+		one = 0;
+		top = root;
+	}
 	const ct_el *be = &c->el[best];
 	float th = be->score * CT_SIBLING_SHARE > CT_SIBLING_MIN ? be->score * CT_SIBLING_SHARE :
 		   CT_SIBLING_MIN;
