@@ -2022,12 +2022,10 @@ ct_extract(content *c, pbuf *b)
 				float d = ct_density(e);
 				if ((e->flags & CT_SCORED) && e->score >= th && !ct_teasers(c, e))
 					take = 1;
-				else if (tree_tag(e->n) == GUMBO_TAG_P && e->text > CT_SIBLING_PARA &&
-					 d < CT_SIBLING_LINKS)
-					take = 1;
-				else if ((c->kind & CONTENT_THREAD) && (e->flags & CT_CMT) &&
+				else if ((tree_tag(e->n) == GUMBO_TAG_P ||
+					  ((c->kind & CONTENT_THREAD) && (e->flags & CT_CMT))) &&
 					 e->text > CT_SIBLING_PARA && d < CT_SIBLING_LINKS)
-					take = 1;   /* a thread's replies, named comments */
+					take = 1;   /* a paragraph, or a thread's replies */
 			}
 			if (!take || (e->flags & CT_DROP) || (i >= skipfrom && i < skipto))
 				continue;
