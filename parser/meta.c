@@ -1322,21 +1322,33 @@ login_word(const pbuf *t)
 	return one_of(w, sizeof w / sizeof w[0], t->p ? t->p : "", t->len, 1);
 }
 
-/* Bytes of the mark ending s[a..z) (a no-break space, a middle dot,
- * an en or em dash, a bullet: what stands between a name and a date),
- * or 0 when another character ends it, a letter above all. */
+/* The marks that set a byline's parts apart: a middle dot, an en or
+ * em dash, a bullet. */
+static const char *const marks[] = {
+	"\xc2\xb7", "\xe2\x80\x93", "\xe2\x80\x94", "\xe2\x80\xa2",
+};
+
+/* Bytes of the mark (one of marks, or first) at s[a..z)'s end when
+ * end, else at its start; 0 when another character stands there. */
 static size_t
-mark_end(const char *s, size_t a, size_t z)
+mark_at(const char *s, size_t a, size_t z, const char *first, int end)
 {
-	static const char *const marks[] = {
-		"\xc2\xa0", "\xc2\xb7", "\xe2\x80\x93", "\xe2\x80\x94", "\xe2\x80\xa2",
-	};
-	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-		size_t k = strlen(marks[i]);
-		if (z - a >= k && memcmp(s + z - k, marks[i], k) == 0)
+	for (size_t i = 0; i <= sizeof marks / sizeof marks[0]; i++) {
+		const char *w = i ? marks[i - 1] : first;
+		size_t k = strlen(w);
+		if (z - a >= k && memcmp(s + (end ? z - k : a), w, k) == 0)
 			return k;
 	}
 	return 0;
+}
+
+/* Bytes of the mark ending s[a..z) (a no-break space or one of marks:
+ * what stands between a name and a date), or 0 when another character
+ * ends it, a letter above all. */
+static size_t
+mark_end(const char *s, size_t a, size_t z)
+{
+	return mark_at(s, a, z, "\xc2\xa0", 1);
 }
 
 /* z, less the characters of ascii and the marks (mark_end) that end
@@ -1478,15 +1490,9 @@ name_line(const char *s, size_t a, size_t z, int order, pbuf *out)
 static int
 mark_name(const char *s, size_t a, size_t z, int order, pbuf *out)
 {
-	static const char *const marks[] = {
-		"|", "\xc2\xb7", "\xe2\x80\x93", "\xe2\x80\x94", "\xe2\x80\xa2",
-	};
 	while (a < z && s[a] == ' ')
 		a++;
-	size_t k = 0;
-	for (size_t i = 0; i < sizeof marks / sizeof marks[0] && !k; i++)
-		if (z - a >= strlen(marks[i]) && memcmp(s + a, marks[i], strlen(marks[i])) == 0)
-			k = strlen(marks[i]);
+	size_t k = mark_at(s, a, z, "|", 0);
 	if (!k)
 		return 0;
 	for (a += k; a < z && s[a] == ' '; a++)
