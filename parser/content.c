@@ -139,6 +139,10 @@ enum {
  * heading among the first CT_HEAD_LOOK elements of each. */
 #define CT_HEAD_LOOK 8
 
+/* On a page saying nothing of itself a grid of cards is content when
+ * most of its first CT_PRICE_LOOK cards show a price: a shop's. */
+#define CT_PRICE_LOOK 8
+
 /* Pages of parts: on a page of parts or of no said kind, rules that
  * keep under CT_BODY_SHARE of the body's text without furniture and
  * link-dense blocks kept one part: the latter is the content. */
@@ -1599,9 +1603,11 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	 * grid of cards (a name, "Add to cart" and "Wish list" in each),
 	 * content; so on a page that only its og:type, markup or URL calls
 	 * a product: shops say og:type product on their category pages
-	 * too. */
+	 * too; and on a page saying nothing of its kind, a grid of priced
+	 * cards (ct_grid). */
 	int untyped = CONTENT_PRODUCT | CONTENT_UNTYPED;
-	if (((k->dense == CT_CARDS && (c->kind & CONTENT_ITEMS)) || (c->kind & untyped) == untyped) &&
+	if (((k->dense == CT_CARDS && (c->kind & (CONTENT_ITEMS | CONTENT_UNSAID))) ||
+	     (c->kind & untyped) == untyped) &&
 	    e->end > c->start && !(e->flags & (CT_INPART | k->mask)) &&
 	    e->links && e->link > CT_MENU_SHARE * e->text)
 		ct_grid(c, i, k->mask);
@@ -1883,16 +1889,70 @@ ct_inner_run(const content *c, uint32_t i, uint32_t mask, int deep, ct_shape *s)
 	}
 }
 
+/* The length of a space or a no-break space at s[at..n), else 0. */
+static size_t
+ct_space(const char *s, size_t n, size_t at)
+{
+	return at < n && s[at] == ' ' ? 1 :
+	       at + 1 < n && s[at] == '\xc2' && s[at + 1] == '\xa0' ? 2 : 0;
+}
+
+/* Whether s[0..n) shows a price: a currency sign ($, euro, pound, yen,
+ * rupee) with a digit before it or after it, a space (or a no-break
+ * space) between at most: "$24", "24,00 €". */
+static int
+ct_price(const char *s, size_t n)
+{
+	static const char *const signs[] = {
+		"$", "\xe2\x82\xac", "\xc2\xa3", "\xc2\xa5", "\xe2\x82\xb9",
+	};
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '$' && s[i] != '\xc2' && s[i] != '\xe2')
+			continue;
+		for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++) {
+			size_t m = strlen(signs[k]), a = i + m, b = i;
+			if (a > n || memcmp(s + i, signs[k], m) != 0)
+				continue;
+			a += ct_space(s, n, a);
+			if (b > 0 && s[b - 1] == ' ')
+				b--;
+			else if (b > 1 && ct_space(s, n, b - 2) == 2)
+				b -= 2;
+			if ((b > 0 && (unsigned)(s[b - 1] - '0') < 10) ||
+			    (a < n && (unsigned)(s[a] - '0') < 10))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether most of the first CT_PRICE_LOOK parts of shape s in a show a
+ * price (ct_price). */
+static int
+ct_priced(content *c, uint32_t a, const ct_shape *s, uint32_t mask)
+{
+	unsigned n = 0, priced = 0;
+	for (uint32_t k = a + 1; k < c->el[a].end && n < CT_PRICE_LOOK; k = c->el[k].end)
+		if (ct_part_of(c, k, s, mask, CT_PART_BLOCKS)) {
+			const pbuf *t = ct_block_text(c, k);
+			n++;
+			priced += ct_price(t->p, t->len);
+		}
+	return 2 * priced > n;
+}
+
 /* When element i is a grid of cards (a run of parts it holds,
  * ct_inner_run: a card's title, price and button; a menu's items hold
  * a link each), marks it, the wrappers down to its cards and the cards
- * CT_INPART (ct_mark_run). */
+ * CT_INPART (ct_mark_run).  On a page saying nothing of its kind, only
+ * a grid of priced cards (ct_priced): a shop's category page, not an
+ * article's links to others. */
 static void
 ct_grid(content *c, uint32_t i, uint32_t mask)
 {
 	ct_shape s;
 	uint32_t in = ct_inner_run(c, i, mask, 1, &s);
-	if (in == CT_NONE)
+	if (in == CT_NONE || ((c->kind & CONTENT_UNSAID) && !ct_priced(c, in, &s, mask)))
 		return;
 	ct_mark_run(c, in, &s, mask, CT_PART_BLOCKS);
 	for (uint32_t a = in; a != i; a = c->el[a].parent)

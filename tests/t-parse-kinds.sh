@@ -267,6 +267,17 @@ r=$(main grid-beside.html)
 expect_eq "a grid of cards of short links beside the chosen block: its 12 cards, not the menu" "12 0" \
 	"$(printf '%s' "$r" | grep -o '\$24 Add to cart Wish list' | wc -l | tr -d ' ') $(printf '%s' "$r" | grep -o 'and more' | wc -l | tr -d ' ')"
 
+# The same page saying nothing of its kind (no og:type, no schema.org
+# type, no word of its URL): a grid whose cards show prices is a shop's,
+# content; the same grid without prices is links to other pages (an
+# article's "read next"), not content.
+sed 's|<meta property="og:type" content="product.group">||' "$T/grid-beside.html" >"$T/grid-unsaid.html"
+sed 's|\$24|24,00 €|g' "$T/grid-unsaid.html" >"$T/grid-euro.html"
+sed 's|<div class="price">$24</div>||g' "$T/grid-unsaid.html" >"$T/grid-unpriced.html"
+expect_eq "a grid of priced cards on a page of no kind: kept (dollars, euros); unpriced: not" \
+	"other 12 other 12 other 0" \
+	"$(for f in grid-unsaid grid-euro grid-unpriced; do "$P" --html -j0 --main --json "$T/$f.html" | jq -r '.page_kind + " " + ([.main_text | scan("Wish list")] | length | tostring)'; done | tr '\n' ' ' | sed 's/ $//')"
+
 # The same page saying og:type product, as shops say on their category
 # pages too: a product by its og:type alone, whose grid is content; the
 # same grid on a page whose JSON-LD says Product stays a box of links.
