@@ -1604,12 +1604,14 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	 * content; so on a page that only its og:type, markup or URL calls
 	 * a product: shops say og:type product on their category pages
 	 * too; and on a page saying nothing of its kind, a grid of priced
-	 * cards (ct_grid). */
+	 * cards (ct_grid) in a block that ct_skipped's cleaning would drop
+	 * (a fifth of it links). */
 	int untyped = CONTENT_PRODUCT | CONTENT_UNTYPED;
+	float links = (c->kind & CONTENT_UNSAID) ? CT_CLEAN_LINKS : CT_MENU_SHARE;
 	if (((k->dense == CT_CARDS && (c->kind & (CONTENT_ITEMS | CONTENT_UNSAID))) ||
 	     (c->kind & untyped) == untyped) &&
 	    e->end > c->start && !(e->flags & (CT_INPART | k->mask)) &&
-	    e->links && e->link > CT_MENU_SHARE * e->text)
+	    e->links && (float)e->link > links * (float)e->text)
 		ct_grid(c, i, k->mask);
 	/* A quote repeating an earlier post goes, and so does a block of
 	 * text (not code) shown already, but on a manual's page, which

@@ -278,6 +278,19 @@ expect_eq "a grid of priced cards on a page of no kind: kept (dollars, euros); u
 	"other 12 other 12 other 0" \
 	"$(for f in grid-unsaid grid-euro grid-unpriced; do "$P" --html -j0 --main --json "$T/$f.html" | jq -r '.page_kind + " " + ([.main_text | scan("Wish list")] | length | tostring)'; done | tr '\n' ' ' | sed 's/ $//')"
 
+# A grid of priced cards whose links are a short name each, under half
+# of its text (a maker's line beside each): a box that the cleaning of
+# step 6 drops (over a fifth links, few commas), yet a shop's grid.
+{
+printf '<html><head><title>Garden tools</title></head><body><main><h1>Garden tools</h1><div class="intro"><p>%s</p><p>%s</p></div><div class="products"><div class="grid">' "$tools" "$tools"
+for t in Trug Dibber Hoe Rake Spade Fork Sieve Twine Gloves Kneeler Shears Trowel; do
+	printf '<div class="card"><a href="/p/%s">%s</a><div>Maker: Acme</div><div class="price">$24</div></div>' $t $t
+done
+printf '</div></div></main></body></html>'
+} >"$T/grid-named.html"
+expect_eq "a grid of priced cards under half links on a page of no kind: kept" "other 12" \
+	"$("$P" --html -j0 --main --json "$T/grid-named.html" | jq -r '.page_kind + " " + ([.main_text | scan("Maker: Acme [$]24")] | length | tostring)')"
+
 # The same page saying og:type product, as shops say on their category
 # pages too: a product by its og:type alone, whose grid is content; the
 # same grid on a page whose JSON-LD says Product stays a box of links.
