@@ -1586,6 +1586,17 @@ ct_repeated(content *c, uint32_t i, const pbuf *out)
 	return t->len && memmem(out->p, out->len, t->p, t->len) != NULL;
 }
 
+/* Whether a grid of cards is content on the page only when priced
+ * (ct_priced): no schema.org type says the page's kind (it says none,
+ * or only its og:type, markup or URL do: og:type article is a CMS's
+ * default, on a shop's category pages too), and it is no listing,
+ * collection or product, whose grids have rules of their own. */
+static int
+ct_priced_only(const content *c)
+{
+	return (c->kind & CONTENT_UNTYPED) && !(c->kind & (CONTENT_ITEMS | CONTENT_PRODUCT));
+}
+
 static void ct_grid(content *c, uint32_t i, uint32_t mask);
 
 static int
@@ -1603,12 +1614,12 @@ ct_skip_fn(const GumboNode *n, void *ctx)
 	 * grid of cards (a name, "Add to cart" and "Wish list" in each),
 	 * content; so on a page that only its og:type, markup or URL calls
 	 * a product: shops say og:type product on their category pages
-	 * too; and on a page saying nothing of its kind, a grid of priced
-	 * cards (ct_grid) in a block that ct_skipped's cleaning would drop
-	 * (a fifth of it links). */
-	int untyped = CONTENT_PRODUCT | CONTENT_UNTYPED;
-	float links = (c->kind & CONTENT_UNSAID) ? CT_CLEAN_LINKS : CT_MENU_SHARE;
-	if (((k->dense == CT_CARDS && (c->kind & (CONTENT_ITEMS | CONTENT_UNSAID))) ||
+	 * too; and on a page whose kind no schema.org type says, a grid
+	 * of priced cards (ct_priced_only) in a block that ct_skipped's
+	 * cleaning would drop (a fifth of it links). */
+	int untyped = CONTENT_PRODUCT | CONTENT_UNTYPED, priced = ct_priced_only(c);
+	float links = priced ? CT_CLEAN_LINKS : CT_MENU_SHARE;
+	if (((k->dense == CT_CARDS && ((c->kind & CONTENT_ITEMS) || priced)) ||
 	     (c->kind & untyped) == untyped) &&
 	    e->end > c->start && !(e->flags & (CT_INPART | k->mask)) &&
 	    e->links && (float)e->link > links * (float)e->text)
@@ -1946,15 +1957,14 @@ ct_priced(content *c, uint32_t a, const ct_shape *s, uint32_t mask)
 /* When element i is a grid of cards (a run of parts it holds,
  * ct_inner_run: a card's title, price and button; a menu's items hold
  * a link each), marks it, the wrappers down to its cards and the cards
- * CT_INPART (ct_mark_run).  On a page saying nothing of its kind, only
- * a grid of priced cards (ct_priced): a shop's category page, not an
- * article's links to others. */
+ * CT_INPART (ct_mark_run); where ct_priced_only says so, only a grid
+ * of priced cards: a shop's, not an article's links to others. */
 static void
 ct_grid(content *c, uint32_t i, uint32_t mask)
 {
 	ct_shape s;
 	uint32_t in = ct_inner_run(c, i, mask, 1, &s);
-	if (in == CT_NONE || ((c->kind & CONTENT_UNSAID) && !ct_priced(c, in, &s, mask)))
+	if (in == CT_NONE || (ct_priced_only(c) && !ct_priced(c, in, &s, mask)))
 		return;
 	ct_mark_run(c, in, &s, mask, CT_PART_BLOCKS);
 	for (uint32_t a = in; a != i; a = c->el[a].parent)

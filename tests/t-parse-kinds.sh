@@ -278,6 +278,24 @@ expect_eq "a grid of priced cards on a page of no kind: kept (dollars, euros); u
 	"other 12 other 12 other 0" \
 	"$(for f in grid-unsaid grid-euro grid-unpriced; do "$P" --html -j0 --main --json "$T/$f.html" | jq -r '.page_kind + " " + ([.main_text | scan("Wish list")] | length | tostring)'; done | tr '\n' ' ' | sed 's/ $//')"
 
+# The same shop's page saying og:type article (a CMS's default) and no
+# schema.org type: an article by its og:type alone, whose priced grid is
+# a shop's; the same page whose JSON-LD says Article keeps it out.
+{
+printf '<html><head><title>Garden tools</title><meta property="og:type" content="article"></head><body><main><h1>Garden tools</h1><p>%s</p><p>%s</p><div class="products"><ol class="items">' "$tools" "$tools"
+for t in Trug Dibber Hoe Rake Spade Fork Sieve Twine Gloves Kneeler Shears Trowel; do
+	for m in Acme Bolt; do
+		printf '<li class="item"><div class="name"><a href="/p/%s%s">%s %s</a></div><div class="price">$24</div><div class="actions"><a href="/cart/%s">Add to cart</a> <a href="/wish/%s">Wish list</a></div></li>' $m $t $m $t $t $t
+	done
+done
+printf '</ol></div></main></body></html>'
+} >"$T/grid-ogart.html"
+sed 's|<meta property="og:type" content="article">|<script type="application/ld+json">{"@type":"Article","headline":"Garden tools"}</script>|' \
+	"$T/grid-ogart.html" >"$T/grid-ldart.html"
+expect_eq "a priced grid on a page og:type calls an article: kept; on a typed Article: not" \
+	"article 24 article 0" \
+	"$(for f in grid-ogart grid-ldart; do "$P" --html -j0 --main --json "$T/$f.html" | jq -r '.page_kind + " " + ([.main_text | scan("Wish list")] | length | tostring)'; done | tr '\n' ' ' | sed 's/ $//')"
+
 # A grid of priced cards whose links are a short name each, under half
 # of its text (a maker's line beside each): a box that the cleaning of
 # step 6 drops (over a fifth links, few commas), yet a shop's grid.
