@@ -220,6 +220,8 @@ enum {
 				* Question or Answer */
 	CT_QACMT = 1 << 23,    /* on a thread, a schema.org Comment (ct_flags);
 				* inside a CT_INQA, furniture (ct_collect) */
+	CT_PRICED = 1 << 24,   /* inside a grid of priced cards (ct_grid) */
+	CT_NAMECAP = 1 << 25,  /* CT_NAMEBOIL by the caption word alone */
 };
 
 typedef struct ct_el {
@@ -639,6 +641,7 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 			w |= CT_WSTRONG;
 		if ((w & CT_WPRODUCT) && (c->kind & CONTENT_PRODUCT))
 			w |= CT_WSTRONG;
+		unsigned weak0 = w & CT_WWEAK;
 		if ((w & CT_WCAPTION) && !(c->kind & CONTENT_ITEMS))
 			w |= CT_WWEAK;
 		if ((w & CT_WLAYOUT) && t != GUMBO_TAG_P)
@@ -650,6 +653,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 			f |= CT_NAMEBOIL;
 		else if (pos)
 			f |= CT_NAMEPOS;
+		if ((f & CT_NAMEBOIL) && (w & CT_WCAPTION) && !(w & CT_WSTRONG) && !weak0)
+			f |= CT_NAMECAP;  /* a card's caption, on a priced grid */
 	}
 	return f;
 }
@@ -1266,7 +1271,7 @@ ct_mark(content *c, int classes)
 	for (uint32_t i = 0; i < c->nel; i++) {
 		ct_el *e = &c->el[i];
 		e->flags &= ~(uint32_t)(CT_INBOIL | CT_SCORED | CT_DROP | CT_BOILCLS | CT_POS |
-					CT_INPART);
+					CT_INPART | CT_PRICED);
 		if (e->flags & CT_NAMEBOIL)
 			e->flags |= CT_BOILCLS;
 		if (e->flags & CT_NAMEPOS)
@@ -1493,6 +1498,10 @@ static int
 ct_skipped(const content *c, uint32_t i, uint32_t mask, int dense)
 {
 	const ct_el *e = &c->el[i];
+	/* A priced card's caption is its name and price, as on a
+	 * collection (ct_caption). */
+	if ((e->flags & (CT_PRICED | CT_NAMECAP)) == (CT_PRICED | CT_NAMECAP))
+		mask &= ~(uint32_t)CT_BOILCLS;
 	if (e->flags & mask)
 		return 1;
 	if (dense == CT_LINKS || (e->flags & CT_INPART))
@@ -1958,7 +1967,8 @@ ct_priced(content *c, uint32_t a, const ct_shape *s, uint32_t mask)
  * ct_inner_run: a card's title, price and button; a menu's items hold
  * a link each), marks it, the wrappers down to its cards and the cards
  * CT_INPART (ct_mark_run); where ct_priced_only says so, only a grid
- * of priced cards: a shop's, not an article's links to others. */
+ * of priced cards: a shop's, not an article's links to others, and
+ * what it holds CT_PRICED. */
 static void
 ct_grid(content *c, uint32_t i, uint32_t mask)
 {
@@ -1967,6 +1977,8 @@ ct_grid(content *c, uint32_t i, uint32_t mask)
 	if (in == CT_NONE || (ct_priced_only(c) && !ct_priced(c, in, &s, mask)))
 		return;
 	ct_mark_run(c, in, &s, mask, CT_PART_BLOCKS);
+	for (uint32_t d = in; ct_priced_only(c) && d < c->el[in].end; d++)
+		c->el[d].flags |= CT_PRICED;
 	for (uint32_t a = in; a != i; a = c->el[a].parent)
 		c->el[a].flags |= CT_INPART;
 	c->el[i].flags |= CT_INPART;

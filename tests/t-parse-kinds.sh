@@ -278,6 +278,14 @@ expect_eq "a grid of priced cards on a page of no kind: kept (dollars, euros); u
 	"other 12 other 12 other 0" \
 	"$(for f in grid-unsaid grid-euro grid-unpriced; do "$P" --html -j0 --main --json "$T/$f.html" | jq -r '.page_kind + " " + ([.main_text | scan("Wish list")] | length | tostring)'; done | tr '\n' ' ' | sed 's/ $//')"
 
+# The same grid whose cards' names and prices sit in a "caption": on a
+# priced grid, as on a collection, a card's caption is the item's name
+# and price, not a figure's caption.
+sed 's|<div class="name">\(<a [^>]*>[A-Za-z]*</a>\)</div><div class="price">\$24</div>|<div class="card-caption">\1 <span>$24</span></div>|g' \
+	"$T/grid-unsaid.html" >"$T/grid-caption.html"
+expect_eq "a priced grid's cards with captions on a page of no kind: names and prices kept" "other 12" \
+	"$("$P" --html -j0 --main --json "$T/grid-caption.html" | jq -r '.page_kind + " " + ([.main_text | scan("[A-Z][a-z]+ [$]24 Add to cart")] | length | tostring)')"
+
 # The same shop's page saying og:type article (a CMS's default) and no
 # schema.org type: an article by its og:type alone, whose priced grid is
 # a shop's; the same page whose JSON-LD says Article keeps it out.
