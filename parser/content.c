@@ -139,8 +139,9 @@ enum {
  * heading among the first CT_HEAD_LOOK elements of each. */
 #define CT_HEAD_LOOK 8
 
-/* On a page saying nothing of itself a grid of cards is content when
- * most of its first CT_PRICE_LOOK cards show a price: a shop's. */
+/* Where no schema.org type says the page's kind, a grid of cards is
+ * content when most of its first CT_PRICE_LOOK cards show a price: a
+ * shop's (ct_priced_only). */
 #define CT_PRICE_LOOK 8
 
 /* Pages of parts: on a page of parts or of no said kind, rules that
@@ -1977,8 +1978,9 @@ ct_grid(content *c, uint32_t i, uint32_t mask)
 	if (in == CT_NONE || (ct_priced_only(c) && !ct_priced(c, in, &s, mask)))
 		return;
 	ct_mark_run(c, in, &s, mask, CT_PART_BLOCKS);
-	for (uint32_t d = in; ct_priced_only(c) && d < c->el[in].end; d++)
-		c->el[d].flags |= CT_PRICED;
+	if (ct_priced_only(c))
+		for (uint32_t d = in; d < c->el[in].end; d++)
+			c->el[d].flags |= CT_PRICED;
 	for (uint32_t a = in; a != i; a = c->el[a].parent)
 		c->el[a].flags |= CT_INPART;
 	c->el[i].flags |= CT_INPART;
