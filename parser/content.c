@@ -1975,10 +1975,11 @@ ct_grid(content *c, uint32_t i, uint32_t mask)
 {
 	ct_shape s;
 	uint32_t in = ct_inner_run(c, i, mask, 1, &s);
-	if (in == CT_NONE || (ct_priced_only(c) && !ct_priced(c, in, &s, mask)))
+	int priced = ct_priced_only(c);
+	if (in == CT_NONE || (priced && !ct_priced(c, in, &s, mask)))
 		return;
 	ct_mark_run(c, in, &s, mask, CT_PART_BLOCKS);
-	if (ct_priced_only(c))
+	if (priced)
 		for (uint32_t d = in; d < c->el[in].end; d++)
 			c->el[d].flags |= CT_PRICED;
 	for (uint32_t a = in; a != i; a = c->el[a].parent)
