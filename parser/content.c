@@ -298,7 +298,7 @@ static const char *const ct_strong[] = {
 	"cookie", "consent", "gdpr", "share", "sharing", "related",
 	"breadcrumb",
 	"disqus", "outbrain", "taboola",
-	"skip-link", "dateline", "-meta", "meta-", "tags",
+	"skip-link", "dateline", "tags",
 	"-ad-", "signature",
 };
 
@@ -334,6 +334,12 @@ static const char *const ct_byline[] = {
 	"byline", "author",
 };
 
+/* Strong words too, except on a thread, where a post's meta line is
+ * its author's name and its date, which the thread keeps with it. */
+static const char *const ct_meta[] = {
+	"-meta", "meta-",
+};
+
 static const char *const ct_weak[] = {
 	"social", "recommend", "newsletter", "subscri", "banner", "promo",
 	"sponsor", "advert", "masthead", "tagcloud", "shoutbox",
@@ -349,7 +355,7 @@ static const char *const ct_pos[] = {
 /* The lists, as bits. */
 enum {
 	CT_WSTRONG = 1, CT_WWEAK = 2, CT_WPOS = 4, CT_WTHREAD = 8, CT_WPRODUCT = 16,
-	CT_WCAPTION = 32, CT_WLAYOUT = 64, CT_WBYLINE = 128,
+	CT_WCAPTION = 32, CT_WLAYOUT = 64, CT_WBYLINE = 128, CT_WMETA = 256,
 };
 
 static const struct {
@@ -364,6 +370,7 @@ static const struct {
 	{ ct_caption, sizeof ct_caption / sizeof ct_caption[0] },
 	{ ct_layout, sizeof ct_layout / sizeof ct_layout[0] },
 	{ ct_byline, sizeof ct_byline / sizeof ct_byline[0] },
+	{ ct_meta, sizeof ct_meta / sizeof ct_meta[0] },
 };
 
 /* The CT_W* bits of the lists with a word in s.  One pass over s: only
@@ -648,6 +655,8 @@ ct_flags(const content *c, const GumboNode *n, const char **ctl)
 		if ((w & CT_WLAYOUT) && t != GUMBO_TAG_P)
 			w |= CT_WSTRONG;
 		if ((w & CT_WBYLINE) && !(c->kind & CONTENT_ITEMS))
+			w |= CT_WSTRONG;
+		if ((w & CT_WMETA) && !(c->kind & CONTENT_THREAD))
 			w |= CT_WSTRONG;
 		int pos = (w & CT_WPOS) != 0;
 		if ((w & CT_WSTRONG) || (!pos && (w & CT_WWEAK)))

@@ -676,6 +676,21 @@ expect_eq "a thread: a quote of an earlier post once, a short quote kept, no sig
 	"Oak or beech? $first Beech it is, then: thank you for the advice on planing. member2 said: Beech it is Mine is beech too, and after ten years it is still flat and true. $long $long" \
 	"$(main quotes.html)"
 
+# A thread as Discourse serves it to crawlers: each post's meta line
+# (its author and date) stays with it, though "-meta" names furniture
+# on other pages.
+{
+printf '<html><head><title>Oak or ash?</title></head><body><h1>Oak or ash?</h1><div id="main-outlet"><div itemscope itemtype="http://schema.org/DiscussionForumPosting">'
+for i in 1 2 3; do
+	[ $i = 1 ] && c='' || c='itemprop="comment" itemscope itemtype="http://schema.org/Comment" '
+	printf '<div %sclass="topic-body crawler-post"><div class="crawler-post-meta"><span class="creator" itemprop="author"><a href="/u/%d"><span itemprop="name">member%d</span></a></span> <span class="crawler-post-infos"><time>March %d, 2024</time></span></div><div class="post" itemprop="text"><p>Post %d: %s</p></div></div>' "$c" $i $i $i $i "$first"
+done
+printf '</div></div></body></html>'
+} >"$T/postmeta.html"
+expect_eq "a thread: each post's meta line kept" \
+	"member1 March 1, 2024 Post 1: $first member2 March 2, 2024 Post 2: $first member3 March 3, 2024 Post 3: $first" \
+	"$(main postmeta.html)"
+
 # A page saying nothing of itself whose sections are alike, each under
 # its heading: its longest section is one of them, and the content is
 # all.
