@@ -188,6 +188,11 @@ enum {
 #define CT_OTHER_ELEMENTS 16
 #define CT_OTHER_LEVELS 8
 
+/* Step 2, on a thread: a definition of CT_FACT visible characters or
+ * fewer is a poster's fact ("Joined" "Jun 29, 2016"), one of a post's
+ * prose longer (ct_facts). */
+#define CT_FACT 40
+
 /* Step 2: at most CT_PANELS ids that buttons' aria-controls name, and
  * as many collapsed panels, are read a page (ct_panels). */
 #define CT_PANELS 64
@@ -866,6 +871,34 @@ ct_reveal(content *c)
 	c->panels[c->npanels++] = e->n;
 }
 
+/* On a thread, marks definition list i furniture by tag when it is a
+ * poster's facts beside each post ("Joined", "Posts", "Reaction
+ * score"): definitions of CT_FACT characters or fewer and nothing else
+ * but terms.  One term and one definition are a fact with its label:
+ * the list goes; one term (the poster's name) or none over two
+ * definitions or more: the definitions go.  Terms of their own over
+ * several definitions are a glossary. */
+static void
+ct_facts(content *c, uint32_t i)
+{
+	uint32_t ndt = 0, ndd = 0;
+	for (uint32_t k = i + 1; k < c->el[i].end; k = c->el[k].end) {
+		GumboTag t = tree_tag(c->el[k].n);
+		if (t == GUMBO_TAG_DT)
+			ndt++;
+		else if (t == GUMBO_TAG_DD && c->el[k].text <= CT_FACT)
+			ndd++;
+		else if (c->el[k].text)
+			return;
+	}
+	if (ndt == 1 && ndd == 1 && c->el[i].text <= 2 * CT_FACT)
+		c->el[i].flags |= CT_BOILTAG;
+	else if (ndt <= 1 && ndd >= 2)
+		for (uint32_t k = i + 1; k < c->el[i].end; k = c->el[k].end)
+			if (tree_tag(c->el[k].n) == GUMBO_TAG_DD)
+				c->el[k].flags |= CT_BOILTAG;
+}
+
 /* Records every element of the document in c->el, in document order,
  * with its subtree's counts; c->nstext counts what the body's
  * <noscript>s alone hide. */
@@ -966,6 +999,8 @@ ct_collect(content *c, const GumboOutput *out)
 				}
 				if (t == GUMBO_TAG_A)
 					inlink--;
+				if (t == GUMBO_TAG_DL && (c->kind & CONTENT_THREAD))
+					ct_facts(c, cur);
 				cur = e->parent;
 				if (cur != CT_NONE) {
 					ct_el *p = &c->el[cur];

@@ -676,6 +676,20 @@ expect_eq "a thread: a quote of an earlier post once, a short quote kept, no sig
 	"Oak or beech? $first Beech it is, then: thank you for the advice on planing. member2 said: Beech it is Mine is beech too, and after ten years it is still flat and true. $long $long" \
 	"$(main quotes.html)"
 
+# A thread's posts with their poster's facts beside them, as phpBB (a
+# name over short definitions) and XenForo (a label and a value in each
+# list) show them: the facts go, the names stay; a glossary in a post
+# (terms of their own) stays.
+{
+printf '<html><head><title>Oak or ash?</title><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script></head><body><h1>Oak or ash?</h1><div class="posts">'
+printf '<div class="post"><dl class="postprofile"><dt><a href="/u/1">member1</a></dt><dd><strong>Posts:</strong> 524</dd><dd><strong>Joined:</strong> Mon Jul 24, 2017</dd></dl><p>%s</p></div>' "$first"
+printf '<div class="post"><div class="user"><h4>member2</h4><div class="extras"><dl><dt>Joined</dt><dd>Jun 29, 2016</dd></dl><dl><dt>Messages</dt><dd>11</dd></dl></div></div><p>%s</p><dl><dt>Oak</dt><dd>hard</dd><dt>Ash</dt><dd>springy</dd></dl></div>' "$long"
+printf '<div class="post"><dl class="postprofile"><dt><a href="/u/3">member3</a></dt><dd><strong>Posts:</strong> 2</dd><dd><strong>Joined:</strong> Sun Dec 17, 2023</dd></dl><p>Ash for the legs, oak for the top.</p></div>'
+printf '</div></body></html>'
+} >"$T/facts.html"
+expect_eq "a thread: posters' facts left out, their names kept" \
+	"member1 $first member2 $long Oak hard Ash springy member3 Ash for the legs, oak for the top." \
+	"$(main facts.html)"
 # A thread as Discourse serves it to crawlers: each post's meta line
 # (its author and date) stays with it, though "-meta" names furniture
 # on other pages.
