@@ -193,6 +193,11 @@ enum {
  * prose longer (ct_facts). */
 #define CT_FACT 40
 
+/* Step 2: CT_TICK children or more showing the same phrase of
+ * CT_TICK_TEXT visible characters or fewer are a ticker (ct_ticker). */
+#define CT_TICK 8
+#define CT_TICK_TEXT 60
+
 /* Step 2: at most CT_PANELS ids that buttons' aria-controls name, and
  * as many collapsed panels, are read a page (ct_panels). */
 #define CT_PANELS 64
@@ -899,6 +904,49 @@ ct_facts(content *c, uint32_t i)
 				c->el[k].flags |= CT_BOILTAG;
 }
 
+static int ct_tabular(GumboTag t);
+
+/* Marks element i furniture by tag when it is a ticker: CT_TICK
+ * children or more that show text all show the same phrase of
+ * CT_TICK_TEXT characters or fewer ("Book Now *" a hundred times in a
+ * marquee, "Loading..." in every placeholder), not a table's, a list's
+ * or code's, whose cells and items may repeat a word ("Yes", "this").
+ * Each child's text is read only when all have as many characters. */
+static void
+ct_ticker(content *c, uint32_t i)
+{
+	GumboTag t = tree_tag(c->el[i].n);
+	if (ct_tabular(t) || t == GUMBO_TAG_UL || t == GUMBO_TAG_OL || t == GUMBO_TAG_PRE ||
+	    t == GUMBO_TAG_CODE || t == GUMBO_TAG_SELECT)
+		return;
+	uint32_t n = 0, first = CT_NONE;
+	for (uint32_t k = i + 1; k < c->el[i].end; k = c->el[k].end) {
+		if (!c->el[k].text)
+			continue;
+		if (first == CT_NONE)
+			first = k;
+		else if (c->el[k].text != c->el[first].text)
+			return;
+		n++;
+	}
+	if (n < CT_TICK || c->el[first].text < 2 || c->el[first].text > CT_TICK_TEXT)
+		return;
+	pbuf a, b;
+	pbuf_init(&a), pbuf_init(&b);
+	ex_text(&a, c->el[first].n);
+	int same = 1;
+	for (uint32_t k = c->el[first].end; same && k < c->el[i].end; k = c->el[k].end) {
+		if (!c->el[k].text)
+			continue;
+		b.len = 0;
+		ex_text(&b, c->el[k].n);
+		same = b.len == a.len && memcmp(a.p, b.p, a.len) == 0;
+	}
+	pbuf_free(&a), pbuf_free(&b);
+	if (same)
+		c->el[i].flags |= CT_BOILTAG;
+}
+
 /* Records every element of the document in c->el, in document order,
  * with its subtree's counts; c->nstext counts what the body's
  * <noscript>s alone hide. */
@@ -1001,6 +1049,8 @@ ct_collect(content *c, const GumboOutput *out)
 					inlink--;
 				if (t == GUMBO_TAG_DL && (c->kind & CONTENT_THREAD))
 					ct_facts(c, cur);
+				if (e->text)
+					ct_ticker(c, cur);
 				cur = e->parent;
 				if (cur != CT_NONE) {
 					ct_el *p = &c->el[cur];

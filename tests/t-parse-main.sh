@@ -444,6 +444,22 @@ expect_eq "react streaming: parts where the page's calls put them" \
 	"Oak bench $B Reviews: sturdy and well made. Specs Specs: 2 kg, oak and brass. Care: oil it twice a year. Keep it dry." \
 	"$("$P" --html -j0 --main --json "$T/react-calls.html" | jq -r .main_text)"
 
+# A ticker: a marquee repeating one phrase is furniture, as is a row of
+# placeholders; a table's column and a list's items that repeat a word
+# are content.
+{
+printf '<html><body><h1>Oak benches made to order</h1><p>%s</p><div class="marquee">' "$B"
+i=0; while [ $i -lt 20 ]; do printf '<span>Book now <span>*</span></span>'; i=$((i+1)); done
+printf '</div><table><tr><th>Size</th><th>Oiled</th></tr>'
+i=1; while [ $i -le 8 ]; do printf '<tr><td>%d m</td><td>Yes</td></tr>' $i; i=$((i+1)); done
+printf '</table><ul>'
+i=0; while [ $i -lt 8 ]; do printf '<li>Oak</li>'; i=$((i+1)); done
+printf '</ul><p>%s</p></body></html>' "$B"
+} >"$T/ticker.html"
+expect_eq "a ticker is left out; repeats in a table and a list are kept" \
+	"Oak benches made to order $B Size Oiled 1 m Yes 2 m Yes 3 m Yes 4 m Yes 5 m Yes 6 m Yes 7 m Yes 8 m Yes Oak Oak Oak Oak Oak Oak Oak Oak $B" \
+	"$("$P" --html -j0 --main --json "$T/ticker.html" | jq -r .main_text)"
+
 # Without --main there is no main_text; with --main and --no-text, only main_text.
 expect_eq "no --main: no main_text" "null" \
 	"$("$P" --html -j0 --json "$F/article.html" | jq -c .main_text)"
