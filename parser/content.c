@@ -188,6 +188,11 @@ enum {
 #define CT_OTHER_ELEMENTS 16
 #define CT_OTHER_LEVELS 8
 
+/* Step 2: a label of CT_KICKER visible characters or fewer may sit over
+ * such a heading in its box (a section's kicker: "SEO Checker" over
+ * "Frequently asked questions"). */
+#define CT_KICKER 30
+
 /* Step 2, on a thread: a definition of CT_FACT visible characters or
  * fewer is a poster's fact ("Joined" "Jun 29, 2016"), one of a post's
  * prose longer (ct_facts). */
@@ -1228,8 +1233,8 @@ ct_phrase(const char *s, size_t n, const char *p)
 
 /* The box heading h titles: its nearest ancestor holding more than the
  * heading, CT_OTHER_LEVELS up at most, whose text all comes from the
- * heading on (none before it: their counts of text before them agree),
- * and, when small is set, under CT_LAYOUT_SHARE of the body (furniture
+ * heading on but for a kicker of CT_KICKER characters (their counts of
+ * text before them differ by that at most), and, when small is set, under CT_LAYOUT_SHARE of the body (furniture
  * is a small part of a page); else CT_NONE. */
 static uint32_t
 ct_heading_box(const content *c, uint32_t h, int small)
@@ -1242,7 +1247,7 @@ ct_heading_box(const content *c, uint32_t h, int small)
 	if (a == CT_NONE || a == c->body || c->el[a].text <= e->text ||
 	    (small && c->el[a].text > CT_LAYOUT_SHARE * c->el[c->body].text))
 		return CT_NONE;
-	return c->el[a].pre == e->pre ? a : CT_NONE;
+	return e->pre - c->el[a].pre <= CT_KICKER ? a : CT_NONE;
 }
 
 /* Reads what headings (h2 to h6, not the page's title heading) say of

@@ -644,6 +644,18 @@ sed 's|<h3>Does cola work?</h3><p>Slowly.</p>|<div class="faq_tabs-menu"><h3>Doe
 expect_eq "a page's questions and answers in a box named menu: kept" \
 	"$para $para $para $para Frequently asked questions Does cola work? Slowly. Is sanding better? For heavy rust, yes." \
 	"$(main faqmenu.html)"
+# A kicker over the heading (a landing page's label over each section's
+# heading) leaves the box the page's questions and answers; a paragraph
+# there does not.
+sed 's|<div class="questions"><h2>|<div class="questions"><span>Rust help</span><h2>|' \
+	"$T/faq.html" >"$T/faqkick.html"
+expect_eq "a page's questions and answers under a kicker: kept" \
+	"$para $para $para $para Rust help Frequently asked questions Does cola work? Slowly. Is sanding better? For heavy rust, yes." \
+	"$(main faqkick.html)"
+sed 's|<div class="questions"><h2>|<div class="questions"><p>We answer every question about rust that readers send us.</p><h2>|' \
+	"$T/faq.html" >"$T/faqpara.html"
+expect_eq "a paragraph over the heading: no box of questions" \
+	"$para $para $para $para" "$(main faqpara.html)"
 # The phrase as words only: "Uncommon questions" is no FAQ.
 sed 's|Frequently asked questions|Uncommon questions|' "$T/faq.html" >"$T/nofaq.html"
 expect_eq "a heading holding the phrase inside a word: no FAQ" \
