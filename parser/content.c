@@ -304,6 +304,7 @@ static void ct_note_part(content *c, uint32_t i);
 static void ct_trace_start(content *c, int attempt);
 static void ct_unhide(content *c, pbuf *b);
 static uint32_t ct_hidden_text(const content *c, uint32_t *big);
+static int ct_tabular(GumboTag t);
 
 /* Words in a class or id that name page furniture rather than content:
  * the well-known signals of readability and its descendants.  The
@@ -909,8 +910,6 @@ ct_facts(content *c, uint32_t i)
 				c->el[k].flags |= CT_BOILTAG;
 }
 
-static int ct_tabular(GumboTag t);
-
 /* Marks element i furniture by tag when it is a ticker: CT_TICK
  * children or more that show text all show the same phrase of
  * CT_TICK_TEXT characters or fewer ("Book Now *" a hundred times in a
@@ -1234,8 +1233,9 @@ ct_phrase(const char *s, size_t n, const char *p)
 /* The box heading h titles: its nearest ancestor holding more than the
  * heading, CT_OTHER_LEVELS up at most, whose text all comes from the
  * heading on but for a kicker of CT_KICKER characters (their counts of
- * text before them differ by that at most), and, when small is set, under CT_LAYOUT_SHARE of the body (furniture
- * is a small part of a page); else CT_NONE. */
+ * text before them differ by that at most), and, when small is set,
+ * under CT_LAYOUT_SHARE of the body (furniture is a small part of a
+ * page); else CT_NONE. */
 static uint32_t
 ct_heading_box(const content *c, uint32_t h, int small)
 {
