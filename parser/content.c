@@ -305,6 +305,7 @@ static void ct_trace_start(content *c, int attempt);
 static void ct_unhide(content *c, pbuf *b);
 static uint32_t ct_hidden_text(const content *c, uint32_t *big);
 static int ct_tabular(GumboTag t);
+static const pbuf *ct_block_text(content *c, uint32_t i);
 
 /* Words in a class or id that name page furniture rather than content:
  * the well-known signals of readability and its descendants.  The
@@ -935,18 +936,18 @@ ct_ticker(content *c, uint32_t i)
 	}
 	if (n < CT_TICK || c->el[first].text < 2 || c->el[first].text > CT_TICK_TEXT)
 		return;
-	pbuf a, b;
-	pbuf_init(&a), pbuf_init(&b);
-	ex_text(&a, c->el[first].n);
+	const pbuf *a = ct_block_text(c, first);
+	pbuf b;
+	pbuf_init(&b);
 	int same = 1;
 	for (uint32_t k = c->el[first].end; same && k < c->el[i].end; k = c->el[k].end) {
 		if (!c->el[k].text)
 			continue;
-		b.len = 0;
+		pbuf_reset(&b);
 		ex_text(&b, c->el[k].n);
-		same = b.len == a.len && memcmp(a.p, b.p, a.len) == 0;
+		same = b.len == a->len && memcmp(a->p, b.p, a->len) == 0;
 	}
-	pbuf_free(&a), pbuf_free(&b);
+	pbuf_free(&b);
 	if (same)
 		c->el[i].flags |= CT_BOILTAG;
 }
